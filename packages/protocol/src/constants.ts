@@ -1,0 +1,50 @@
+/** Shared constants of the product (spec section 9). One source of truth for server and web. */
+
+export const PRODUCT_NAME = 'XTalk';
+/** Bumped on any incompatible change to a frame; sent to clients in the READY frame. */
+export const PROTOCOL_VERSION = 1;
+
+/** The mascot/system user (spec section 6). */
+export const SYSTEM_USERNAME = '_xtalkchan';
+export const SYSTEM_DISPLAY_NAME = 'XTalkChan';
+
+export const ROOM_CODE_LENGTH = 7;
+/** Upper-case letters and digits without look-alikes (no 0/O, 1/I/L). */
+export const ROOM_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+/** The room id meaning "not yet created". */
+export const NEW_ROOM = 'new';
+export const PAST_ROOMS_LIMIT = 20;
+
+export const MAX_MESSAGE_LENGTH = 2000;
+export const TYPING_INDICATOR_MS = 5000;
+
+export const RECORDING_MIN_MS = 500;
+export const RECORDING_MAX_MS = 60_000;
+export const MIC_DEBOUNCE_MS = 150;
+
+export const DEFAULT_LANGUAGE = 'en';
+/** Languages of the interface (the JA/EN switch). Rooms may translate into more (server LANGUAGES). */
+export const UI_LANGUAGES = ['en', 'ja'] as const;
+export type UiLanguage = (typeof UI_LANGUAGES)[number];
+
+export const DEFAULT_SESSION_TTL_SECONDS = 43_200;
+
+export const CREDIT_CURRENCY = 't_free';
+export const CREDIT_PACKAGES = [
+  { id: 'credits-1000', credits: 1000, priceYen: 149 },
+  { id: 'credits-5000', credits: 5000, priceYen: 499 },
+  { id: 'credits-20000', credits: 20_000, priceYen: 1499 },
+] as const;
+export const LOW_BALANCE_HINT_BELOW = 1000;
+export const BALANCE_COLOUR_THRESHOLDS = { red: 250, orange: 700 } as const;
+
+/** WebSocket close codes used by the server beyond the standard ones. */
+export const CloseCode = {
+  Normal: 1000,
+  GoingAway: 1001,
+  PolicyViolation: 1008,
+  /** The session was taken over or ended by the server. */
+  SessionEnded: 4000,
+  /** The token expired while connected. */
+  TokenExpired: 4001,
+} as const;

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { MAX_MESSAGE_LENGTH } from './constants.js';
+import { languageSchema } from './language.js';
+
+/*
+ * Every WebSocket frame, keyed on `type` (spec section 7, "Own backend"). JSON text frames both ways;
+ * binary frames carry audio (client -> server: an Ogg/Opus clip; server -> client: a WAV translation).
+ */
+
+const roomField = z.string().min(1).max(32);
+const usernameField = z.string().min(1).max(64);
+
+// ---------------------------------------------------------------------------------------------- client
+
+export const setUsernameFrame = z.object({
+  type: z.literal('setUsername'),
+  username: usernameField,
+  language: languageSchema,
+  room: roomField,
+});
+
+export const chatFrame = z.object({
+  type: z.literal('chat'),
+  language: languageSchema,
+  message: z
+    .string()
+    .refine((text) => text.trim().length > 0, { message: 'Message is empty.' })
+    .refine((text) => text.length <= MAX_MESSAGE_LENGTH, {
+      message: `Message is longer than ${MAX_MESSAGE_LENGTH} characters.`,
+    }),
+  room: roomField,
+});
+
+export const setLanguageFrame = z.object({
+  type: z.literal('setLanguage'),
+  language: languageSchema,
+  room: roomField,
+});
+
+export const updateUsernameFrame = z.object({
+  type: z.literal('updateUsername'),
+  username: usernameField,
+  displayUsername: z.string().min(1).max(64),
+});
+
+export const clientFrameSchema = z.discriminatedUnion('type', [
+  setUsernameFrame,
+  chatFrame,
+  setLanguageFrame,
+  updateUsernameFrame,
+]);
+export type ClientFrame = z.infer<typeof clientFrameSchema>;
+export type SetUsernameFrame = z.infer<typeof setUsernameFrame>;
+export type ChatFrame = z.infer<typeof chatFrame>;
+export type SetLanguageFrame = z.infer<typeof setLanguageFrame>;
+export type UpdateUsernameFrame = z.infer<typeof updateUsernameFrame>;
+
+// ---------------------------------------------------------------------------------------------- server
+
+/** A chat message as stored and sent (spec section 3, Message). `id` is the server timestamp in ms. */
+export const messageFrame = z.object({
+  type: z.literal('message'),
+  id: z.number().int(),
+  username: z.string(),
+  displayUsername: z.string().optional(),
+  message: z.string(),
+  language: languageSchema,
+  timestamp: z.number().int(),
+  /** Complete translations by language code. */
+  translations: z.record(z.string(), z.string()),
+  isTutorial: z.boolean(),
+  note: z.string().optional(),
+});
+export type MessageFrame = z.infer<typeof messageFrame>;
+
+export const SYSTEM_EVENTS = ['JOIN', 'LEAVE', 'READY', 'BALANCE'] as const;
+export type SystemEvent = (typeof SYSTEM_EVENTS)[number];
+
+export const systemFrame = z.object({
+  type: z.literal('system'),
+  message: z.enum(SYSTEM_EVENTS),
+  timestamp: z.number().int(),
+  username: z.string().optional(),
+  displayUsername: z.string().optional(),
+  /** BALANCE only. */
+  balance: z.object({ free: z.number(), premium: z.number() }).optional(),
+  /** READY only: the room joined and the protocol version the server speaks. */
+  roomId: z.string().optional(),
+  protocolVersion: z.number().int().optional(),
+});
+export type SystemFrame = z.infer<typeof systemFrame>;
+
+export const translationChunkFrame = z.object({
+  type: z.literal('translationChunk'),
+  originalTimestamp: z.number().int(),
+  targetLanguage: languageSchema,
+  chunk: z.string(),
+});
+export type TranslationChunkFrame = z.infer<typeof translationChunkFrame>;
+
+export const translationCompleteFrame = z.object({
+  type: z.literal('translationComplete'),
+  originalTimestamp: z.number().int(),
+  targetLanguage: languageSchema,
+  fullText: z.string(),
+});
+export type TranslationCompleteFrame = z.infer<typeof translationCompleteFrame>;
+
+export const noteCompleteFrame = z.object({
+  type: z.literal('noteComplete'),
+  originalTimestamp: z.number().int(),
+  note: z.string(),
+});
+export type NoteCompleteFrame = z.infer<typeof noteCompleteFrame>;
+
+export const usernameUpdateFrame = z.object({
+  type: z.literal('usernameUpdate'),
+  username: z.string(),
+  displayUsername: z.string(),
+  oldDisplayUsername: z.string(),
+});
+export type UsernameUpdateFrame = z.infer<typeof usernameUpdateFrame>;
+
+export const ERROR_CODES = [
+  /** Not JSON, or JSON that fails the frame schema. */
+  'bad_frame',
+  /** A chat text over the limit or empty. */
+  'message_invalid',
+  /** A frame for another room than the session's. */
+  'wrong_room',
+  /** A frame claiming another identity than the token's. */
+  'forbidden',
+  /** A frame that needs setUsername first. */
+  'not_joined',
+  /** A language the server does not translate. */
+  'unsupported_language',
+  /** Too many frames too fast. */
+  'rate_limited',
+  /** Binary audio that is not accepted (format, size, or not supported yet). */
+  'audio_rejected',
+  /** Something failed on the server; the frame may be retried. */
+  'internal',
+  /** A notice about the room's engines (translation unavailable, loading...). Not a failure of the frame. */
+  'notice',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const errorFrame = z.object({
+  type: z.literal('error'),
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+});
+export type ErrorFrame = z.infer<typeof errorFrame>;
+
+export const serverFrameSchema = z.discriminatedUnion('type', [
+  messageFrame,
+  systemFrame,
+  translationChunkFrame,
+  translationCompleteFrame,
+  noteCompleteFrame,
+  usernameUpdateFrame,
+  errorFrame,
+]);
+export type ServerFrame = z.infer<typeof serverFrameSchema>;
+
+/** Parse a client text frame; returns a readable reason instead of throwing. */
+export function parseClientFrame(
+  text: string,
+): { ok: true; frame: ClientFrame } | { ok: false; code: ErrorCode; message: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, code: 'bad_frame', message: 'Frame is not valid JSON.' };
+  }
+  const result = clientFrameSchema.safeParse(json);
+  if (result.success) return { ok: true, frame: result.data };
+  const issue = result.error.issues[0];
+  const path = issue?.path.join('.') ?? '';
+  const isMessageText = path === 'message' && (json as { type?: unknown })?.type === 'chat';
+  return {
+    ok: false,
+    code: isMessageText ? 'message_invalid' : 'bad_frame',
+    message: issue ? `${path ? `${path}: ` : ''}${issue.message}` : 'Invalid frame.',
+  };
+}

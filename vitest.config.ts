@@ -1,0 +1,49 @@
+import { defineConfig } from 'vitest/config';
+
+/*
+ * One Vitest run, several projects: `npm test` runs protocol, server and web (nothing running, no network);
+ * `npm run test:e2e` drives real Chromium; `npm run test:services` needs a real PostgreSQL and Redis.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'protocol',
+          include: ['packages/protocol/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          include: ['apps/server/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      'apps/web/vitest.config.ts',
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'services',
+          include: ['apps/server/src/**/*.services.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
