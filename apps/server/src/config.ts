@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { DEFAULT_SESSION_TTL_SECONDS, languageSchema } from '@xtalk/protocol';
+
+/*
+ * Configuration is read once, here, from the environment; everything else receives the typed result.
+ * Every variable is listed in README's configuration table; keep the two in step.
+ */
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const csv = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
+
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65_535).default(8787),
+    /** The address people open; used for share links, OAuth redirects and the WebSocket Origin check. */
+    PUBLIC_URL: optionalString,
+    /** Extra browser origins allowed to open the WebSocket, comma-separated. */
+    ALLOWED_ORIGINS: csv,
+    DATA_DIR: z.string().default('./data'),
+    /** Unset: embedded PGlite in DATA_DIR/db. */
+    DATABASE_URL: optionalString,
+    /** Unset: fan-out and presence stay in this process (one node). */
+    REDIS_URL: optionalString,
+    /** Unset: generated once and kept in DATA_DIR/auth-secret. */
+    AUTH_SECRET: optionalString,
+    SESSION_TTL_SECONDS: z.coerce.number().int().positive().default(DEFAULT_SESSION_TTL_SECONDS),
+    /** Languages every message is translated into. */
+    LANGUAGES: z
+      .string()
+      .default('en,ja')
+      .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+      .pipe(z.array(languageSchema).min(1)),
+    TURNSTILE_SITE_KEY: optionalString,
+    TURNSTILE_SECRET_KEY: optionalString,
+    /** ALTCHA proof-of-work cost; lower in tests so browsers solve fast. */
+    ALTCHA_COST: z.coerce.number().int().positive().default(50_000),
+    AI_PROVIDER: z.enum(['auto', 'openai', 'local', 'fake']).default('auto'),
+    OPENAI_API_KEY: optionalString,
+    OPENAI_BASE_URL: optionalString,
+    OPENAI_TRANSLATION_MODEL: z.string().default('gpt-4o-mini'),
+    OPENAI_TTS_MODEL: z.string().default('gpt-4o-mini-tts'),
+    OPENAI_TTS_VOICE: z.string().default('alloy'),
+    OPENAI_TRANSCRIPTION_MODEL: z.string().default('gpt-4o-mini-transcribe'),
+    /** Where local model weights live; default DATA_DIR/models. */
+    MODELS_DIR: optionalString,
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .refine((c) => Boolean(c.TURNSTILE_SITE_KEY) === Boolean(c.TURNSTILE_SECRET_KEY), {
+    message: 'TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY are set together or not at all.',
+    path: ['TURNSTILE_SECRET_KEY'],
+  });
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Parse the environment (or a test's overrides); throws one readable error listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(config)'}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AUTH_SECRET', 'TURNSTILE_SECRET_KEY', 'OPENAI_API_KEY'] as const;
+
+/** The configuration as printed at start: secrets masked, passwords in URLs hidden. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  const shown: Record<string, unknown> = { ...config };
+  for (const key of SECRET_KEYS) {
+    const value = config[key];
+    if (value === undefined) continue;
+    shown[key] = /^[a-z]+:\/\//i.test(value) ? value.replace(/\/\/([^@/]*)@/, '//***@') : '***';
+  }
+  return shown;
+}
