@@ -42,7 +42,12 @@ export const configSchema = z
     LANGUAGES: z
       .string()
       .default('en,ja')
-      .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+      .transform((value) =>
+        value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(languageSchema).min(1)),
     TURNSTILE_SITE_KEY: optionalString,
     TURNSTILE_SECRET_KEY: optionalString,
@@ -70,13 +75,21 @@ export type Config = z.infer<typeof configSchema>;
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const result = configSchema.safeParse(env);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(config)'}: ${issue.message}`);
+    const lines = result.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(config)'}: ${issue.message}`,
+    );
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return result.data;
 }
 
-const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AUTH_SECRET', 'TURNSTILE_SECRET_KEY', 'OPENAI_API_KEY'] as const;
+const SECRET_KEYS = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'AUTH_SECRET',
+  'TURNSTILE_SECRET_KEY',
+  'OPENAI_API_KEY',
+] as const;
 
 /** The configuration as printed at start: secrets masked, passwords in URLs hidden. */
 export function describeConfig(config: Config): Record<string, unknown> {

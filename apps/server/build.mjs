@@ -1,0 +1,24 @@
+// Bundles the server into dist/server.js. Workspace packages (@xtalk/*) are compiled in; everything
+// from node_modules stays external and is loaded at run time (PGlite finds its WASM files that way).
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: ['src/server.ts'],
+  outfile: 'dist/server.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'externalise-node-modules',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path.startsWith('@xtalk/') ? undefined : { path: args.path, external: true },
+        );
+      },
+    },
+  ],
+});

@@ -1,0 +1,142 @@
+import type {
+  AiProvider,
+  AiTask,
+  NoteRequest,
+  SpeechRequest,
+  TranscribeOptions,
+  Transcription,
+  TranslateRequest,
+} from './provider.js';
+import { AiError, languageFromScript } from './provider.js';
+import { sineWav } from './wav.js';
+
+/*
+ * Deterministic provider for tests, e2e and the bench; never chosen by AI_PROVIDER=auto.
+ * - translation: `[ja] <text>` streamed word by word (or in exactly `chunks` pieces), `chunkDelayMs` apart;
+ * - note: only for texts containing the word `idiom` or the marker `!hint`;
+ * - speech: a 16 kHz mono PCM16 sine tone, 0.05 s per character (0.2 s to 2 s);
+ * - transcription: decodes `XTALK-TRANSCRIPT:<lang>:<text>` found in the audio bytes, else a fixed text.
+ * A text containing `!fail` makes every call for it fail (retryable), `!slow` adds `slowMs` per chunk.
+ */
+
+export interface FakeProviderOptions {
+  /** Delay before each translation chunk (ms). Default 0. */
+  chunkDelayMs?: number;
+  /** Split every translation into exactly this many chunks (for the bench); default one per word. */
+  chunks?: number;
+  /** Extra delay per chunk for texts containing `!slow`. Default 5000. */
+  slowMs?: number;
+  /** Fixed latency of note, speech and transcription calls (ms). Default 0. */
+  latencyMs?: number;
+  /** Text returned by transcribe when the audio carries no marker. */
+  transcript?: string;
+}
+
+export interface FakeCall {
+  task: AiTask;
+  text: string;
+  language?: string;
+  startedAt: number;
+  finishedAt?: number;
+}
+
+export const FAKE_TRANSCRIPT_MARKER = 'XTALK-TRANSCRIPT:';
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0) return signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function fakeTranslation(text: string, targetLanguage: string): string {
+  return `[${targetLanguage}] ${text}`;
+}
+
+function splitInto(text: string, count: number): string[] {
+  const pieces: string[] = [];
+  const size = Math.max(1, Math.ceil(text.length / count));
+  for (let i = 0; i < count; i += 1) pieces.push(text.slice(i * size, (i + 1) * size));
+  return pieces;
+}
+
+export class FakeProvider implements AiProvider {
+  readonly name = 'fake' as const;
+  /** Every call made, in order (tests and the bench read it). */
+  readonly calls: FakeCall[] = [];
+
+  constructor(private readonly options: FakeProviderOptions = {}) {}
+
+  supports(_task: AiTask): boolean {
+    return true;
+  }
+
+  private record(task: AiTask, text: string, language?: string): FakeCall {
+    const call: FakeCall = { task, text, language, startedAt: performance.now() };
+    this.calls.push(call);
+    return call;
+  }
+
+  async *translate(request: TranslateRequest): AsyncIterable<string> {
+    const call = this.record('translation', request.text, request.targetLanguage);
+    const full = fakeTranslation(request.text, request.targetLanguage);
+    const pieces = this.options.chunks
+      ? splitInto(full, this.options.chunks)
+      : (full.match(/\S+\s*/gu) ?? [full]);
+    const delay =
+      (this.options.chunkDelayMs ?? 0) + (request.text.includes('!slow') ? (this.options.slowMs ?? 5000) : 0);
+    for (const [index, piece] of pieces.entries()) {
+      await sleep(delay, request.signal);
+      if (request.text.includes('!fail') && index === 1) {
+        throw new AiError('fake provider failure (!fail)', { retryable: true });
+      }
+      yield piece;
+    }
+    if (request.text.includes('!fail'))
+      throw new AiError('fake provider failure (!fail)', { retryable: true });
+    call.finishedAt = performance.now();
+  }
+
+  async note(request: NoteRequest): Promise<string | null> {
+    const call = this.record('note', request.text, request.noteLanguage);
+    await sleep(this.options.latencyMs ?? 0, request.signal);
+    call.finishedAt = performance.now();
+    if (!/\bidiom\b|!hint/iu.test(request.text)) return null;
+    return `[${request.noteLanguage}] note: this message uses an idiom.`;
+  }
+
+  async synthesize(request: SpeechRequest): Promise<Uint8Array> {
+    const call = this.record('speech', request.text, request.language);
+    await sleep(this.options.latencyMs ?? 0, request.signal);
+    call.finishedAt = performance.now();
+    const seconds = Math.min(2, Math.max(0.2, [...request.text].length * 0.05));
+    return sineWav(seconds, request.language === 'ja' ? 660 : 440);
+  }
+
+  async transcribe(audio: Uint8Array, options: TranscribeOptions = {}): Promise<Transcription> {
+    const call = this.record('transcription', `${audio.length} bytes`, options.languageHint);
+    await sleep(this.options.latencyMs ?? 0, options.signal);
+    call.finishedAt = performance.now();
+    const content = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString('utf8');
+    const at = content.indexOf(FAKE_TRANSCRIPT_MARKER);
+    if (at >= 0) {
+      const rest = content.slice(at + FAKE_TRANSCRIPT_MARKER.length);
+      const match = /^([a-z]{2,3}):([^\0\n]*)/u.exec(rest);
+      if (match?.[1] && match[2] !== undefined) return { language: match[1], text: match[2].trim() };
+    }
+    const text = this.options.transcript ?? 'hello from the fake transcriber';
+    return { text, language: options.languageHint ?? languageFromScript(text) ?? 'en' };
+  }
+}
+
+export function createFakeProvider(options: FakeProviderOptions = {}): FakeProvider {
+  return new FakeProvider(options);
+}

@@ -1,0 +1,436 @@
+import path from 'node:path';
+import type {
+  AiProvider,
+  AiTask,
+  Logger,
+  NoteRequest,
+  ProviderStatus,
+  SpeechRequest,
+  TranscribeOptions,
+  Transcription,
+  TranslateRequest,
+} from './provider.js';
+import { AiError, AiUnavailableError, languageFromScript } from './provider.js';
+import { encodeWav, readWavInfo, wavToMonoFloat32 } from './wav.js';
+
+/*
+ * Local engines in-process with transformers.js (ONNX Runtime on the CPU). Weights are fetched once from the
+ * Hugging Face hub into MODELS_DIR (layout MODELS_DIR/<org>/<model>/..., the same layout used to pre-place
+ * them on offline machines) and loaded lazily on first use. Model choices and sizes:
+ * docs/decisions/0002-local-models.md. No local model writes hints: `note` is unsupported here.
+ * Loading goes through an injectable `loader`, so tests exercise progress and failure without weights.
+ */
+
+export type LocalPipelineTask = 'translation' | 'text-to-speech' | 'automatic-speech-recognition';
+
+export interface LoadProgress {
+  status: string;
+  file?: string;
+  /** 0..100 */
+  progress?: number;
+  loaded?: number;
+  total?: number;
+}
+
+export interface LoadedModel {
+  run(input: unknown, options?: Record<string, unknown>): Promise<unknown>;
+  /** A generation streamer that calls `onText` with decoded pieces, when the model supports streaming. */
+  streamer?(onText: (text: string) => void): unknown;
+  dispose?(): Promise<void>;
+}
+
+export interface LoaderOptions {
+  modelsDir: string;
+  allowDownload: boolean;
+  onProgress(progress: LoadProgress): void;
+}
+
+export type LocalModelLoader = (
+  task: LocalPipelineTask,
+  model: string,
+  options: LoaderOptions,
+) => Promise<LoadedModel>;
+
+export interface LocalModels {
+  translation: string;
+  transcription: string;
+  /** Text-to-speech model per spoken language; languages without one get no spoken translation. */
+  speech: Record<string, string>;
+}
+
+export const DEFAULT_LOCAL_MODELS: LocalModels = {
+  translation: 'Xenova/nllb-200-distilled-600M',
+  transcription: 'onnx-community/whisper-base',
+  speech: { en: 'Xenova/mms-tts-eng' },
+};
+
+/** NLLB-200 language codes for BCP 47 primary tags (extend as LANGUAGES grows). */
+export const NLLB_CODES: Record<string, string> = {
+  en: 'eng_Latn',
+  ja: 'jpn_Jpan',
+  ko: 'kor_Hang',
+  zh: 'zho_Hans',
+  'zh-TW': 'zho_Hant',
+  es: 'spa_Latn',
+  fr: 'fra_Latn',
+  de: 'deu_Latn',
+  pt: 'por_Latn',
+  it: 'ita_Latn',
+  ru: 'rus_Cyrl',
+  vi: 'vie_Latn',
+  th: 'tha_Thai',
+  id: 'ind_Latn',
+  ar: 'arb_Arab',
+  hi: 'hin_Deva',
+};
+
+function nllbCode(language: string): string | undefined {
+  return NLLB_CODES[language] ?? NLLB_CODES[language.split('-')[0] ?? ''];
+}
+
+export interface LocalProviderOptions {
+  modelsDir: string;
+  logger: Logger;
+  models?: Partial<LocalModels>;
+  loader?: LocalModelLoader;
+  /** False on machines that must never reach the hub (weights pre-placed in modelsDir). Default true. */
+  allowDownload?: boolean;
+  /** After a failed load, try again on use once this long has passed (ms). Default 60 000. */
+  retryLoadAfterMs?: number;
+  /** Weight precision asked of transformers.js; q8 keeps memory and CPU time down. Default 'q8'. */
+  dtype?: string;
+  now?: () => number;
+}
+
+/** The real loader: transformers.js pipelines, weights cached in (and read from) `modelsDir`. */
+export const transformersLoader =
+  (dtype = 'q8'): LocalModelLoader =>
+  async (task, model, options) => {
+    const transformers = await import('@huggingface/transformers');
+    const { env, pipeline, TextStreamer } = transformers;
+    const dir = path.resolve(options.modelsDir);
+    env.cacheDir = dir;
+    env.localModelPath = `${dir}${path.sep}`;
+    env.allowLocalModels = true;
+    env.allowRemoteModels = options.allowDownload;
+    const loaded = await pipeline(task, model, {
+      dtype: dtype as 'q8',
+      device: 'cpu',
+      progress_callback: (info: unknown) => options.onProgress(info as LoadProgress),
+    });
+    const callable = loaded as unknown as (
+      input: unknown,
+      options?: Record<string, unknown>,
+    ) => Promise<unknown>;
+    const tokenizer = (loaded as unknown as { tokenizer?: unknown }).tokenizer;
+    return {
+      run: (input, runOptions) => callable(input, runOptions),
+      streamer: tokenizer
+        ? (onText) =>
+            new TextStreamer(tokenizer as never, {
+              skip_prompt: true,
+              skip_special_tokens: true,
+              callback_function: onText,
+            })
+        : undefined,
+      dispose: async () => {
+        await (loaded as unknown as { dispose?: () => Promise<void> }).dispose?.();
+      },
+    };
+  };
+
+const TASK_LABEL: Record<AiTask, string> = {
+  translation: 'translation',
+  note: 'translation hints',
+  speech: 'spoken translation',
+  transcription: 'transcription',
+};
+
+interface Slot {
+  promise?: Promise<LoadedModel>;
+  failedAt?: number;
+  failure?: AiUnavailableError;
+  /** Serialises inference on one model (a 2-core CPU gains nothing from running two at once). */
+  tail: Promise<unknown>;
+}
+
+export class LocalProvider implements AiProvider {
+  readonly name = 'local' as const;
+  private readonly models: LocalModels;
+  private readonly loader: LocalModelLoader;
+  private readonly slots = new Map<string, Slot>();
+  private readonly listeners = new Set<(status: ProviderStatus) => void>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: LocalProviderOptions) {
+    this.models = {
+      ...DEFAULT_LOCAL_MODELS,
+      ...options.models,
+      speech: { ...DEFAULT_LOCAL_MODELS.speech, ...options.models?.speech },
+    };
+    this.loader = options.loader ?? transformersLoader(options.dtype);
+    this.now = options.now ?? Date.now;
+  }
+
+  supports(task: AiTask, language?: string): boolean {
+    switch (task) {
+      case 'translation':
+        return language === undefined || nllbCode(language) !== undefined;
+      case 'speech':
+        return language === undefined || this.speechModel(language) !== undefined;
+      case 'transcription':
+        return true;
+      case 'note':
+        return false;
+    }
+  }
+
+  onStatus(listener: (status: ProviderStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async warmUp(): Promise<void> {
+    await this.model('translation', this.models.translation).catch(() => undefined);
+  }
+
+  private emit(status: ProviderStatus): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(status);
+      } catch (error) {
+        this.options.logger.warn({ err: error }, 'local AI status listener failed');
+      }
+    }
+  }
+
+  private speechModel(language: string): string | undefined {
+    return this.models.speech[language] ?? this.models.speech[language.split('-')[0] ?? ''];
+  }
+
+  /** The loaded model, loading it once; a failed load is remembered and retried after a while. */
+  private model(task: AiTask, model: string): Promise<LoadedModel> {
+    const key = `${task}:${model}`;
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = { tail: Promise.resolve() };
+      this.slots.set(key, slot);
+    }
+    if (slot.failure && slot.failedAt !== undefined) {
+      if (this.now() - slot.failedAt < (this.options.retryLoadAfterMs ?? 60_000)) {
+        return Promise.reject(slot.failure);
+      }
+      slot.failure = undefined;
+      slot.promise = undefined;
+    }
+    if (!slot.promise) slot.promise = this.load(task, model, slot);
+    return slot.promise;
+  }
+
+  private async load(task: AiTask, model: string, slot: Slot): Promise<LoadedModel> {
+    const pipelineTask: LocalPipelineTask =
+      task === 'speech'
+        ? 'text-to-speech'
+        : task === 'transcription'
+          ? 'automatic-speech-recognition'
+          : 'translation';
+    const logger = this.options.logger;
+    const files = new Map<string, { loaded: number; total: number }>();
+    let lastLoggedStep = -1;
+    let lastPercent = -1;
+    const started = this.now();
+    logger.info(
+      { task, model, modelsDir: this.options.modelsDir },
+      `loading local ${TASK_LABEL[task]} model ${model}`,
+    );
+    this.emit({ kind: 'loading', task, model, percent: 0 });
+    const onProgress = (progress: LoadProgress) => {
+      let percent: number | undefined;
+      if (progress.status === 'progress_total' && typeof progress.progress === 'number') {
+        percent = progress.progress;
+      } else if (progress.status === 'progress' && progress.file && typeof progress.total === 'number') {
+        files.set(progress.file, { loaded: progress.loaded ?? 0, total: progress.total });
+        let loaded = 0;
+        let total = 0;
+        for (const file of files.values()) {
+          loaded += file.loaded;
+          total += file.total;
+        }
+        percent = total > 0 ? (100 * loaded) / total : undefined;
+      }
+      if (percent === undefined) return;
+      const rounded = Math.max(0, Math.min(100, Math.floor(percent)));
+      if (rounded <= lastPercent) return;
+      lastPercent = rounded;
+      const step = Math.floor(rounded / 10);
+      if (step > lastLoggedStep) {
+        lastLoggedStep = step;
+        logger.info(
+          { task, model, percent: rounded },
+          `local ${TASK_LABEL[task]} model ${model}: ${rounded}% loaded`,
+        );
+      }
+      this.emit({ kind: 'loading', task, model, percent: rounded });
+    };
+    try {
+      const loaded = await this.loader(pipelineTask, model, {
+        modelsDir: this.options.modelsDir,
+        allowDownload: this.options.allowDownload ?? true,
+        onProgress,
+      });
+      logger.info(
+        { task, model, ms: this.now() - started },
+        `local ${TASK_LABEL[task]} model ${model} ready`,
+      );
+      this.emit({ kind: 'ready', task, model });
+      return loaded;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const failure = new AiUnavailableError(
+        task,
+        `${TASK_LABEL[task]} unavailable: model ${model} could not be loaded: ${reason}`,
+        error,
+      );
+      slot.failure = failure;
+      slot.failedAt = this.now();
+      logger.error(
+        { task, model, modelsDir: this.options.modelsDir, err: error },
+        `${failure.message} (place the model files under ${path.join(this.options.modelsDir, model)} on offline machines)`,
+      );
+      this.emit({ kind: 'failed', task, model, message: failure.message });
+      throw failure;
+    }
+  }
+
+  /** Run `fn` on the loaded model, one inference at a time per model. */
+  private async withModel<T>(
+    task: AiTask,
+    modelName: string,
+    fn: (model: LoadedModel) => Promise<T>,
+  ): Promise<T> {
+    const model = await this.model(task, modelName);
+    const slot = this.slots.get(`${task}:${modelName}`);
+    if (!slot) return fn(model);
+    const run = slot.tail.then(() => fn(model));
+    slot.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  async *translate(request: TranslateRequest): AsyncIterable<string> {
+    const source = nllbCode(request.sourceLanguage);
+    const target = nllbCode(request.targetLanguage);
+    if (!source || !target) {
+      const missing = source ? request.targetLanguage : request.sourceLanguage;
+      throw new AiUnavailableError(
+        'translation',
+        `translation unavailable: the local model does not know '${missing}'`,
+      );
+    }
+    // Pieces flow from the model's streamer callback to this generator through a small queue.
+    const pieces: string[] = [];
+    let wake: (() => void) | undefined;
+    let finished = false;
+    let failure: unknown;
+    let streamed = false;
+    const push = (text: string) => {
+      if (!text) return;
+      streamed = true;
+      pieces.push(text);
+      wake?.();
+    };
+    const done = this.withModel('translation', this.models.translation, async (model) => {
+      const output = await model.run(request.text, {
+        src_lang: source,
+        tgt_lang: target,
+        max_new_tokens: 400,
+        ...(model.streamer ? { streamer: model.streamer(push) } : {}),
+      });
+      return output;
+    }).then(
+      (output) => {
+        if (!streamed) {
+          const text = (output as Array<{ translation_text?: string }>)[0]?.translation_text ?? '';
+          push(text);
+        }
+        finished = true;
+        wake?.();
+      },
+      (error: unknown) => {
+        failure = error;
+        finished = true;
+        wake?.();
+      },
+    );
+    const abort = () => {
+      failure = request.signal?.reason ?? new AiError('aborted', { retryable: true });
+      finished = true;
+      wake?.();
+    };
+    request.signal?.addEventListener('abort', abort, { once: true });
+    try {
+      for (;;) {
+        if (pieces.length > 0) {
+          yield pieces.shift() as string;
+          continue;
+        }
+        if (finished) break;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
+      if (failure) throw failure;
+      while (pieces.length > 0) yield pieces.shift() as string;
+    } finally {
+      request.signal?.removeEventListener('abort', abort);
+      void done;
+    }
+  }
+
+  async note(_request: NoteRequest): Promise<string | null> {
+    throw new AiUnavailableError('note', 'translation hints unavailable: no local model writes hints');
+  }
+
+  async synthesize(request: SpeechRequest): Promise<Uint8Array> {
+    const modelName = this.speechModel(request.language);
+    if (!modelName) {
+      throw new AiUnavailableError(
+        'speech',
+        `spoken translation unavailable: no local voice for '${request.language}'`,
+      );
+    }
+    const output = (await this.withModel('speech', modelName, (model) => model.run(request.text))) as {
+      audio?: Float32Array;
+      sampling_rate?: number;
+      data?: Float32Array;
+    };
+    const samples = output.audio ?? output.data;
+    const rate = output.sampling_rate ?? 16_000;
+    if (!samples || samples.length === 0)
+      throw new AiError('local speech model produced no audio', { retryable: false });
+    return encodeWav(samples, rate);
+  }
+
+  async transcribe(audio: Uint8Array, options: TranscribeOptions = {}): Promise<Transcription> {
+    if (!readWavInfo(audio)) {
+      throw new AiUnavailableError(
+        'transcription',
+        'transcription unavailable: the local engine takes WAV (PCM16) audio only; Ogg/Opus needs a decoder',
+      );
+    }
+    const samples = wavToMonoFloat32(audio, 16_000);
+    if (!samples) throw new AiError('audio is not PCM16 WAV', { retryable: false });
+    const hint = options.languageHint?.split('-')[0];
+    const output = (await this.withModel('transcription', this.models.transcription, (model) =>
+      model.run(samples, { ...(hint ? { language: hint } : {}), task: 'transcribe', chunk_length_s: 30 }),
+    )) as { text?: string } | Array<{ text?: string }>;
+    const text = (Array.isArray(output) ? output[0]?.text : output.text)?.trim() ?? '';
+    return { text, language: languageFromScript(text) ?? hint ?? 'en' };
+  }
+
+  async close(): Promise<void> {
+    for (const slot of this.slots.values()) {
+      const model = await slot.promise?.catch(() => undefined);
+      await model?.dispose?.().catch(() => undefined);
+    }
+    this.slots.clear();
+  }
+}

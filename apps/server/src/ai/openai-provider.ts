@@ -1,0 +1,119 @@
+import OpenAI, { toFile } from 'openai';
+import { noteMessages, parseNote, translationMessages } from './prompts.js';
+import type {
+  AiProvider,
+  AiTask,
+  NoteRequest,
+  SpeechRequest,
+  TranscribeOptions,
+  Transcription,
+  TranslateRequest,
+} from './provider.js';
+import { AiError, languageFromScript, normaliseLanguage } from './provider.js';
+import { isWav } from './wav.js';
+
+/*
+ * Any OpenAI-compatible API through the official SDK: streaming chat completions for translation and
+ * hints, audio.speech (WAV) for speech, audio.transcriptions for voice input. The SDK's own retries are
+ * off: the translation service retries with its own bounded backoff and timeout for every provider alike.
+ */
+
+export interface OpenAiProviderOptions {
+  apiKey: string;
+  baseURL?: string;
+  translationModel: string;
+  ttsModel: string;
+  ttsVoice: string;
+  transcriptionModel: string;
+  /** A hard ceiling per HTTP request; the service's per-call timeout is normally shorter. */
+  requestTimeoutMs?: number;
+}
+
+export class OpenAiProvider implements AiProvider {
+  readonly name = 'openai' as const;
+  private readonly client: OpenAI;
+
+  constructor(private readonly options: OpenAiProviderOptions) {
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      maxRetries: 0,
+      timeout: options.requestTimeoutMs ?? 120_000,
+    });
+  }
+
+  supports(_task: AiTask): boolean {
+    return true;
+  }
+
+  async *translate(request: TranslateRequest): AsyncIterable<string> {
+    const stream = await this.client.chat.completions.create(
+      {
+        model: this.options.translationModel,
+        messages: translationMessages(request),
+        stream: true,
+        temperature: 0.2,
+      },
+      { signal: request.signal },
+    );
+    for await (const part of stream) {
+      const piece = part.choices[0]?.delta?.content;
+      if (piece) yield piece;
+    }
+  }
+
+  async note(request: NoteRequest): Promise<string | null> {
+    const stream = await this.client.chat.completions.create(
+      {
+        model: this.options.translationModel,
+        messages: noteMessages(request),
+        stream: true,
+        temperature: 0.2,
+      },
+      { signal: request.signal },
+    );
+    let answer = '';
+    for await (const part of stream) answer += part.choices[0]?.delta?.content ?? '';
+    return parseNote(answer);
+  }
+
+  async synthesize(request: SpeechRequest): Promise<Uint8Array> {
+    const response = await this.client.audio.speech.create(
+      {
+        model: this.options.ttsModel,
+        voice: this.options.ttsVoice,
+        input: request.text,
+        response_format: 'wav',
+      },
+      { signal: request.signal },
+    );
+    const wav = new Uint8Array(await response.arrayBuffer());
+    if (!isWav(wav)) {
+      throw new AiError(`speech engine returned ${wav.length} bytes that are not a WAV file`, {
+        retryable: true,
+      });
+    }
+    return wav;
+  }
+
+  async transcribe(audio: Uint8Array, options: TranscribeOptions = {}): Promise<Transcription> {
+    const mimeType = options.mimeType ?? 'audio/ogg';
+    const extension = mimeType.includes('wav') ? 'wav' : mimeType.includes('webm') ? 'webm' : 'ogg';
+    const file = await toFile(audio, `speech.${extension}`, { type: mimeType });
+    // whisper-1 reports the detected language only in verbose_json; the gpt-4o transcribers answer json.
+    const verbose = /whisper/i.test(this.options.transcriptionModel);
+    const result = (await this.client.audio.transcriptions.create(
+      {
+        file,
+        model: this.options.transcriptionModel,
+        response_format: verbose ? 'verbose_json' : 'json',
+        ...(options.languageHint ? { language: options.languageHint.split('-')[0] } : {}),
+      },
+      { signal: options.signal },
+    )) as { text: string; language?: string };
+    const text = result.text.trim();
+    const language =
+      normaliseLanguage(result.language) ?? languageFromScript(text) ?? options.languageHint ?? 'en';
+    return { text, language };
+  }
+}

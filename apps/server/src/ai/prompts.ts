@@ -1,0 +1,77 @@
+import type { ContextMessage, NoteRequest, TranslateRequest } from './provider.js';
+import { languageName } from './provider.js';
+
+/*
+ * Prompts for chat-completion engines (the `openai` provider). Kept apart so their wording can be tuned
+ * and tested without a provider.
+ */
+
+export interface ChatMessage {
+  role: 'system' | 'user';
+  content: string;
+}
+
+/** What the model answers when a message carries no nuance worth a hint. */
+export const NO_NOTE_SENTINEL = 'NONE';
+/** Notes longer than this are cut (a hint is a line, not an essay). */
+export const MAX_NOTE_LENGTH = 400;
+
+function contextBlock(context: ContextMessage[]): string {
+  if (context.length === 0) return '(no earlier messages)';
+  return context.map((m) => `${m.username} [${m.language}]: ${m.text}`).join('\n');
+}
+
+export function translationMessages(request: TranslateRequest): ChatMessage[] {
+  const source = languageName(request.sourceLanguage);
+  const target = languageName(request.targetLanguage);
+  return [
+    {
+      role: 'system',
+      content:
+        `You translate messages in a live group chat from ${source} (${request.sourceLanguage}) ` +
+        `into ${target} (${request.targetLanguage}). Translate the meaning naturally, keeping the speaker's ` +
+        `tone and politeness level. Use the earlier messages only to resolve names, pronouns and tone; ` +
+        `never translate them. Reply with the ${target} translation only: no quotes, notes or explanations.`,
+    },
+    {
+      role: 'user',
+      content:
+        `Earlier messages (context, oldest first):\n${contextBlock(request.context)}\n\n` +
+        `Translate this message into ${target} (${request.targetLanguage}):\n${request.text}`,
+    },
+  ];
+}
+
+export function noteMessages(request: NoteRequest): ChatMessage[] {
+  const source = languageName(request.sourceLanguage);
+  const noteLanguage = languageName(request.noteLanguage);
+  return [
+    {
+      role: 'system',
+      content:
+        `You help people who do not speak ${source} follow a live group chat. For the last message, decide ` +
+        `whether a listener reading a translation would miss something: an idiom, a politeness or formality ` +
+        `level, a pun or wordplay, a cultural reference, or an ambiguity. Most messages have nothing like ` +
+        `that: then reply with exactly ${NO_NOTE_SENTINEL}. Otherwise reply with one short hint (at most two ` +
+        `sentences) written in ${noteLanguage} (${request.noteLanguage}), without quotes or preamble.`,
+    },
+    {
+      role: 'user',
+      content:
+        `Earlier messages (context, oldest first):\n${contextBlock(request.context)}\n\n` +
+        `Message (${source}):\n${request.text}`,
+    },
+  ];
+}
+
+/** The model's answer to `noteMessages` as a note, or null for "no note". */
+export function parseNote(answer: string): string | null {
+  const text = answer
+    .trim()
+    .replace(/^["'“”「『]+|["'“”」』]+$/gu, '')
+    .trim();
+  if (text === '') return null;
+  const bare = text.replace(/[.。!！]+$/u, '').trim();
+  if (bare.toUpperCase() === NO_NOTE_SENTINEL || /^(none|no note|n\/a|なし)$/iu.test(bare)) return null;
+  return text.length > MAX_NOTE_LENGTH ? `${text.slice(0, MAX_NOTE_LENGTH - 1)}…` : text;
+}

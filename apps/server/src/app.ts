@@ -1,0 +1,126 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { ApiPath } from '@xtalk/protocol';
+import { createAuthenticator } from './auth/authenticate.js';
+import { resolveAuthSecret } from './auth/auth-secret.js';
+import { createAltchaBotCheck, createTurnstileBotCheck, type BotCheck } from './auth/botcheck.js';
+import { authRoutes } from './auth/routes.js';
+import { createTokens } from './auth/tokens.js';
+import { createUsersRepo } from './auth/users-repo.js';
+import { createMemoryBus, type Bus } from './bus/bus.js';
+import { createRedisBus } from './bus/redis-bus.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { createGateway } from './realtime/gateway.js';
+import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
+import { createRoomHub } from './realtime/room-hub.js';
+import { createChatService } from './rooms/chat-service.js';
+import { createRoomsRepo } from './rooms/rooms-repo.js';
+import { roomRoutes } from './rooms/routes.js';
+import { openDb, type Db } from './store/db.js';
+import { migrate } from './store/migrations.js';
+import { defaultWebRoot, webRoutes } from './web/static.js';
+
+export interface AppOptions {
+  config: Config;
+  clock?: Clock;
+  /** Replaces the configured bot check (tests). */
+  botCheck?: BotCheck;
+  /** Keep the database in memory instead of DATA_DIR (tests; ignored when DATABASE_URL is set). */
+  inMemoryDb?: boolean;
+  webRoot?: string;
+  logger?: boolean | object;
+  heartbeatMs?: number;
+}
+
+const REPLAY_LIMIT = 500;
+const MAX_FRAME_BYTES = 2 * 1024 * 1024;
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The whole server as one Fastify instance: HTTP API, WebSocket gateway and the web app. `server.ts`
+ * only listens and shuts down; tests build it here and use `inject` or a real port.
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL },
+    // a generous keep-alive so a proxy in front does not see resets
+    keepAliveTimeout: 65_000,
+  });
+
+  const db: Db = await openDb({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: options.inMemoryDb ? undefined : config.DATA_DIR,
+  });
+  await migrate(db);
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : undefined;
+  const bus: Bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL) : createMemoryBus();
+  const presence = redis ? createRedisPresence(redis) : createMemoryPresence();
+
+  const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
+  const tokens = createTokens(secret, config.SESSION_TTL_SECONDS, clock);
+  const users = createUsersRepo(db);
+  const authenticator = createAuthenticator(tokens, users);
+  const botCheck =
+    options.botCheck ??
+    (config.TURNSTILE_SITE_KEY && config.TURNSTILE_SECRET_KEY
+      ? createTurnstileBotCheck({
+          siteKey: config.TURNSTILE_SITE_KEY,
+          secretKey: config.TURNSTILE_SECRET_KEY,
+          db,
+          clock,
+        })
+      : createAltchaBotCheck({ secret, cost: config.ALTCHA_COST, db, clock }));
+
+  const rooms = createRoomsRepo(db, clock);
+  const hub = createRoomHub(bus);
+  const chat = createChatService(rooms, { broadcast: hub.broadcast }, app.log);
+
+  await app.register(authRoutes, { botCheck, tokens, users, authenticator });
+  await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
+  app.get(ApiPath.health, async () => ({
+    ok: true,
+    db: db.kind,
+    bus: redis ? 'redis' : 'memory',
+    ...hub.stats(),
+  }));
+  await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
+
+  const gateway = createGateway(app, {
+    authenticator,
+    rooms,
+    allowedOrigins: [
+      ...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : []),
+      ...config.ALLOWED_ORIGINS,
+    ],
+    heartbeatMs: options.heartbeatMs ?? 30_000,
+    maxFrameBytes: MAX_FRAME_BYTES,
+    clock,
+    logger: app.log,
+    connectionDeps: {
+      hub,
+      presence,
+      chat,
+      rooms,
+      users,
+      languages: config.LANGUAGES,
+      clock,
+      logger: app.log,
+      replayLimit: REPLAY_LIMIT,
+      maxBufferedBytes: MAX_BUFFERED_BYTES,
+    },
+  });
+
+  // Order matters: sockets finish storing what they received before anything they need is closed.
+  app.addHook('preClose', async () => {
+    await gateway.close();
+  });
+  app.addHook('onClose', async () => {
+    await bus.close();
+    await redis?.quit().catch(() => undefined);
+    await db.close();
+  });
+  return app;
+}

@@ -1,0 +1,37 @@
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from '../http-errors.js';
+import { InvalidTokenError, type TokenClaims, type Tokens } from './tokens.js';
+import type { UserRow, UsersRepo } from './users-repo.js';
+
+export interface Authenticated {
+  claims: TokenClaims;
+  user: UserRow;
+}
+
+/**
+ * Resolves a bearer token to its user, or throws a 401 that says why. Used by HTTP routes (header) and
+ * the WebSocket upgrade (query parameter `t`, since browsers cannot set headers on a WebSocket).
+ */
+export function createAuthenticator(tokens: Tokens, users: UsersRepo) {
+  async function fromToken(token: string | undefined): Promise<Authenticated> {
+    if (!token) throw new HttpError(401, 'Not logged in: a bearer token is required.');
+    let claims: TokenClaims;
+    try {
+      claims = await tokens.verify(token);
+    } catch (error) {
+      throw new HttpError(401, error instanceof InvalidTokenError ? error.message : 'Token is invalid.');
+    }
+    const user = await users.findById(claims.userId);
+    if (!user) throw new HttpError(401, 'The user of this token no longer exists.');
+    return { claims, user };
+  }
+  return {
+    fromToken,
+    fromRequest(request: FastifyRequest): Promise<Authenticated> {
+      const header = request.headers.authorization ?? '';
+      const match = /^Bearer\s+(\S+)$/i.exec(header);
+      return fromToken(match?.[1]);
+    },
+  };
+}
+export type Authenticator = ReturnType<typeof createAuthenticator>;

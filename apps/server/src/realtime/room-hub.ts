@@ -1,0 +1,81 @@
+import type { ServerFrame } from '@xtalk/protocol';
+import type { Bus } from '../bus/bus.js';
+import { decodeEnvelope, encodeAudio, encodeText } from './envelope.js';
+
+/** A connection as the hub sees it: where to deliver and what it listens in. */
+export interface HubMember {
+  readonly roomId: string;
+  /** Current values; they change with setLanguage and username updates. */
+  username(): string;
+  language(): string;
+  deliverText(json: Buffer): void;
+  deliverAudio(wav: Buffer): void;
+}
+
+const channelOf = (roomId: string) => `xtalk:room:${roomId}`;
+
+/**
+ * This node's members of each room. The node subscribes to a room's channel while it has a member there;
+ * everything for a room goes through the bus, even on one node, so one node and many behave alike.
+ */
+export function createRoomHub(bus: Bus) {
+  const rooms = new Map<string, { members: Set<HubMember>; unsubscribe: Promise<() => Promise<void>> }>();
+
+  function dispatch(roomId: string, payload: Buffer) {
+    const room = rooms.get(roomId);
+    const envelope = decodeEnvelope(payload);
+    if (!room || !envelope) return;
+    for (const member of room.members) {
+      if (envelope.kind === 'text') member.deliverText(envelope.json);
+      else if (member.language() === envelope.language && member.username() !== envelope.exceptUsername) {
+        member.deliverAudio(envelope.wav);
+      }
+    }
+  }
+
+  return {
+    /** Resolves once the node is subscribed, so nothing published after it is missed. */
+    async attach(member: HubMember): Promise<void> {
+      let room = rooms.get(member.roomId);
+      if (!room) {
+        const subscription = bus.subscribe(channelOf(member.roomId), (payload) =>
+          dispatch(member.roomId, payload),
+        );
+        room = { members: new Set(), unsubscribe: subscription };
+        rooms.set(member.roomId, room);
+      }
+      room.members.add(member);
+      await room.unsubscribe;
+    },
+
+    async detach(member: HubMember): Promise<void> {
+      const room = rooms.get(member.roomId);
+      if (!room || !room.members.delete(member) || room.members.size > 0) return;
+      rooms.delete(member.roomId);
+      await (
+        await room.unsubscribe
+      )();
+    },
+
+    async broadcast(roomId: string, frame: ServerFrame): Promise<void> {
+      await bus.publish(channelOf(roomId), encodeText(frame));
+    },
+
+    async sendAudio(
+      roomId: string,
+      language: string,
+      wav: Uint8Array,
+      exceptUsername: string,
+    ): Promise<void> {
+      await bus.publish(channelOf(roomId), encodeAudio(language, exceptUsername, wav));
+    },
+
+    /** Local member counts, for health and the benchmark. */
+    stats() {
+      let connections = 0;
+      for (const room of rooms.values()) connections += room.members.size;
+      return { rooms: rooms.size, connections };
+    },
+  };
+}
+export type RoomHub = ReturnType<typeof createRoomHub>;

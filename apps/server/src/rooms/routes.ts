@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiPath, NEW_ROOM, joinRoomBodySchema, type JoinRoomResponse } from '@xtalk/protocol';
+import type { Authenticator } from '../auth/authenticate.js';
+import { HttpError, parseOr400 } from '../http-errors.js';
+import type { RoomsRepo } from './rooms-repo.js';
+
+/** POST /xtalk: create or join a room and get a session for the socket (spec section 7). */
+export async function roomRoutes(
+  app: FastifyInstance,
+  deps: { rooms: RoomsRepo; authenticator: Authenticator; sessionTtlSeconds: number },
+) {
+  app.post(ApiPath.join, async (request): Promise<JoinRoomResponse> => {
+    const { user } = await deps.authenticator.fromRequest(request);
+    const body = parseOr400(joinRoomBodySchema, request.body);
+    let roomId: string;
+    if (body.roomId === null || body.roomId === NEW_ROOM) {
+      roomId = await deps.rooms.createRoom(user.id);
+      request.log.info({ roomId, userId: user.id }, 'room created');
+    } else {
+      roomId = body.roomId;
+      if (!(await deps.rooms.roomExists(roomId))) throw new HttpError(404, `Room ${roomId} does not exist.`);
+    }
+    await deps.rooms.recordMembership(user.id, roomId);
+    const sessionId = await deps.rooms.createSession(user.id, roomId, deps.sessionTtlSeconds);
+    return { sessionId, roomId };
+  });
+}

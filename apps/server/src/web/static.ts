@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** apps/web/dist, found from this file whether it runs from src/web/ (tests, dev) or the dist/ bundle (start). */
+export const defaultWebRoot =
+  [resolve(here, '../../web/dist'), resolve(here, '../../../web/dist')].find((dir) => existsSync(dir)) ??
+  resolve(here, '../../../web/dist');
+
+const API_PREFIXES = ['/api/', '/xtalk', '/auth/google/'];
+
+/**
+ * Serves the built web app and answers any other GET that wants HTML with index.html, so client routes
+ * (/translate?r=…, /guest-login) survive a reload. API paths keep their JSON 404.
+ */
+export async function webRoutes(app: FastifyInstance, options: { root: string }) {
+  const built = existsSync(join(options.root, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: options.root,
+      wildcard: false,
+      index: false,
+      // hashed assets never change; index.html must always be fresh
+      setHeaders: (res, path) => {
+        res.setHeader(
+          'cache-control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const wantsPage =
+      request.method === 'GET' &&
+      !API_PREFIXES.some((prefix) => path.startsWith(prefix)) &&
+      !/\.\w+$/.test(path);
+    if (wantsPage && built) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (wantsPage) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The XTalk web app is not built yet: run `npm run build` (npm start does it for you).');
+    }
+    return reply
+      .code(404)
+      .send({ statusCode: 404, error: 'Not Found', message: `No route for ${request.method} ${path}.` });
+  });
+}
