@@ -1,0 +1,77 @@
+import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
+import type { Meter, RoomOutput, TranslationStore, Usage } from './ports.js';
+
+/*
+ * In-memory implementations of the ports, recording every call: for tests and the bench. Not used by the
+ * server itself.
+ */
+
+export interface SentAudio {
+  roomId: string;
+  language: string;
+  wav: Uint8Array;
+  exceptUsername: string;
+}
+
+export class MemoryRoomOutput implements RoomOutput {
+  readonly frames: Array<{ roomId: string; frame: ServerFrame }> = [];
+  readonly audio: SentAudio[] = [];
+
+  async broadcast(roomId: string, frame: ServerFrame): Promise<void> {
+    this.frames.push({ roomId, frame });
+  }
+
+  async sendAudio(roomId: string, language: string, wav: Uint8Array, exceptUsername: string): Promise<void> {
+    this.audio.push({ roomId, language, wav, exceptUsername });
+  }
+
+  framesOf<T extends ServerFrame['type']>(
+    type: T,
+    roomId?: string,
+  ): Array<Extract<ServerFrame, { type: T }>> {
+    return this.frames
+      .filter((entry) => entry.frame.type === type && (roomId === undefined || entry.roomId === roomId))
+      .map((entry) => entry.frame as Extract<ServerFrame, { type: T }>);
+  }
+}
+
+export class MemoryTranslationStore implements TranslationStore {
+  readonly messages = new Map<string, MessageFrame[]>();
+  readonly translations: Array<{ roomId: string; messageId: number; language: string; text: string }> = [];
+  readonly notes: Array<{ roomId: string; messageId: number; note: string }> = [];
+
+  add(roomId: string, message: MessageFrame): void {
+    const list = this.messages.get(roomId) ?? [];
+    list.push(message);
+    this.messages.set(roomId, list);
+  }
+
+  async saveTranslation(roomId: string, messageId: number, language: string, text: string): Promise<void> {
+    this.translations.push({ roomId, messageId, language, text });
+    const message = this.messages.get(roomId)?.find((m) => m.id === messageId);
+    if (message) message.translations = { ...message.translations, [language]: text };
+  }
+
+  async saveNote(roomId: string, messageId: number, note: string): Promise<void> {
+    this.notes.push({ roomId, messageId, note });
+    const message = this.messages.get(roomId)?.find((m) => m.id === messageId);
+    if (message) message.note = note;
+  }
+
+  async recentMessages(roomId: string, beforeId: number, limit: number): Promise<MessageFrame[]> {
+    const before = (this.messages.get(roomId) ?? []).filter((m) => m.id < beforeId);
+    return before.slice(Math.max(0, before.length - limit));
+  }
+}
+
+export class MemoryMeter implements Meter {
+  readonly charges: Usage[] = [];
+  /** Set to make charge throw (e.g. new InsufficientCreditsError()). */
+  refuseWith: ((usage: Usage) => Error | undefined) | undefined;
+
+  async charge(usage: Usage): Promise<void> {
+    const refusal = this.refuseWith?.(usage);
+    if (refusal) throw refusal;
+    this.charges.push(usage);
+  }
+}
