@@ -74,6 +74,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         })
       : createAltchaBotCheck({ secret, cost: config.ALTCHA_COST, db, clock }));
 
+  // Exposed for tests that need to arrange state no API writes yet; modules receive what they need instead.
+  app.decorate('xtalkDb', db);
+
   const rooms = createRoomsRepo(db, clock);
   const hub = createRoomHub(bus);
   const chat = createChatService(rooms, { broadcast: hub.broadcast }, app.log);

@@ -151,7 +151,7 @@ export function createConnection(
     }
     present = true;
     if (await deps.presence.join(session.roomId, user.username)) {
-      await deps.hub.broadcast(session.roomId, systemEvent('JOIN'));
+      await deps.hub.broadcast(session.roomId, systemEvent('JOIN'), { exceptUsername: user.username });
     }
   }
 
@@ -260,7 +260,9 @@ export function createConnection(
       if (attached) await deps.hub.detach(member);
       if (!present) return;
       const last = await deps.presence.leave(session.roomId, user.username);
-      if (last && announce) await deps.hub.broadcast(session.roomId, systemEvent('LEAVE'));
+      if (last && announce) {
+        await deps.hub.broadcast(session.roomId, systemEvent('LEAVE'), { exceptUsername: user.username });
+      }
     },
     /** Work still running for this connection (frames being stored). */
     settled: () => queue,

@@ -1,6 +1,6 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import type { Bus } from '../bus/bus.js';
-import { decodeEnvelope, encodeAudio, encodeText } from './envelope.js';
+import { decodeEnvelope, encodeAudio, encodeText, isAudience, type Audience } from './envelope.js';
 
 /** A connection as the hub sees it: where to deliver and what it listens in. */
 export interface HubMember {
@@ -26,10 +26,9 @@ export function createRoomHub(bus: Bus) {
     const envelope = decodeEnvelope(payload);
     if (!room || !envelope) return;
     for (const member of room.members) {
-      if (envelope.kind === 'text') member.deliverText(envelope.json);
-      else if (member.language() === envelope.language && member.username() !== envelope.exceptUsername) {
-        member.deliverAudio(envelope.wav);
-      }
+      if (!isAudience(envelope, member.username(), member.language())) continue;
+      if (envelope.kind === 'text') member.deliverText(envelope.body);
+      else member.deliverAudio(envelope.body);
     }
   }
 
@@ -57,8 +56,9 @@ export function createRoomHub(bus: Bus) {
       )();
     },
 
-    async broadcast(roomId: string, frame: ServerFrame): Promise<void> {
-      await bus.publish(channelOf(roomId), encodeText(frame));
+    /** Sends a frame to the room (or the part of it in `audience`), serialised once here. */
+    async broadcast(roomId: string, frame: ServerFrame, audience: Audience = {}): Promise<void> {
+      await bus.publish(channelOf(roomId), encodeText(frame, audience));
     },
 
     async sendAudio(
@@ -67,7 +67,7 @@ export function createRoomHub(bus: Bus) {
       wav: Uint8Array,
       exceptUsername: string,
     ): Promise<void> {
-      await bus.publish(channelOf(roomId), encodeAudio(language, exceptUsername, wav));
+      await bus.publish(channelOf(roomId), encodeAudio(wav, { language, exceptUsername }));
     },
 
     /** Local member counts, for health and the benchmark. */

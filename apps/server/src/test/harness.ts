@@ -1,0 +1,201 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import type { FastifyInstance } from 'fastify';
+import WebSocket from 'ws';
+import type { GuestLoginResponse, JoinRoomResponse, ServerFrame } from '@xtalk/protocol';
+import { buildApp, type AppOptions } from '../app.js';
+import { loadConfig } from '../config.js';
+
+/*
+ * Test harness: the real app on a real port, with its database in memory (or in a temp DATA_DIR when a
+ * test restarts the server), and helpers that talk to it the way the browser does.
+ */
+
+export interface TestServer {
+  app: FastifyInstance;
+  baseUrl: string;
+  wsBase: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  env: Record<string, string> = {},
+  options: Partial<Omit<AppOptions, 'config'>> & { dataDir?: string; port?: number } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'xtalk-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ALTCHA_COST: '20',
+    LOG_LEVEL: 'silent',
+    AI_PROVIDER: 'fake',
+    ...env,
+  });
+  const app = await buildApp({
+    config,
+    inMemoryDb: options.dataDir === undefined && !env.DATABASE_URL,
+    logger: false,
+    webRoot: join(dataDir, 'no-web'),
+    ...options,
+  });
+  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    app,
+    baseUrl: `http://127.0.0.1:${port}`,
+    wsBase: `ws://127.0.0.1:${port}`,
+    dataDir,
+    async close() {
+      await app.close();
+      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Solves the ALTCHA challenge as the browser widget does and returns the payload it would post. */
+export async function solveBotcheck(app: FastifyInstance): Promise<string> {
+  const response = await app.inject({ method: 'GET', url: '/api/auth/botcheck' });
+  const { challenge } = response.json() as { challenge: Parameters<typeof solveChallenge>[0]['challenge'] };
+  const solution = await solveChallenge({ challenge, deriveKey });
+  if (!solution) throw new Error('could not solve the bot check');
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
+
+export async function guestLogin(app: FastifyInstance): Promise<GuestLoginResponse> {
+  const botcheck = await solveBotcheck(app);
+  const response = await app.inject({ method: 'POST', url: '/api/auth/guest', payload: { botcheck } });
+  if (response.statusCode !== 200) throw new Error(`guest login failed: ${response.body}`);
+  return response.json();
+}
+
+export async function joinRoom(
+  app: FastifyInstance,
+  token: string,
+  roomId: string | null,
+): Promise<JoinRoomResponse> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/xtalk',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { action: 'join', roomId },
+  });
+  if (response.statusCode !== 200) throw new Error(`join failed: ${response.statusCode} ${response.body}`);
+  return response.json();
+}
+
+/** A WebSocket client that records every frame and lets a test wait for the one it expects. */
+export class TestClient {
+  readonly frames: ServerFrame[] = [];
+  readonly binary: Buffer[] = [];
+  closeCode: number | undefined;
+  private waiters: { match: (frame: ServerFrame) => boolean; resolve: (frame: ServerFrame) => void }[] = [];
+  private closeWaiters: ((code: number) => void)[] = [];
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) {
+        this.binary.push(Buffer.from(data as Buffer));
+        return;
+      }
+      const frame = JSON.parse(data.toString()) as ServerFrame;
+      this.frames.push(frame);
+      this.waiters = this.waiters.filter((waiter) => {
+        if (!waiter.match(frame)) return true;
+        waiter.resolve(frame);
+        return false;
+      });
+    });
+    ws.on('close', (code) => {
+      this.closeCode = code;
+      for (const waiter of this.closeWaiters) waiter(code);
+    });
+  }
+
+  static open(url: string, options: WebSocket.ClientOptions = {}): Promise<TestClient> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, options);
+      const client = new TestClient(ws);
+      ws.once('open', () => resolve(client));
+      ws.once('unexpected-response', (_request, response) =>
+        reject(
+          Object.assign(new Error(`refused with ${response.statusCode}`), {
+            statusCode: response.statusCode,
+          }),
+        ),
+      );
+      ws.once('error', reject);
+    });
+  }
+
+  /** Opens a socket for a fresh session in `roomId` and joins it; resolves after READY. */
+  static async join(
+    server: TestServer,
+    login: GuestLoginResponse,
+    roomId: string,
+    language = 'en',
+  ): Promise<TestClient> {
+    const session = await joinRoom(server.app, login.token, roomId);
+    const client = await TestClient.open(`${server.wsBase}/xtalk_ws/${session.sessionId}?t=${login.token}`);
+    client.send({ type: 'setUsername', username: login.user.username, language, room: session.roomId });
+    await client.next((frame) => frame.type === 'system' && frame.message === 'READY');
+    return client;
+  }
+
+  send(frame: unknown) {
+    this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  /** The first frame (already received or coming) that matches. */
+  next<T extends ServerFrame = ServerFrame>(
+    match: (frame: ServerFrame) => boolean,
+    timeoutMs = 5000,
+  ): Promise<T> {
+    const seen = this.frames.find(match);
+    if (seen) return Promise.resolve(seen as T);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no matching frame within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      this.waiters.push({
+        match,
+        resolve: (frame) => {
+          clearTimeout(timer);
+          resolve(frame as T);
+        },
+      });
+    });
+  }
+
+  /** Waits for a frame that arrives from now on (ignores ones already received). */
+  nextNew<T extends ServerFrame = ServerFrame>(
+    match: (frame: ServerFrame) => boolean,
+    timeoutMs = 5000,
+  ): Promise<T> {
+    const already = new Set(this.frames);
+    return this.next<T>((frame) => !already.has(frame) && match(frame), timeoutMs);
+  }
+
+  closed(timeoutMs = 5000): Promise<number> {
+    if (this.closeCode !== undefined) return Promise.resolve(this.closeCode);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('socket did not close')), timeoutMs);
+      this.closeWaiters.push((code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
+  }
+
+  messages() {
+    return this.frames.filter((frame) => frame.type === 'message');
+  }
+
+  close(code = 1000) {
+    this.ws.close(code);
+  }
+}
