@@ -1,0 +1,24 @@
+import { useEffect, type ReactNode } from 'react';
+import { Toaster } from 'sonner';
+import { applyTheme, useTheme } from '../lib/theme';
+
+/** App-wide providers: theme class on <html> and the toaster (top-centre, 2 visible, close button). */
+export function AppProviders({ children }: { children: ReactNode }) {
+  const theme = useTheme();
+  useEffect(() => {
+    applyTheme(theme);
+    if (theme !== 'system') return;
+    // The stored default follows the OS live.
+    const query = window.matchMedia?.('(prefers-color-scheme: dark)');
+    const onChange = () => applyTheme('system');
+    query?.addEventListener('change', onChange);
+    return () => query?.removeEventListener('change', onChange);
+  }, [theme]);
+  const resolved = theme === 'system' ? 'system' : theme;
+  return (
+    <>
+      {children}
+      <Toaster position="top-center" visibleToasts={2} closeButton richColors theme={resolved} />
+    </>
+  );
+}

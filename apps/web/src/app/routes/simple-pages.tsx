@@ -1,0 +1,62 @@
+import { CircleAlert, CircleCheck, CircleX, Compass } from 'lucide-react';
+import { Link, useSearchParams } from 'react-router';
+import { CenteredCard } from '../../components/ui/card';
+import { useI18n } from '../../lib/i18n';
+
+const homeLink =
+  'mt-6 inline-flex items-center justify-center rounded-full bg-indigo-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-indigo-500';
+
+/** /error?message= */
+export function ErrorPage() {
+  const { t } = useI18n();
+  const [search] = useSearchParams();
+  return (
+    <CenteredCard testId="error-page">
+      <CircleAlert className="mx-auto size-10 text-rose-500" aria-hidden="true" />
+      <h1 className="mt-3 text-xl font-semibold">{t('error.title')}</h1>
+      <p role="alert" className="mt-2 text-slate-600 dark:text-slate-300">
+        {search.get('message') || t('error.unknown')}
+      </p>
+      <Link to="/" className={homeLink}>
+        {t('common.goHome')}
+      </Link>
+    </CenteredCard>
+  );
+}
+
+/** Any unknown path. */
+export function NotFoundPage() {
+  const { t } = useI18n();
+  return (
+    <CenteredCard testId="not-found">
+      <Compass className="mx-auto size-10 text-indigo-500" aria-hidden="true" />
+      <h1 className="mt-3 text-xl font-semibold">{t('notFound.title')}</h1>
+      <Link to="/" className={homeLink}>
+        {t('common.goHome')}
+      </Link>
+    </CenteredCard>
+  );
+}
+
+/** /checkout?status=: the payment window's landing page. */
+export function CheckoutPage() {
+  const { t } = useI18n();
+  const [search] = useSearchParams();
+  const success = search.get('status') === 'success';
+  return (
+    <CenteredCard testId="checkout">
+      {success ? (
+        <CircleCheck className="mx-auto size-10 text-emerald-500" aria-hidden="true" />
+      ) : (
+        <CircleX className="mx-auto size-10 text-slate-400" aria-hidden="true" />
+      )}
+      <h1 className="mt-3 text-xl font-semibold">
+        {success ? t('checkout.success') : t('checkout.canceled')}
+      </h1>
+      <p className="mt-2 text-slate-600 dark:text-slate-300">
+        {success ? t('checkout.successBody') : t('checkout.canceledBody')}
+      </p>
+      <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">{t('checkout.close')}</p>
+    </CenteredCard>
+  );
+}

@@ -1,0 +1,157 @@
+import { NEW_ROOM, type ServerFrame } from '@xtalk/protocol';
+import { LogIn, Mic } from 'lucide-react';
+import { useCallback, useReducer, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import { LanguageToggle } from '../../components/language-toggle';
+import { Button } from '../../components/ui/button';
+import { ChatComposer } from '../../features/chat/components/chat-composer';
+import { MessageList } from '../../features/chat/components/message-list';
+import { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
+import { chatReducer, initialChatState } from '../../features/chat/utils/messages-reducer';
+import { InviteButton } from '../../features/invite/components/invite-dialog';
+import { ConnectionOverlays } from '../../features/room/components/connection-overlays';
+import { JoinRoomDialog } from '../../features/room/components/join-room-dialog';
+import { RoomIdButton } from '../../features/room/components/room-id-button';
+import { useRoomConnection } from '../../features/room/hooks/use-room-connection';
+import { SettingsMenu } from '../../features/settings/components/settings-menu';
+import { useAudioPlayback } from '../../features/voice/hooks/use-audio-playback';
+import { authStore, useAuthSession } from '../../lib/auth-session';
+import { getLanguage, translate, useI18n } from '../../lib/i18n';
+import { StorageKey, saveRedirectAfterLogin, writeString } from '../../lib/storage';
+
+/** The room screen (spec section 2): composes the room, chat, invite, settings and voice features. */
+export function TranslatePage() {
+  const session = useAuthSession()!;
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [search] = useSearchParams();
+  const routeRoom = search.get('r')?.trim() || null;
+
+  const [chat, dispatch] = useReducer(chatReducer, initialChatState);
+  const typing = useTypingIndicator();
+  const audio = useAudioPlayback();
+  const [joinOpen, setJoinOpen] = useState(false);
+
+  const onFrame = useCallback(
+    (frame: ServerFrame) => {
+      dispatch({ type: 'frame', frame });
+      const say = (key: Parameters<typeof translate>[1], params?: Record<string, string>) =>
+        translate(getLanguage(), key, params);
+      switch (frame.type) {
+        case 'message':
+          typing.clear();
+          break;
+        case 'system':
+          if (frame.message === 'READY' && chat.items.length === 0) writeString(StorageKey.tut, '1');
+          break;
+        case 'usernameUpdate':
+          toast(say('chat.renamed', { old: frame.oldDisplayUsername, name: frame.displayUsername }));
+          break;
+        case 'error':
+          // 'notice' is information about the room (e.g. translation unavailable), not a failure.
+          if (frame.code === 'notice') toast.info(frame.message);
+          else toast.error(frame.message);
+          break;
+      }
+    },
+    [typing, chat.items.length],
+  );
+
+  const connection = useRoomConnection({
+    routeRoom,
+    token: session.token,
+    username: session.user.username,
+    onFrame,
+    onBinary: audio.enqueueWav,
+    onNewSession: () => dispatch({ type: 'reset' }),
+    onRoom: (roomId) => {
+      if (roomId !== routeRoom) navigate(`/translate?r=${encodeURIComponent(roomId)}`, { replace: true });
+    },
+    onUnauthorized: () => {
+      authStore.clear();
+      saveRedirectAfterLogin(location.pathname + location.search);
+      navigate('/guest-login', { replace: true });
+    },
+    onJoinFailed: () => {
+      if (routeRoom !== null) navigate('/translate', { replace: true });
+    },
+  });
+
+  const isGuest = session.user.provider === 'guest';
+  const goLogin = () => navigate('/login');
+
+  const sendText = (text: string) => {
+    const sent = connection.sendChat(text);
+    if (sent) typing.start();
+    return sent;
+  };
+
+  const joinCode = (code: string) => {
+    setJoinOpen(false);
+    if (connection.isCurrentRoom(code)) return;
+    navigate(`/translate?r=${encodeURIComponent(code)}`);
+  };
+
+  return (
+    <div className="flex h-dvh flex-col bg-slate-50 dark:bg-slate-950">
+      <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
+        <div className="mx-auto flex h-14 w-full max-w-4xl items-center gap-2 px-3 sm:px-6">
+          <span className="mr-1 text-xl font-black tracking-tight text-indigo-600 dark:text-indigo-400">
+            XTalk
+          </span>
+          <RoomIdButton roomId={connection.roomId} />
+          <div className="flex-1" />
+          <InviteButton roomId={connection.roomId} />
+          {isGuest && (
+            <Button size="sm" variant="outline" onClick={goLogin} data-testid="login-button">
+              <LogIn className="size-4" aria-hidden="true" />
+              <span className="hidden sm:inline">{t('room.login')}</span>
+            </Button>
+          )}
+          <SettingsMenu
+            isGuest={isGuest}
+            onCreateRoom={() => navigate(`/translate?r=${NEW_ROOM}`)}
+            onJoinRoom={() => setJoinOpen(true)}
+            onLogin={goLogin}
+            onLogout={() => navigate('/logout')}
+          />
+        </div>
+      </header>
+
+      <MessageList items={chat.items} myUsername={session.user.username} isReady={connection.isReady} />
+
+      <footer className="border-t border-slate-200 bg-white/95 dark:border-slate-800 dark:bg-slate-900/95">
+        <ChatComposer
+          onSend={sendText}
+          isTyping={typing.isTyping}
+          micSlot={
+            // Voice input comes later; the slot keeps the layout of the final control bar.
+            <span
+              aria-hidden="true"
+              title={t('chat.micSoon')}
+              className="hidden size-10 shrink-0 items-center justify-center rounded-full bg-slate-100 text-slate-400 sm:inline-flex dark:bg-slate-800 dark:text-slate-500"
+            >
+              <Mic className="size-5" />
+            </span>
+          }
+          languageSlot={
+            <LanguageToggle disabled={!connection.isConnected} onChange={connection.sendLanguage} />
+          }
+        />
+        <p className="mx-auto max-w-4xl px-4 pb-2 text-center text-[11px] text-slate-400 dark:text-slate-500">
+          {t('room.footer')}
+        </p>
+      </footer>
+
+      <ConnectionOverlays state={connection.state} onReconnect={connection.reconnect} />
+      <JoinRoomDialog
+        open={joinOpen}
+        currentRoom={connection.roomId}
+        onClose={() => setJoinOpen(false)}
+        onJoin={joinCode}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { CenteredCard } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { errorMessage } from '../../../lib/api-client';
+import { authStore } from '../../../lib/auth-session';
+import { useI18n } from '../../../lib/i18n';
+import { consumeRedirectAfterLogin } from '../../../lib/storage';
+import { exchangeToken } from '../api/auth-api';
+
+/** /auth/{token}?provider=: exchange the token for a user, then the saved target or /translate. */
+export function AuthToken() {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const { token } = useParams();
+  const [search] = useSearchParams();
+  const provider = search.get('provider') || 'ggl';
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!token) {
+      navigate('/login', { replace: true });
+      return;
+    }
+    let cancelled = false;
+    exchangeToken(token, provider)
+      .then((session) => {
+        if (cancelled) return;
+        authStore.set(session);
+        navigate(consumeRedirectAfterLogin() ?? '/translate', { replace: true });
+      })
+      .catch((failure: unknown) => {
+        if (!cancelled) setError(errorMessage(failure));
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [token, provider, navigate]);
+
+  return (
+    <CenteredCard className="flex flex-col items-center gap-4">
+      {error ? (
+        <>
+          <p role="alert" className="text-rose-600 dark:text-rose-400">
+            {t('auth.failed', { message: error })}
+          </p>
+          <Link to="/login" className="font-semibold text-indigo-600 hover:underline dark:text-indigo-400">
+            {t('signup.logIn')}
+          </Link>
+        </>
+      ) : (
+        <>
+          <Spinner className="size-7 text-indigo-600" />
+          <p>{t('auth.signingIn')}</p>
+        </>
+      )}
+    </CenteredCard>
+  );
+}

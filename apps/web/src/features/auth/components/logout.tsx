@@ -1,0 +1,23 @@
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { CenteredCard } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { authStore } from '../../../lib/auth-session';
+import { useI18n } from '../../../lib/i18n';
+
+/** /logout: forget the user and every stored token, then /login (spec section 2). */
+export function Logout() {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  useEffect(() => {
+    authStore.clear();
+    const id = setTimeout(() => navigate('/login', { replace: true }), 800);
+    return () => clearTimeout(id);
+  }, [navigate]);
+  return (
+    <CenteredCard className="flex flex-col items-center gap-3">
+      <Spinner className="size-7 text-indigo-600" />
+      <p className="text-lg font-medium">{t('logout.message')}</p>
+    </CenteredCard>
+  );
+}

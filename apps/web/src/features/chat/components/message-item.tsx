@@ -1,0 +1,127 @@
+import { userColour, type UiLanguage } from '@xtalk/protocol';
+import { Lightbulb } from 'lucide-react';
+import { useState } from 'react';
+import { useI18n } from '../../../lib/i18n';
+import { cn } from '../../../lib/cn';
+import { formatRelativeTime } from '../../../lib/time';
+import { stripQuotes, visibleTranslations, type ChatMessage } from '../utils/messages-reducer';
+
+export interface MessageItemProps {
+  message: ChatMessage;
+  isMe: boolean;
+  now: number;
+}
+
+function initials(name: string): string {
+  const capitals = name.match(/[A-Z]/g);
+  return (capitals && capitals.length >= 2 ? capitals.slice(0, 2).join('') : name.slice(0, 2)).toUpperCase();
+}
+
+/**
+ * One message: translations into the other languages above the original transcription (spec section 2),
+ * the author ('(You)' for own), the relative time, and a Hint toggle on others' messages with a note.
+ */
+export function MessageItem({ message, isMe, now }: MessageItemProps) {
+  const { t, language } = useI18n();
+  const [showNote, setShowNote] = useState(false);
+  const colour = userColour(message.username, isMe);
+  const translations = visibleTranslations(message);
+  const note = message.note ? stripQuotes(message.note) : '';
+  const canHint = !isMe && note !== '';
+
+  return (
+    <article
+      data-testid="message"
+      data-message-id={message.id}
+      data-me={isMe || undefined}
+      className={cn('flex gap-3', isMe && 'flex-row-reverse')}
+    >
+      <div
+        aria-hidden="true"
+        className="mt-5 flex size-9 shrink-0 items-center justify-center rounded-full text-xs font-bold text-white shadow-sm"
+        style={{ backgroundColor: colour.userColor }}
+      >
+        {initials(message.displayUsername)}
+      </div>
+      <div className={cn('flex max-w-[85%] min-w-0 flex-col sm:max-w-[75%]', isMe && 'items-end')}>
+        <header className={cn('mb-1 flex items-baseline gap-2 px-1 text-xs', isMe && 'flex-row-reverse')}>
+          <span className="truncate font-semibold" style={{ color: colour.userColor }}>
+            <span className="dark:brightness-150">{message.displayUsername}</span>
+            {isMe && (
+              <span className="ml-1 font-normal text-slate-500 dark:text-slate-400">{t('chat.you')}</span>
+            )}
+          </span>
+          <time
+            dateTime={new Date(message.timestamp).toISOString()}
+            className="shrink-0 text-slate-400 dark:text-slate-500"
+          >
+            {formatRelativeTime(message.timestamp, language as UiLanguage, now)}
+          </time>
+        </header>
+        <div
+          className={cn(
+            'rounded-3xl px-4 py-3 shadow-sm ring-1',
+            isMe
+              ? 'rounded-tr-md bg-indigo-50 ring-indigo-100 dark:bg-indigo-950/60 dark:ring-indigo-900'
+              : 'rounded-tl-md bg-white ring-slate-200 dark:bg-slate-900 dark:ring-slate-800',
+          )}
+        >
+          {translations.map((translation) => (
+            <p
+              key={translation.language}
+              data-testid="translation"
+              data-lang={translation.language}
+              data-complete={translation.done || undefined}
+              lang={translation.language}
+              className="text-[15px] leading-relaxed font-medium break-words whitespace-pre-wrap text-slate-900 dark:text-slate-50"
+            >
+              {translation.text}
+              {!translation.done && (
+                <span className="ml-0.5 inline-block animate-pulse text-indigo-500">▍</span>
+              )}
+            </p>
+          ))}
+          <p
+            data-testid="original"
+            lang={message.language}
+            className={cn(
+              'break-words whitespace-pre-wrap',
+              translations.length > 0
+                ? 'mt-2 border-t border-slate-200/80 pt-2 text-sm text-slate-500 dark:border-slate-700/80 dark:text-slate-400'
+                : 'text-[15px] leading-relaxed text-slate-900 dark:text-slate-50',
+            )}
+          >
+            {message.message}
+          </p>
+        </div>
+        {canHint && (
+          <div className="mt-1.5 px-1">
+            <button
+              type="button"
+              data-testid="hint-toggle"
+              aria-expanded={showNote}
+              onClick={() => setShowNote((value) => !value)}
+              className={cn(
+                'inline-flex cursor-pointer items-center gap-1 rounded-full px-2.5 py-1 text-xs font-medium transition-colors',
+                showNote
+                  ? 'bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200'
+                  : 'text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800',
+              )}
+            >
+              <Lightbulb className="size-3.5" aria-hidden="true" />
+              {showNote ? t('chat.hideHint') : t('chat.hint')}
+            </button>
+            {showNote && (
+              <p
+                data-testid="note"
+                className="mt-1.5 rounded-2xl bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200 dark:bg-amber-950/40 dark:text-amber-100 dark:ring-amber-900"
+              >
+                {note}
+              </p>
+            )}
+          </div>
+        )}
+      </div>
+    </article>
+  );
+}

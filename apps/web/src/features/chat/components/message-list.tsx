@@ -1,0 +1,56 @@
+import { MessagesSquare } from 'lucide-react';
+import { useEffect, useMemo, useRef } from 'react';
+import { useI18n } from '../../../lib/i18n';
+import { useNow } from '../hooks/use-now';
+import { toDisplayItems, type ChatItem } from '../utils/messages-reducer';
+import { MessageItem } from './message-item';
+import { SystemPill } from './system-pill';
+
+export interface MessageListProps {
+  items: readonly ChatItem[];
+  myUsername: string;
+  isReady: boolean;
+}
+
+/** Newest at the top; scrolls back to the top on a new message and when the room becomes ready. */
+export function MessageList({ items, myUsername, isReady }: MessageListProps) {
+  const { t } = useI18n();
+  const now = useNow();
+  const scroller = useRef<HTMLDivElement>(null);
+  const display = useMemo(() => toDisplayItems(items), [items]);
+
+  useEffect(() => {
+    scroller.current?.scrollTo?.({ top: 0, behavior: 'smooth' });
+  }, [items.length, isReady]);
+
+  return (
+    <div
+      ref={scroller}
+      data-testid="message-list"
+      aria-live="polite"
+      className="min-h-0 flex-1 overflow-y-auto overscroll-contain"
+    >
+      <div className="mx-auto flex w-full max-w-4xl flex-col gap-5 px-3 py-5 sm:px-6">
+        {display.length === 0 ? (
+          <div className="flex flex-col items-center gap-3 py-24 text-center text-slate-400 dark:text-slate-500">
+            <MessagesSquare className="size-10" aria-hidden="true" />
+            <p className="text-sm">{t('chat.empty')}</p>
+          </div>
+        ) : (
+          display.map((item) =>
+            item.kind === 'message' ? (
+              <MessageItem
+                key={item.message.id}
+                message={item.message}
+                isMe={item.message.username === myUsername}
+                now={now}
+              />
+            ) : (
+              <SystemPill key={item.id} event={item.event} names={item.names} />
+            ),
+          )
+        )}
+      </div>
+    </div>
+  );
+}

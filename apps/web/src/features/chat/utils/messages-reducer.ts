@@ -1,0 +1,201 @@
+import { generatedDisplayName, type MessageFrame, type ServerFrame } from '@xtalk/protocol';
+
+/*
+ * The room's chat log as a pure reducer over server frames (spec sections 3 and 4), kept oldest first;
+ * the list renders it newest first. Messages are keyed by id (= server timestamp), which is also the
+ * `originalTimestamp` that translation and note frames refer to.
+ */
+
+export interface ChatMessage {
+  kind: 'message';
+  id: number;
+  username: string;
+  displayUsername: string;
+  message: string;
+  language: string;
+  timestamp: number;
+  /** Complete translations by language. */
+  translations: Record<string, string>;
+  /** Translations still streaming in, by language; replaced once complete. */
+  partial: Record<string, string>;
+  isTutorial: boolean;
+  note?: string | undefined;
+}
+
+export interface ChatSystemEvent {
+  kind: 'system';
+  id: string;
+  event: 'JOIN' | 'LEAVE';
+  username: string;
+  displayUsername: string;
+  timestamp: number;
+}
+
+export type ChatItem = ChatMessage | ChatSystemEvent;
+
+export interface ChatState {
+  items: ChatItem[];
+}
+
+export type ChatAction = { type: 'reset' } | { type: 'frame'; frame: ServerFrame };
+
+export const initialChatState: ChatState = { items: [] };
+
+function fromFrame(frame: MessageFrame): ChatMessage {
+  return {
+    kind: 'message',
+    id: frame.id,
+    username: frame.username,
+    displayUsername: frame.displayUsername ?? generatedDisplayName(frame.username),
+    message: frame.message,
+    language: frame.language,
+    timestamp: frame.timestamp,
+    translations: { ...frame.translations },
+    partial: {},
+    isTutorial: frame.isTutorial,
+    note: frame.note,
+  };
+}
+
+function updateMessage(
+  state: ChatState,
+  id: number,
+  update: (message: ChatMessage) => ChatMessage,
+): ChatState {
+  const index = state.items.findIndex((item) => item.kind === 'message' && item.id === id);
+  if (index < 0) return state;
+  const items = state.items.slice();
+  items[index] = update(items[index] as ChatMessage);
+  return { items };
+}
+
+function upsertMessage(state: ChatState, frame: MessageFrame): ChatState {
+  const incoming = fromFrame(frame);
+  const index = state.items.findIndex((item) => item.kind === 'message' && item.id === incoming.id);
+  if (index >= 0) {
+    // A replayed copy of a message we already hold: keep what streamed in, take what is stored.
+    const existing = state.items[index] as ChatMessage;
+    const items = state.items.slice();
+    items[index] = {
+      ...incoming,
+      translations: { ...existing.translations, ...incoming.translations },
+      partial: existing.partial,
+      note: incoming.note ?? existing.note,
+    };
+    return { items };
+  }
+  // Usually the newest; a late replay is slotted in by time so the order stays chronological.
+  const items = state.items.slice();
+  let at = items.length;
+  while (at > 0 && items[at - 1]!.timestamp > incoming.timestamp) at--;
+  items.splice(at, 0, incoming);
+  return { items };
+}
+
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  if (action.type === 'reset') return initialChatState;
+  const frame = action.frame;
+  switch (frame.type) {
+    case 'message':
+      return upsertMessage(state, frame);
+    case 'system': {
+      if (frame.message !== 'JOIN' && frame.message !== 'LEAVE') return state;
+      const username = frame.username ?? '';
+      const event: ChatSystemEvent = {
+        kind: 'system',
+        id: `${frame.timestamp}-${frame.message}-${username}`,
+        event: frame.message,
+        username,
+        displayUsername: frame.displayUsername ?? generatedDisplayName(username),
+        timestamp: frame.timestamp,
+      };
+      return { items: [...state.items, event] };
+    }
+    case 'translationChunk':
+      return updateMessage(state, frame.originalTimestamp, (message) => {
+        // A chunk arriving after the complete text (reordering, replay) must not append to it.
+        if (message.translations[frame.targetLanguage] !== undefined) return message;
+        const sofar = message.partial[frame.targetLanguage] ?? '';
+        return { ...message, partial: { ...message.partial, [frame.targetLanguage]: sofar + frame.chunk } };
+      });
+    case 'translationComplete':
+      return updateMessage(state, frame.originalTimestamp, (message) => {
+        const { [frame.targetLanguage]: _done, ...partial } = message.partial;
+        return {
+          ...message,
+          translations: { ...message.translations, [frame.targetLanguage]: frame.fullText },
+          partial,
+        };
+      });
+    case 'noteComplete':
+      return updateMessage(state, frame.originalTimestamp, (message) => ({ ...message, note: frame.note }));
+    case 'usernameUpdate': {
+      let changed = false;
+      const items = state.items.map((item) => {
+        if (item.username !== frame.username) return item;
+        changed = true;
+        return { ...item, displayUsername: frame.displayUsername };
+      });
+      return changed ? { items } : state;
+    }
+    default:
+      return state;
+  }
+}
+
+/** The translations to show above the original: every language but the message's own, complete first. */
+export function visibleTranslations(
+  message: ChatMessage,
+): Array<{ language: string; text: string; done: boolean }> {
+  const languages = new Set([...Object.keys(message.translations), ...Object.keys(message.partial)]);
+  languages.delete(message.language);
+  return [...languages].sort().map((language) => {
+    const complete = message.translations[language];
+    return complete !== undefined
+      ? { language, text: complete, done: true }
+      : { language, text: message.partial[language] ?? '', done: false };
+  });
+}
+
+const QUOTES = `"'\`“”‘’「」『』«»`;
+
+/** The note without the quote characters models like to wrap it in (spec section 2). */
+export function stripQuotes(note: string): string {
+  const text = note.trim();
+  let start = 0;
+  let end = text.length;
+  while (start < end && QUOTES.includes(text[start]!)) start++;
+  while (end > start && QUOTES.includes(text[end - 1]!)) end--;
+  return text.slice(start, end).trim();
+}
+
+export type DisplayItem =
+  | { kind: 'message'; message: ChatMessage }
+  | { kind: 'system'; id: string; event: 'JOIN' | 'LEAVE'; names: string[] };
+
+/**
+ * Newest first, with consecutive JOIN (or LEAVE) events folded into one pill so a burst of arrivals
+ * reads '{A and B} have joined the chat'. Names keep arrival order.
+ */
+export function toDisplayItems(items: readonly ChatItem[]): DisplayItem[] {
+  const out: DisplayItem[] = [];
+  for (const item of items) {
+    if (item.kind === 'message') {
+      out.push({ kind: 'message', message: item });
+      continue;
+    }
+    const last = out[out.length - 1];
+    if (last?.kind === 'system' && last.event === item.event) {
+      if (!last.names.includes(item.displayUsername)) last.names.push(item.displayUsername);
+    } else {
+      out.push({ kind: 'system', id: item.id, event: item.event, names: [item.displayUsername] });
+    }
+  }
+  return out.reverse();
+}
+
+/** 'A', 'A and B', 'A, B and C' (the joiner word comes from the dictionary). */
+export function joinNames(names: readonly string[], and: string, comma = ', '): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(comma)}${and}${names[names.length - 1]}`;
+}

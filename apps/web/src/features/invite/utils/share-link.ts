@@ -1,0 +1,16 @@
+import { NEW_ROOM } from '@xtalk/protocol';
+
+/**
+ * Share link rule (spec section 2): the current page address without a trailing /new segment and without a
+ * trailing slash; when the room id is present and not 'new' it is added as ?r=. The page's own query and
+ * hash are dropped so the link never carries a stale room.
+ */
+export function shareLink(pageUrl: string, roomId: string | null | undefined): string {
+  const url = new URL(pageUrl);
+  let path = url.pathname;
+  if (path.endsWith('/new')) path = path.slice(0, -'/new'.length);
+  path = path.replace(/\/+$/, '');
+  const base = `${url.origin}${path}`;
+  if (!roomId || roomId === NEW_ROOM) return base;
+  return `${base}?r=${encodeURIComponent(roomId)}`;
+}

@@ -1,0 +1,25 @@
+import { ApiPath, joinRoomResponseSchema, type JoinRoomResponse } from '@xtalk/protocol';
+import { request } from '../../../lib/api-client';
+
+/** POST /xtalk: a session for a room (null = create a new one). */
+export async function joinRoom(
+  token: string,
+  roomId: string | null,
+  language?: string,
+): Promise<JoinRoomResponse> {
+  const body = await request<unknown>('POST', ApiPath.join, {
+    token,
+    body: { action: 'join', roomId, ...(language ? { language } : {}) },
+  });
+  return joinRoomResponseSchema.parse(body);
+}
+
+/** ws(s)://host/xtalk_ws/{sessionId}?t={token}, on the page's own origin. */
+export function socketUrl(
+  sessionId: string,
+  token: string,
+  location: Pick<Location, 'protocol' | 'host'> = window.location,
+): string {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}${ApiPath.socket(sessionId)}?t=${encodeURIComponent(token)}`;
+}

@@ -1,0 +1,164 @@
+import { CloseCode, NEW_ROOM, type ClientFrame, type ServerFrame, type UiLanguage } from '@xtalk/protocol';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { getLanguage, translate } from '../../../lib/i18n';
+import { SocketClient, type ConnectionState, type WebSocketFactory } from '../../../lib/socket-client';
+import { StorageKey, readString, remove, touchRoomHistory, writeString } from '../../../lib/storage';
+import { toast } from 'sonner';
+import { joinRoom, socketUrl } from '../api/join-room';
+
+export interface RoomConnectionHandlers {
+  onFrame: (frame: ServerFrame) => void;
+  onBinary: (data: ArrayBuffer) => void;
+  /** A new session was obtained: the message list starts empty (spec section 4). */
+  onNewSession: () => void;
+  /** The server placed us in `roomId`; the page shows it in the address (?r=). */
+  onRoom: (roomId: string) => void;
+  /** The token was refused: log in again. */
+  onUnauthorized: () => void;
+  /** Joining failed for good; the page falls back to a room of its own. */
+  onJoinFailed: () => void;
+}
+
+export interface RoomConnectionOptions extends RoomConnectionHandlers {
+  /** The room in the address (?r=), or null. */
+  routeRoom: string | null;
+  token: string;
+  username: string;
+  createSocket?: WebSocketFactory;
+}
+
+// The DOM types its handlers with `this: WebSocket`; the shape is the same.
+const browserSocket: WebSocketFactory = (url) =>
+  new WebSocket(url) as unknown as ReturnType<WebSocketFactory>;
+
+/**
+ * Owns the room's SocketClient (spec section 4): picks the room to join on mount (route, else the stored
+ * one, else a new one), stores rid/sid, and turns connection events into toasts and callbacks.
+ */
+export function useRoomConnection(options: RoomConnectionOptions) {
+  const { routeRoom, username } = options;
+  // The latest options, read by the client's callbacks when they run.
+  const handlersRef = useRef<RoomConnectionOptions>(options);
+  useEffect(() => {
+    handlersRef.current = options;
+  });
+  const clientRef = useRef<SocketClient | null>(null);
+  const [state, setState] = useState<ConnectionState>('idle');
+  const [roomId, setRoomId] = useState<string | null>(null);
+
+  useEffect(() => {
+    const handlers = handlersRef;
+    const client = new SocketClient({
+      createSocket: handlers.current.createSocket ?? browserSocket,
+      openSession: async (room) => {
+        const session = await joinRoom(handlers.current.token, room, getLanguage());
+        return { ...session, url: socketUrl(session.sessionId, handlers.current.token) };
+      },
+      hello: (room): ClientFrame => ({
+        type: 'setUsername',
+        username: handlers.current.username,
+        language: getLanguage(),
+        room,
+      }),
+    });
+    clientRef.current = client;
+    const t = (key: Parameters<typeof translate>[1], params?: Record<string, string>) =>
+      translate(getLanguage(), key, params);
+    const offs = [
+      client.on('state', (next) => {
+        setState(next);
+        if (next === 'ready') toast.success(t('room.ready'), { duration: 1500 });
+      }),
+      client.on('session', (info) => {
+        writeString(StorageKey.rid, info.roomId);
+        writeString(StorageKey.sid, info.sessionId);
+        touchRoomHistory(info.roomId);
+        setRoomId(info.roomId);
+        handlers.current.onNewSession();
+        handlers.current.onRoom(info.roomId);
+      }),
+      client.on('sessionError', (error, fatal) => {
+        if (error instanceof ApiError && error.status === 401) {
+          handlers.current.onUnauthorized();
+          return;
+        }
+        remove(StorageKey.rid);
+        remove(StorageKey.sid);
+        // While retrying on its own the overlay already says so; one toast per failed join is enough.
+        if (fatal || client.state === 'connecting') {
+          const message = error instanceof ApiError ? errorMessage(error) : t('room.tryAgain');
+          toast.error(t('room.joinError', { message }));
+        }
+        if (fatal) handlers.current.onJoinFailed();
+      }),
+      client.on('frame', (frame) => handlers.current.onFrame(frame)),
+      client.on('binary', (data) => handlers.current.onBinary(data)),
+      client.on('close', (code) => {
+        if (code === CloseCode.Normal) toast(t('room.disconnected'));
+        else remove(StorageKey.sid);
+        if (code === CloseCode.TokenExpired) handlers.current.onUnauthorized();
+      }),
+    ];
+    return () => {
+      for (const off of offs) off();
+      client.leave();
+      clientRef.current = null;
+    };
+  }, []);
+
+  // Join on mount and whenever the address names a room other than the one we are in.
+  useEffect(() => {
+    const client = clientRef.current;
+    if (!client) return;
+    if (routeRoom !== null && routeRoom === client.roomId && client.state !== 'idle') return;
+    remove(StorageKey.sid);
+    if (routeRoom === null) {
+      client.join(readString(StorageKey.rid) || null);
+    } else {
+      remove(StorageKey.rid);
+      client.join(routeRoom === NEW_ROOM ? NEW_ROOM : routeRoom);
+    }
+  }, [routeRoom]);
+
+  const send = useCallback((frame: ClientFrame): boolean => {
+    const sent = clientRef.current?.send(frame) ?? false;
+    if (!sent) toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
+    return sent;
+  }, []);
+
+  const sendChat = useCallback(
+    (message: string): boolean => {
+      return send({ type: 'chat', language: getLanguage(), message, room: clientRef.current?.roomId ?? '' });
+    },
+    [send],
+  );
+
+  const sendLanguage = useCallback((language: UiLanguage) => {
+    const client = clientRef.current;
+    if (client?.roomId && client.isOpen) client.send({ type: 'setLanguage', language, room: client.roomId });
+  }, []);
+
+  const reconnect = useCallback(() => clientRef.current?.reconnectNow(), []);
+
+  /** True (and a toast) when asked to join the room we are already connected to. */
+  const isCurrentRoom = useCallback((code: string) => {
+    const client = clientRef.current;
+    if (!client || code !== client.roomId || !client.isOpen) return false;
+    toast(translate(getLanguage(), 'room.alreadyIn'));
+    return true;
+  }, []);
+
+  return {
+    state,
+    roomId,
+    username,
+    isConnected: state === 'connected' || state === 'ready',
+    isReady: state === 'ready',
+    send,
+    sendChat,
+    sendLanguage,
+    reconnect,
+    isCurrentRoom,
+  };
+}

@@ -1,0 +1,100 @@
+import { DoorOpen, LogIn, LogOut, Maximize, Monitor, Moon, Plus, Settings, Sun } from 'lucide-react';
+import { Menu, type MenuItem } from '../../../components/ui/menu';
+import { useI18n } from '../../../lib/i18n';
+import { setTheme, useTheme } from '../../../lib/theme';
+
+export interface SettingsMenuProps {
+  isGuest: boolean;
+  onCreateRoom: () => void;
+  onJoinRoom: () => void;
+  onLogin: () => void;
+  onLogout: () => void;
+}
+
+async function toggleFullscreen(): Promise<void> {
+  try {
+    if (document.fullscreenElement) await document.exitFullscreen();
+    else await document.documentElement.requestFullscreen();
+  } catch (error) {
+    console.warn('[settings] fullscreen refused', error);
+  }
+}
+
+/** The settings menu of the room header (spec section 2, Room screen). */
+export function SettingsMenu({ isGuest, onCreateRoom, onJoinRoom, onLogin, onLogout }: SettingsMenuProps) {
+  const { t } = useI18n();
+  const theme = useTheme();
+  const items: MenuItem[] = [
+    {
+      key: 'create',
+      label: t('menu.createRoom'),
+      icon: <Plus className="size-4" />,
+      onSelect: () => {
+        if (window.confirm(t('menu.createConfirm'))) onCreateRoom();
+      },
+    },
+    { key: 'join', label: t('menu.joinRoom'), icon: <DoorOpen className="size-4" />, onSelect: onJoinRoom },
+    {
+      key: 'fullscreen',
+      label: t('menu.fullscreen'),
+      icon: <Maximize className="size-4" />,
+      onSelect: () => void toggleFullscreen(),
+      separatorBefore: true,
+    },
+    {
+      key: 'light',
+      label: t('menu.light'),
+      icon: <Sun className="size-4" />,
+      active: theme === 'light',
+      onSelect: () => setTheme('light'),
+      separatorBefore: true,
+    },
+    {
+      key: 'dark',
+      label: t('menu.dark'),
+      icon: <Moon className="size-4" />,
+      active: theme === 'dark',
+      onSelect: () => setTheme('dark'),
+    },
+    // Spec section 2: "System Mode (actually sets dark)". Kept as specified; the stored default `system`
+    // (no choice made yet) still follows the operating system.
+    {
+      key: 'system',
+      label: t('menu.system'),
+      icon: <Monitor className="size-4" />,
+      onSelect: () => setTheme('dark'),
+    },
+    isGuest
+      ? {
+          key: 'login',
+          label: t('menu.login'),
+          icon: <LogIn className="size-4" />,
+          onSelect: onLogin,
+          separatorBefore: true,
+        }
+      : {
+          key: 'logout',
+          label: t('menu.logout'),
+          icon: <LogOut className="size-4" />,
+          onSelect: onLogout,
+          separatorBefore: true,
+        },
+  ];
+  return (
+    <Menu
+      label={t('menu.open')}
+      items={items}
+      trigger={(props) => (
+        <button
+          type="button"
+          {...props}
+          data-testid="settings-menu"
+          aria-label={t('menu.open')}
+          className="inline-flex size-9 cursor-pointer items-center justify-center rounded-full text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
+        >
+          <Settings className="size-5" />
+        </button>
+      )}
+    />
+  );
+}

@@ -1,0 +1,37 @@
+import { useCallback, useEffect, useRef } from 'react';
+import { toast } from 'sonner';
+import { useI18n } from '../../../lib/i18n';
+import { AudioQueue, htmlAudioPlayer, type ClipPlayer } from '../utils/audio-queue';
+import { WavError, validateWav } from '../utils/wav';
+
+/**
+ * Spoken translations: validate each WAV frame, queue it, play one by one. `stop` is for the mic button
+ * (starting a recording stops playback, spec section 4).
+ */
+export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
+  const { t } = useI18n();
+  const queueRef = useRef<AudioQueue | null>(null);
+  if (queueRef.current === null) queueRef.current = new AudioQueue(player);
+  const tRef = useRef(t);
+  useEffect(() => {
+    tRef.current = t;
+  }, [t]);
+
+  useEffect(() => () => queueRef.current?.stop(), []);
+
+  const enqueueWav = useCallback((buffer: ArrayBuffer) => {
+    try {
+      validateWav(buffer);
+    } catch (error) {
+      const message =
+        error instanceof WavError ? tRef.current(error.key, error.params) : (error as Error).message;
+      toast.error(tRef.current('audio.error', { message }), { duration: 5000 });
+      return;
+    }
+    queueRef.current?.enqueue(new Blob([buffer], { type: 'audio/wav' }));
+  }, []);
+
+  const stop = useCallback(() => queueRef.current?.stop(), []);
+
+  return { enqueueWav, stop };
+}

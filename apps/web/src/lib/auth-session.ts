@@ -1,0 +1,88 @@
+import { useSyncExternalStore } from 'react';
+import { userSchema, type User } from '@xtalk/protocol';
+import { StorageKey, readJson, readString, remove, writeJson, writeString } from './storage';
+
+/*
+ * The signed-in session: token plus the user it belongs to, persisted under `token` and `user`.
+ * A small external store so React components (useSyncExternalStore) and plain code share one truth.
+ */
+
+export interface AuthSession {
+  token: string;
+  user: User;
+}
+
+/**
+ * Spec section 4, token validity: present, non-empty and younger than the session duration. The server
+ * tells the expiry (user.expiresAt, seconds), so "younger than the duration" is "not yet expired".
+ * The force-new-authentication flag ('1') invalidates it exactly once and is then reset to '0'.
+ */
+export function readValidSession(nowMs = Date.now()): AuthSession | undefined {
+  if (typeof window === 'undefined') return undefined;
+  if (readString(StorageKey.forceAuth) === '1') {
+    writeString(StorageKey.forceAuth, '0');
+    clearStoredSession();
+    return undefined;
+  }
+  const token = readString(StorageKey.token);
+  if (!token) return undefined;
+  const parsed = userSchema.safeParse(readJson(StorageKey.user));
+  if (!parsed.success) return undefined;
+  if (parsed.data.expiresAt * 1000 <= nowMs) return undefined;
+  return { token, user: parsed.data };
+}
+
+function clearStoredSession(): void {
+  remove(StorageKey.token);
+  remove(StorageKey.user);
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let current: AuthSession | undefined;
+let loaded = false;
+
+function emit(): void {
+  for (const listener of listeners) listener();
+}
+
+export const authStore = {
+  get(): AuthSession | undefined {
+    if (!loaded) {
+      loaded = true;
+      current = readValidSession();
+    }
+    // An expired session is dropped the moment someone looks at it.
+    if (current && current.user.expiresAt * 1000 <= Date.now()) current = undefined;
+    return current;
+  },
+  set(session: AuthSession): void {
+    writeString(StorageKey.token, session.token);
+    writeJson(StorageKey.user, session.user);
+    current = session;
+    loaded = true;
+    emit();
+  },
+  /** Logout / rejected token: forget the user and every stored token (spec section 4). */
+  clear(): void {
+    clearStoredSession();
+    remove(StorageKey.sid);
+    current = undefined;
+    loaded = true;
+    emit();
+  },
+  subscribe(listener: Listener): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  /** Tests only: forget the in-memory copy so the next get() reads storage again. */
+  reset(): void {
+    loaded = false;
+    current = undefined;
+  },
+};
+
+/** The current session (or undefined), re-rendering on login/logout. */
+export function useAuthSession(): AuthSession | undefined {
+  return useSyncExternalStore(authStore.subscribe, authStore.get, authStore.get);
+}

@@ -1,0 +1,63 @@
+import { DEFAULT_LANGUAGE, UI_LANGUAGES, type UiLanguage } from '@xtalk/protocol';
+import { useSyncExternalStore } from 'react';
+import { StorageKey, readString, writeString } from '../storage';
+import { en, type MessageKey } from './en';
+import { ja } from './ja';
+
+export type { MessageKey } from './en';
+
+const dictionaries: Record<UiLanguage, Record<MessageKey, string>> = { en, ja };
+
+export type Params = Record<string, string | number>;
+
+/** Translate a key into a language, filling {placeholders}. Pure, so non-React code and tests use it too. */
+export function translate(language: UiLanguage, key: MessageKey, params?: Params): string {
+  const template = dictionaries[language][key] ?? en[key];
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (match, name: string) =>
+    name in params ? String(params[name]) : match,
+  );
+}
+
+export function isUiLanguage(value: unknown): value is UiLanguage {
+  return typeof value === 'string' && (UI_LANGUAGES as readonly string[]).includes(value);
+}
+
+// preferredLanguage (storage key `lang`, default en): one store for interface language and chat language.
+let current: UiLanguage | undefined;
+const listeners = new Set<() => void>();
+
+export function getLanguage(): UiLanguage {
+  if (current === undefined) {
+    const stored = readString(StorageKey.lang);
+    current = isUiLanguage(stored) ? stored : (DEFAULT_LANGUAGE as UiLanguage);
+  }
+  return current;
+}
+
+export function setLanguage(language: UiLanguage): void {
+  current = language;
+  writeString(StorageKey.lang, language);
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export interface I18n {
+  language: UiLanguage;
+  t: (key: MessageKey, params?: Params) => string;
+  setLanguage: (language: UiLanguage) => void;
+}
+
+export function useI18n(): I18n {
+  const language = useSyncExternalStore(subscribe, getLanguage, getLanguage);
+  return {
+    language,
+    t: (key, params) => translate(language, key, params),
+    setLanguage,
+  };
+}

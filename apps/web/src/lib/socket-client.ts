@@ -1,0 +1,279 @@
+import { CloseCode, serverFrameSchema, type ClientFrame, type ServerFrame } from '@xtalk/protocol';
+
+/*
+ * The room connection as a small state machine (spec section 4):
+ *   idle -> connecting (session requested, socket opening) -> connected (hello sent) -> ready (READY).
+ * A close with 1000 ends it (idle). Any other close goes to `reconnecting` and retries on its own with
+ * backoff (1 s, 2 s, 4 s ... capped at 10 s), each retry with a fresh session, so a server restart heals
+ * without a click. The WebSocket constructor and timers are injected so this runs in Node tests.
+ */
+
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'ready' | 'reconnecting';
+
+/** The part of the browser WebSocket this client uses (the `ws` package and fakes fit too). */
+export interface WebSocketLike {
+  binaryType: string;
+  onopen: ((event: unknown) => void) | null;
+  onclose: ((event: { code: number; reason?: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+export type WebSocketFactory = (url: string) => WebSocketLike;
+
+export interface SessionInfo {
+  sessionId: string;
+  roomId: string;
+  /** Absolute ws(s):// URL to open for this session. */
+  url: string;
+}
+
+export interface Timers {
+  setTimeout: (fn: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
+export interface SocketClientEvents {
+  state: (state: ConnectionState) => void;
+  /** A new session was obtained (the message list should start empty). */
+  session: (info: SessionInfo) => void;
+  /** Requesting a session failed; `fatal` means no retry will follow. */
+  sessionError: (error: unknown, fatal: boolean) => void;
+  frame: (frame: ServerFrame) => void;
+  binary: (data: ArrayBuffer) => void;
+  close: (code: number, intentional: boolean) => void;
+}
+
+export interface SocketClientOptions {
+  createSocket: WebSocketFactory;
+  /** POST /xtalk for the room (null = a new room) and build the socket URL. */
+  openSession: (roomId: string | null) => Promise<SessionInfo>;
+  /** The first frame after open: setUsername with the current language. */
+  hello: (roomId: string) => ClientFrame;
+  /** Session errors not worth retrying (an HTTP answer such as 400/401/404). */
+  isFatal?: (error: unknown) => boolean;
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  timers?: Timers;
+}
+
+export const INITIAL_BACKOFF_MS = 1000;
+export const MAX_BACKOFF_MS = 10_000;
+
+/** Backoff before retry number `attempt` (0-based): 1 s, 2 s, 4 s, ... capped. */
+export function backoffDelay(attempt: number, initial = INITIAL_BACKOFF_MS, max = MAX_BACKOFF_MS): number {
+  return Math.min(initial * 2 ** attempt, max);
+}
+
+function defaultIsFatal(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status < 500;
+}
+
+type Listeners = { [K in keyof SocketClientEvents]: Set<SocketClientEvents[K]> };
+
+export class SocketClient {
+  private readonly options: Required<Omit<SocketClientOptions, 'timers'>> & { timers: Timers };
+  private readonly listeners: Listeners = {
+    state: new Set(),
+    session: new Set(),
+    sessionError: new Set(),
+    frame: new Set(),
+    binary: new Set(),
+    close: new Set(),
+  };
+  private socket: WebSocketLike | undefined;
+  private retryTimer: unknown;
+  private retries = 0;
+  /** Bumped on every join/leave so late callbacks of an abandoned attempt are ignored. */
+  private generation = 0;
+  private currentState: ConnectionState = 'idle';
+  private targetRoom: string | null = null;
+  private session: SessionInfo | undefined;
+
+  constructor(options: SocketClientOptions) {
+    this.options = {
+      isFatal: defaultIsFatal,
+      initialBackoffMs: INITIAL_BACKOFF_MS,
+      maxBackoffMs: MAX_BACKOFF_MS,
+      timers: {
+        setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+        clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+      },
+      ...options,
+    } as SocketClient['options'];
+  }
+
+  get state(): ConnectionState {
+    return this.currentState;
+  }
+  get roomId(): string | null {
+    return this.session?.roomId ?? this.targetRoom;
+  }
+  get sessionId(): string | undefined {
+    return this.session?.sessionId;
+  }
+  get isOpen(): boolean {
+    return this.currentState === 'connected' || this.currentState === 'ready';
+  }
+
+  on<K extends keyof SocketClientEvents>(event: K, listener: SocketClientEvents[K]): () => void {
+    this.listeners[event].add(listener);
+    return () => this.listeners[event].delete(listener);
+  }
+
+  private emit<K extends keyof SocketClientEvents>(
+    event: K,
+    ...args: Parameters<SocketClientEvents[K]>
+  ): void {
+    for (const listener of this.listeners[event]) (listener as (...a: typeof args) => void)(...args);
+  }
+
+  private setState(next: ConnectionState): void {
+    if (next === this.currentState) return;
+    this.currentState = next;
+    this.emit('state', next);
+  }
+
+  /** Join a room (null = create one) with a fresh session; any current socket is closed first. */
+  join(roomId: string | null): void {
+    this.dropSocket();
+    this.targetRoom = roomId;
+    this.session = undefined;
+    this.retries = 0;
+    this.setState('connecting');
+    void this.attempt();
+  }
+
+  /** 'Tap to Reconnect': retry the current room now with a fresh session, resetting the backoff. */
+  reconnectNow(): void {
+    this.dropSocket();
+    this.retries = 0;
+    this.targetRoom = this.roomId;
+    this.setState('reconnecting');
+    void this.attempt();
+  }
+
+  /** Intentional leave: close with 1000 and stay idle. */
+  leave(): void {
+    this.dropSocket();
+    this.setState('idle');
+  }
+
+  send(frame: ClientFrame): boolean {
+    if (!this.socket || !this.isOpen) return false;
+    this.socket.send(JSON.stringify(frame));
+    return true;
+  }
+
+  private dropSocket(): void {
+    this.generation++;
+    if (this.retryTimer !== undefined) this.options.timers.clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    const socket = this.socket;
+    this.socket = undefined;
+    if (socket) {
+      socket.onopen = socket.onmessage = socket.onerror = socket.onclose = null;
+      try {
+        socket.close(CloseCode.Normal, 'leave');
+      } catch (error) {
+        console.warn('[socket] close failed', error);
+      }
+    }
+  }
+
+  private scheduleRetry(): void {
+    const delay = backoffDelay(this.retries, this.options.initialBackoffMs, this.options.maxBackoffMs);
+    this.retries++;
+    const generation = this.generation;
+    this.retryTimer = this.options.timers.setTimeout(() => {
+      this.retryTimer = undefined;
+      if (generation === this.generation) void this.attempt();
+    }, delay);
+  }
+
+  private async attempt(): Promise<void> {
+    const generation = this.generation;
+    let info: SessionInfo;
+    try {
+      info = await this.options.openSession(this.targetRoom);
+    } catch (error) {
+      if (generation !== this.generation) return;
+      const fatal = this.options.isFatal(error);
+      this.emit('sessionError', error, fatal);
+      if (fatal) {
+        this.setState('idle');
+        return;
+      }
+      this.setState('reconnecting');
+      this.scheduleRetry();
+      return;
+    }
+    if (generation !== this.generation) return;
+    this.session = info;
+    this.targetRoom = info.roomId;
+    this.emit('session', info);
+    this.open(info, generation);
+  }
+
+  private open(info: SessionInfo, generation: number): void {
+    const socket = this.options.createSocket(info.url);
+    socket.binaryType = 'arraybuffer';
+    this.socket = socket;
+    const stale = () => generation !== this.generation;
+
+    socket.onopen = () => {
+      if (stale()) return;
+      this.retries = 0;
+      this.setState('connected');
+      socket.send(JSON.stringify(this.options.hello(info.roomId)));
+    };
+    socket.onmessage = (event) => {
+      if (!stale()) this.receive(event.data);
+    };
+    socket.onerror = (event) => {
+      // A close always follows an error; the close decides what happens next.
+      if (!stale()) console.warn('[socket] error', event);
+    };
+    socket.onclose = (event) => {
+      if (stale()) return;
+      this.socket = undefined;
+      this.emit('close', event.code, false);
+      if (event.code === CloseCode.Normal || event.code === CloseCode.TokenExpired) {
+        this.setState('idle');
+      } else if (event.code === CloseCode.SessionEnded) {
+        // Another tab took the session over: retrying by itself would make the tabs fight; wait for a tap.
+        this.setState('reconnecting');
+      } else {
+        this.setState('reconnecting');
+        this.scheduleRetry();
+      }
+    };
+  }
+
+  private receive(data: unknown): void {
+    if (typeof data === 'string') {
+      let json: unknown;
+      try {
+        json = JSON.parse(data);
+      } catch {
+        console.warn('[socket] ignored a frame that is not JSON');
+        return;
+      }
+      const parsed = serverFrameSchema.safeParse(json);
+      if (!parsed.success) {
+        console.warn('[socket] ignored an unknown frame', json);
+        return;
+      }
+      if (parsed.data.type === 'system' && parsed.data.message === 'READY') this.setState('ready');
+      this.emit('frame', parsed.data);
+      return;
+    }
+    if (data instanceof ArrayBuffer) this.emit('binary', data);
+    else if (ArrayBuffer.isView(data))
+      this.emit('binary', new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice().buffer);
+    else if (typeof Blob !== 'undefined' && data instanceof Blob)
+      void data.arrayBuffer().then((buffer) => this.emit('binary', buffer));
+  }
+}

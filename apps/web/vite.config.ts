@@ -1,0 +1,21 @@
+/* eslint import-x/no-cycle: "off" -- the cycle walk follows @tailwindcss/vite into lightningcss, whose
+   `node/` folder the root resolver setting mistakes for a resolver and crashes on. Nothing here can cycle. */
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'vite';
+
+// In `vite` dev the API, the socket and the Google redirect live on the server (same origin in production).
+const backend = process.env.XTALK_BACKEND ?? 'http://localhost:8787';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  server: {
+    proxy: {
+      '/api': backend,
+      '/xtalk_ws': { target: backend, ws: true },
+      '/xtalk': backend,
+      '/auth/google': backend,
+    },
+  },
+  build: { outDir: 'dist', sourcemap: true },
+});
