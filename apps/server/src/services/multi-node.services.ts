@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MessageFrame, SystemFrame } from '@xtalk/protocol';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+
+/*
+ * `npm run test:services`: the same server against a real PostgreSQL and Redis, two nodes at once.
+ * DATABASE_URL / REDIS_URL default to the local services; each run gets a database of its own.
+ */
+const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const database = `xtalk_test_${randomBytes(4).toString('hex')}`;
+const databaseUrl = (() => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+})();
+const env = {
+  DATABASE_URL: databaseUrl,
+  REDIS_URL: redisUrl,
+  AUTH_SECRET: 'services-test-secret-shared-by-both-nodes',
+};
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('two nodes on PostgreSQL and Redis', () => {
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    await admin((client) => client.query(`create database ${database}`));
+    // both nodes migrate the empty database at once: the advisory lock lets one do it
+    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+  });
+  afterAll(async () => {
+    await Promise.allSettled([a?.close(), b?.close()]);
+    await admin((client) => client.query(`drop database if exists ${database} with (force)`));
+  });
+
+  it('ran the migrations once on a real PostgreSQL', async () => {
+    const health = (await a.app.inject({ method: 'GET', url: '/api/health' })).json();
+    expect(health).toMatchObject({ db: 'postgres', bus: 'redis' });
+    const rows = await admin(async () => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        return (await client.query('select id from schema_migrations order by id')).rows;
+      } finally {
+        await client.end();
+      }
+    });
+    expect(rows.map((row) => row.id)).toEqual([1]);
+  });
+
+  it('delivers messages, JOIN and LEAVE between people on different nodes', async () => {
+    const alice = await guestLogin(a.app);
+    const bob = await guestLogin(b.app);
+    const { roomId } = await joinRoom(a.app, alice.token, null);
+    const atA = await TestClient.join(a, alice, roomId);
+    const atB = await TestClient.join(b, bob, roomId, 'ja');
+    const join = await atA.next<SystemFrame>((frame) => frame.type === 'system' && frame.message === 'JOIN');
+    expect(join.username).toBe(bob.user.username);
+
+    atA.send({ type: 'chat', language: 'en', message: 'hello from node A', room: roomId });
+    atB.send({ type: 'chat', language: 'ja', message: 'ノードBから', room: roomId });
+    for (const client of [atA, atB]) {
+      await client.next((frame) => frame.type === 'message' && frame.message === 'hello from node A');
+      await client.next((frame) => frame.type === 'message' && frame.message === 'ノードBから');
+    }
+    atB.close();
+    const leave = await atA.next<SystemFrame>((frame) => frame.type === 'system' && frame.message === 'LEAVE');
+    expect(leave.username).toBe(bob.user.username);
+    atA.close();
+  });
+
+  it('gives unique, increasing ids to messages posted at once on both nodes', async () => {
+    const people = await Promise.all([guestLogin(a.app), guestLogin(a.app), guestLogin(b.app), guestLogin(b.app)]);
+    const { roomId } = await joinRoom(a.app, people[0]!.token, null);
+    const clients = await Promise.all(people.map((person, i) => TestClient.join(i < 2 ? a : b, person, roomId)));
+    const perClient = 6;
+    clients.forEach((client, i) => {
+      for (let n = 0; n < perClient; n++) client.send({ type: 'chat', language: 'en', message: `c${i} m${n}`, room: roomId });
+    });
+    const total = clients.length * perClient;
+    const watcher = clients[0]!;
+    await expect
+      .poll(() => watcher.messages().length, { timeout: 10_000, interval: 50 })
+      .toBeGreaterThanOrEqual(total);
+    const ids = (watcher.messages() as MessageFrame[]).map((frame) => frame.id);
+    expect(new Set(ids).size).toBe(total);
+    expect([...ids].sort((x, y) => x - y)).toEqual(ids);
+    // a late joiner on either node gets the same history in the same order
+    const late = await TestClient.join(b, people[3]!, roomId);
+    expect((late.messages() as MessageFrame[]).map((frame) => frame.id)).toEqual(ids);
+    for (const client of [...clients, late]) client.close();
+  });
+
+  it('keeps rooms, messages and logins across a restart of both nodes', async () => {
+    const alice = await guestLogin(a.app);
+    const { roomId } = await joinRoom(a.app, alice.token, null);
+    const client = await TestClient.join(a, alice, roomId);
+    client.send({ type: 'chat', language: 'en', message: 'survives', room: roomId });
+    await client.next((frame) => frame.type === 'message' && frame.message === 'survives');
+    await Promise.all([a.close(), b.close()]);
+    expect(await client.closed()).toBe(1001);
+    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    const again = await TestClient.join(b, alice, roomId);
+    expect(again.messages().map((frame) => (frame as MessageFrame).message)).toEqual(['survives']);
+    again.close();
+  });
+});
