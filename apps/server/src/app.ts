@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { ApiPath } from '@xtalk/protocol';
+import { createAiProvider } from './ai/index.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { resolveAuthSecret } from './auth/auth-secret.js';
 import { createAltchaBotCheck, createTurnstileBotCheck, type BotCheck } from './auth/botcheck.js';
@@ -18,6 +19,7 @@ import { createChatService } from './rooms/chat-service.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { roomRoutes } from './rooms/routes.js';
 import { openDb, type Db } from './store/db.js';
+import { createTranslationService, type Meter } from './translation/index.js';
 import { migrate } from './store/migrations.js';
 import { defaultWebRoot, webRoutes } from './web/static.js';
 
@@ -31,7 +33,12 @@ export interface AppOptions {
   webRoot?: string;
   logger?: boolean | object;
   heartbeatMs?: number;
+  /** Charges AI usage; the credits module plugs in here. */
+  meter?: Meter;
 }
+
+/** Until credits exist, AI usage is free: the meter records nothing and refuses nothing. */
+const freeUsage: Meter = { charge: async () => undefined };
 
 const REPLAY_LIMIT = 500;
 const MAX_FRAME_BYTES = 2 * 1024 * 1024;
@@ -48,6 +55,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? { level: config.LOG_LEVEL },
     // a generous keep-alive so a proxy in front does not see resets
     keepAliveTimeout: 65_000,
+    // close hooks wait for sockets and translations to wind down (bounded inside each)
+    pluginTimeout: 20_000,
   });
 
   const db: Db = await openDb({
@@ -79,7 +88,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const rooms = createRoomsRepo(db, clock);
   const hub = createRoomHub(bus);
-  const chat = createChatService(rooms, { broadcast: hub.broadcast }, app.log);
+  const translation = createTranslationService({
+    config,
+    provider: createAiProvider(config, app.log),
+    output: hub,
+    store: rooms,
+    meter: options.meter ?? freeUsage,
+    logger: app.log,
+    clock,
+    // On shutdown the originals are already stored; a translation still streaming is not worth holding
+    // the restart for longer than this.
+    options: { closeTimeoutMs: 3000 },
+  });
+  const chat = createChatService(
+    rooms,
+    { broadcast: hub.broadcast, onStored: translation.onMessage },
+    app.log,
+  );
 
   await app.register(authRoutes, { botCheck, tokens, users, authenticator });
   await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
@@ -119,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Order matters: sockets finish storing what they received before anything they need is closed.
   app.addHook('preClose', async () => {
     await gateway.close();
+    await translation.close();
   });
   app.addHook('onClose', async () => {
     await bus.close();

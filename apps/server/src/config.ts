@@ -60,6 +60,8 @@ export const configSchema = z
     OPENAI_TTS_MODEL: z.string().default('gpt-4o-mini-tts'),
     OPENAI_TTS_VOICE: z.string().default('alloy'),
     OPENAI_TRANSCRIPTION_MODEL: z.string().default('gpt-4o-mini-transcribe'),
+    /** The fake provider's delay per streamed chunk (tests and the benchmark). */
+    FAKE_AI_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(0),
     /** Where local model weights live; default DATA_DIR/models. */
     MODELS_DIR: optionalString,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
