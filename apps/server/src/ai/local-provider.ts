@@ -139,6 +139,16 @@ export const transformersLoader =
     };
   };
 
+/** The error's message plus its cause's (fetch hides ENOTFOUND and the like in `cause`). */
+function describeLoadError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = cause ? (typeof cause.code === 'string' ? cause.code : cause.message) : undefined;
+  return typeof detail === 'string' && detail && !error.message.includes(detail)
+    ? `${error.message} (${detail})`
+    : error.message;
+}
+
 const TASK_LABEL: Record<AiTask, string> = {
   translation: 'translation',
   note: 'translation hints',
@@ -285,7 +295,7 @@ export class LocalProvider implements AiProvider {
       this.emit({ kind: 'ready', task, model });
       return loaded;
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = describeLoadError(error);
       const failure = new AiUnavailableError(
         task,
         `${TASK_LABEL[task]} unavailable: model ${model} could not be loaded: ${reason}`,
