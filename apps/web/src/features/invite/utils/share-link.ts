@@ -7,9 +7,11 @@ import { NEW_ROOM } from '@xtalk/protocol';
  */
 export function shareLink(pageUrl: string, roomId: string | null | undefined): string {
   const url = new URL(pageUrl);
-  let path = url.pathname;
-  if (path.endsWith('/new')) path = path.slice(0, -'/new'.length);
-  path = path.replace(/\/+$/, '');
+  // Slashes first too, so '/translate/new/' also loses its /new segment.
+  const path = url.pathname
+    .replace(/\/+$/, '')
+    .replace(/\/new$/, '')
+    .replace(/\/+$/, '');
   const base = `${url.origin}${path}`;
   if (!roomId || roomId === NEW_ROOM) return base;
   return `${base}?r=${encodeURIComponent(roomId)}`;

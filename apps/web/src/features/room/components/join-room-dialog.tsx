@@ -48,6 +48,7 @@ export function JoinRoomDialog({ open, currentRoom, onClose, onJoin }: JoinRoomD
       <form onSubmit={submit} noValidate>
         <input
           data-testid="join-room-input"
+          data-autofocus
           value={value}
           maxLength={ROOM_CODE_LENGTH}
           onChange={(event) => {

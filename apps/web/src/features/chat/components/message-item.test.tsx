@@ -1,0 +1,64 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../utils/messages-reducer';
+import { MessageItem } from './message-item';
+
+const base: ChatMessage = {
+  kind: 'message',
+  id: 1000,
+  username: 'bob',
+  displayUsername: 'CalmPanda',
+  message: 'おはようございます',
+  language: 'ja',
+  timestamp: 1000,
+  translations: { en: 'Good morning' },
+  partial: {},
+  isTutorial: false,
+  note: '"A polite morning greeting"',
+};
+
+describe('MessageItem', () => {
+  it('shows the translation above the original', () => {
+    render(<MessageItem message={base} isMe={false} now={2000} />);
+    const translation = screen.getByTestId('translation');
+    const original = screen.getByTestId('original');
+    expect(translation.textContent).toBe('Good morning');
+    expect(translation.dataset.lang).toBe('en');
+    expect(original.textContent).toBe('おはようございます');
+    // DOCUMENT_POSITION_FOLLOWING: the original comes after the translation.
+    expect(translation.compareDocumentPosition(original) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByText('CalmPanda')).toBeTruthy();
+    expect(screen.getByText('Just now')).toBeTruthy();
+  });
+
+  it('offers a Hint on others’ messages with a note, revealing it without quotes', () => {
+    render(<MessageItem message={base} isMe={false} now={2000} />);
+    expect(screen.queryByTestId('note')).toBeNull();
+    fireEvent.click(screen.getByTestId('hint-toggle'));
+    expect(screen.getByTestId('note').textContent).toBe('A polite morning greeting');
+  });
+
+  it('has no Hint on my own messages, and marks them (You)', () => {
+    render(<MessageItem message={base} isMe now={2000} />);
+    expect(screen.queryByTestId('hint-toggle')).toBeNull();
+    expect(screen.getByText('(You)')).toBeTruthy();
+  });
+
+  it('has no Hint when the note has not arrived (yet)', () => {
+    render(<MessageItem message={{ ...base, note: undefined }} isMe={false} now={2000} />);
+    expect(screen.queryByTestId('hint-toggle')).toBeNull();
+  });
+
+  it('shows a streaming translation as it grows', () => {
+    render(
+      <MessageItem
+        message={{ ...base, translations: {}, partial: { en: 'Good mor' } }}
+        isMe={false}
+        now={2000}
+      />,
+    );
+    const translation = screen.getByTestId('translation');
+    expect(translation.textContent).toContain('Good mor');
+    expect(translation.dataset.complete).toBeUndefined();
+  });
+});

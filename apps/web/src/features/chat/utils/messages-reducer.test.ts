@@ -1,0 +1,150 @@
+import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
+import { describe, expect, it } from 'vitest';
+import {
+  chatReducer,
+  initialChatState,
+  joinNames,
+  stripQuotes,
+  toDisplayItems,
+  visibleTranslations,
+  type ChatMessage,
+  type ChatState,
+} from './messages-reducer';
+
+const message = (id: number, overrides: Partial<MessageFrame> = {}): MessageFrame => ({
+  type: 'message',
+  id,
+  username: 'alice',
+  displayUsername: 'BraveOtter',
+  message: `hello ${id}`,
+  language: 'en',
+  timestamp: id,
+  translations: {},
+  isTutorial: false,
+  ...overrides,
+});
+
+const run = (frames: ServerFrame[], state: ChatState = initialChatState) =>
+  frames.reduce((s, frame) => chatReducer(s, { type: 'frame', frame }), state);
+
+const onlyMessage = (state: ChatState) => state.items[0] as ChatMessage;
+
+describe('chatReducer', () => {
+  it('keeps a replay in chronological order with stored translations and notes', () => {
+    const state = run([
+      message(1000, { translations: { ja: 'こんにちは' }, note: '"a greeting"' }),
+      message(3000),
+      message(2000),
+    ]);
+    expect(state.items.map((item) => item.id)).toEqual([1000, 2000, 3000]);
+    expect(onlyMessage(state).translations).toEqual({ ja: 'こんにちは' });
+    expect(onlyMessage(state).note).toBe('"a greeting"');
+  });
+
+  it('does not duplicate a message replayed twice', () => {
+    const state = run([message(1000), message(1000, { translations: { ja: 'やあ' } })]);
+    expect(state.items).toHaveLength(1);
+    expect(onlyMessage(state).translations.ja).toBe('やあ');
+  });
+
+  it('appends chunks per target language, then the full text replaces them', () => {
+    let state = run([
+      message(1000),
+      { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'ja', chunk: 'こん' },
+      { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'fr', chunk: 'Bon' },
+      { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'ja', chunk: 'にち' },
+    ]);
+    expect(onlyMessage(state).partial).toEqual({ ja: 'こんにち', fr: 'Bon' });
+    expect(visibleTranslations(onlyMessage(state))).toEqual([
+      { language: 'fr', text: 'Bon', done: false },
+      { language: 'ja', text: 'こんにち', done: false },
+    ]);
+
+    state = run(
+      [
+        {
+          type: 'translationComplete',
+          originalTimestamp: 1000,
+          targetLanguage: 'ja',
+          fullText: 'こんにちは',
+        },
+        // a late chunk must not be glued onto the finished text
+        { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'ja', chunk: '!!' },
+      ],
+      state,
+    );
+    expect(onlyMessage(state).translations).toEqual({ ja: 'こんにちは' });
+    expect(onlyMessage(state).partial).toEqual({ fr: 'Bon' });
+  });
+
+  it('never lists the message’s own language as a translation', () => {
+    const state = run([message(1000, { language: 'en', translations: { en: 'hello', ja: 'こんにちは' } })]);
+    expect(visibleTranslations(onlyMessage(state)).map((t) => t.language)).toEqual(['ja']);
+  });
+
+  it('attaches a note that arrives later', () => {
+    const state = run([message(1000), { type: 'noteComplete', originalTimestamp: 1000, note: '「挨拶」' }]);
+    expect(onlyMessage(state).note).toBe('「挨拶」');
+  });
+
+  it('ignores frames for messages it does not hold', () => {
+    const state = run([message(1000)]);
+    expect(run([{ type: 'noteComplete', originalTimestamp: 5, note: 'x' }], state)).toBe(state);
+  });
+
+  it('renames every message and pill of a user on usernameUpdate', () => {
+    const state = run([
+      { type: 'system', message: 'JOIN', timestamp: 500, username: 'alice', displayUsername: 'BraveOtter' },
+      message(1000),
+      message(2000, { username: 'bob', displayUsername: 'CalmPanda' }),
+      {
+        type: 'usernameUpdate',
+        username: 'alice',
+        displayUsername: 'Alice',
+        oldDisplayUsername: 'BraveOtter',
+      },
+    ]);
+    expect(state.items.map((item) => item.displayUsername)).toEqual(['Alice', 'Alice', 'CalmPanda']);
+  });
+
+  it('resets to an empty list for a new session', () => {
+    expect(chatReducer(run([message(1)]), { type: 'reset' }).items).toEqual([]);
+  });
+
+  it('ignores READY, BALANCE and error frames', () => {
+    const state = run([message(1)]);
+    expect(run([{ type: 'system', message: 'READY', timestamp: 2, roomId: 'ABC2345' }], state)).toBe(state);
+    expect(run([{ type: 'error', code: 'notice', message: 'translation unavailable' }], state)).toBe(state);
+  });
+});
+
+describe('toDisplayItems', () => {
+  it('groups consecutive JOINs (and LEAVEs) and lists newest first', () => {
+    const state = run([
+      { type: 'system', message: 'JOIN', timestamp: 1, username: 'a', displayUsername: 'A' },
+      { type: 'system', message: 'JOIN', timestamp: 2, username: 'b', displayUsername: 'B' },
+      message(3),
+      { type: 'system', message: 'LEAVE', timestamp: 4, username: 'a', displayUsername: 'A' },
+      { type: 'system', message: 'JOIN', timestamp: 5, username: 'c', displayUsername: 'C' },
+    ]);
+    const items = toDisplayItems(state.items);
+    expect(
+      items.map((item) => (item.kind === 'system' ? `${item.event}:${item.names.join('+')}` : 'msg')),
+    ).toEqual(['JOIN:C', 'LEAVE:A', 'msg', 'JOIN:A+B']);
+  });
+});
+
+describe('helpers', () => {
+  it('joins names the way the pill reads', () => {
+    expect(joinNames(['A'], ' and ')).toBe('A');
+    expect(joinNames(['A', 'B'], ' and ')).toBe('A and B');
+    expect(joinNames(['A', 'B', 'C'], ' and ')).toBe('A, B and C');
+  });
+
+  it('strips surrounding quote characters from notes', () => {
+    expect(stripQuotes('"a casual greeting"')).toBe('a casual greeting');
+    expect(stripQuotes(' 「丁寧な挨拶」 ')).toBe('丁寧な挨拶');
+    expect(stripQuotes("'it's fine'")).toBe("it's fine");
+    expect(stripQuotes('no quotes')).toBe('no quotes');
+  });
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { translate } from '../../../lib/i18n';
+import { checkRoomCode } from './room-code';
+
+describe('checkRoomCode', () => {
+  it('trims and upper-cases a valid code', () => {
+    expect(checkRoomCode('  abc2345 ', 'ZZZ9999')).toEqual({ ok: true, code: 'ABC2345' });
+  });
+
+  it.each(['', 'ABC234', 'ABC23456', 'ABC-234', 'ABC 234'])('rejects %j as not 7 characters', (input) => {
+    const result = checkRoomCode(input, null);
+    expect(result).toEqual({ ok: false, error: 'join.invalid' });
+    if (!result.ok) expect(translate('en', result.error)).toBe('Invalid Room Code (must be 7 characters).');
+  });
+
+  it('refuses the room we are already in', () => {
+    const result = checkRoomCode('abc2345', 'ABC2345');
+    expect(result).toEqual({ ok: false, error: 'join.same' });
+    if (!result.ok) expect(translate('en', result.error)).toBe('You are already in this room.');
+  });
+});

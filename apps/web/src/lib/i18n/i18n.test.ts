@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { en } from './en';
+import { ja } from './ja';
+import { translate } from './index';
+
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+describe('dictionaries', () => {
+  it('give every key a non-empty Japanese string with the same placeholders', () => {
+    for (const key of Object.keys(en) as Array<keyof typeof en>) {
+      expect(ja[key], key).toBeTruthy();
+      expect(placeholders(ja[key]), key).toEqual(placeholders(en[key]));
+    }
+  });
+
+  it('fill placeholders', () => {
+    expect(translate('en', 'room.joinError', { message: 'Room not found.' })).toBe(
+      'Error joining room: Room not found.',
+    );
+    expect(translate('ja', 'time.minutesAgo', { n: 3 })).toBe('3分前');
+  });
+
+  it('carry the spec texts verbatim', () => {
+    expect(en['guest.micDenied']).toBe('Microphone access was denied. Some features may be limited.');
+    expect(en['menu.createConfirm']).toBe('Create a new chat room? This will leave your current room.');
+    expect(en['notFound.title']).toBe('Oops! Page Not Found.');
+    expect(en['chat.empty']).toBe('Start chatting by tapping the mic!');
+  });
+});
