@@ -1,0 +1,155 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/*
+ * Browser tests run the built product as a person gets it: `apps/server/dist/server.js` in a child
+ * process (so it can be killed and restarted mid-test) and Debian's Chromium driven by playwright-core.
+ */
+
+const root = resolve(import.meta.dirname, '..');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export class ProductServer {
+  private child: ChildProcess | undefined;
+  readonly log: string[] = [];
+
+  private constructor(
+    readonly port: number,
+    readonly dataDir: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  static async start(env: Record<string, string> = {}): Promise<ProductServer> {
+    const server = new ProductServer(await freePort(), mkdtempSync(join(tmpdir(), 'xtalk-e2e-')), env);
+    await server.boot();
+    return server;
+  }
+
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async boot(): Promise<void> {
+    const child = spawn(process.execPath, [join(root, 'apps/server/dist/server.js')], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(this.port),
+        HOST: '127.0.0.1',
+        DATA_DIR: this.dataDir,
+        ALTCHA_COST: '300',
+        AI_PROVIDER: 'fake',
+        LOG_LEVEL: 'warn',
+        ...this.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout?.on('data', (data: Buffer) => this.log.push(data.toString()));
+    child.stderr?.on('data', (data: Buffer) => this.log.push(data.toString()));
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`server exited early:\n${this.log.join('')}`);
+      try {
+        const response = await fetch(`${this.url}/api/health`);
+        if (response.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`server did not start:\n${this.log.join('')}`);
+  }
+
+  /** SIGTERM, as a deploy would; resolves with the exit code once the process is gone. */
+  async stop(): Promise<number | null> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return child?.exitCode ?? null;
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    return exited;
+  }
+
+  async restart(): Promise<void> {
+    const code = await this.stop();
+    if (code !== 0) throw new Error(`server did not shut down cleanly (exit ${code}):\n${this.log.join('')}`);
+    await this.boot();
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      ...extraArgs,
+    ],
+  });
+}
+
+export async function newPerson(
+  browser: Browser,
+  baseUrl: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1100, height: 800 } });
+  await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin: baseUrl });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('[page error]', error.message));
+  return { context, page };
+}
+
+/** From any page to a room: the bot check solves itself, then the microphone step, then the room. */
+export async function enterAsGuest(page: Page, path = '/'): Promise<void> {
+  await page.goto(path);
+  await page.getByTestId('guest-login').waitFor();
+  const mic = page.getByTestId('mic-permission');
+  await mic.waitFor({ timeout: 30_000 });
+  await mic.click();
+  await page.waitForURL(/\/translate\?r=[A-Z0-9]{7}/, { timeout: 30_000 });
+  await page.getByTestId('message-list').waitFor();
+  await page.getByTestId('connecting-overlay').waitFor({ state: 'detached', timeout: 20_000 });
+}
+
+export async function roomIdOf(page: Page): Promise<string> {
+  return new URL(page.url()).searchParams.get('r') ?? '';
+}
+
+export async function say(page: Page, text: string): Promise<void> {
+  await page.getByTestId('chat-input').fill(text);
+  await page.getByTestId('send-button').click();
+}
+
+export function messageWith(page: Page, text: string) {
+  return page
+    .getByTestId('message')
+    .filter({ has: page.getByTestId('original').getByText(text, { exact: true }) });
+}

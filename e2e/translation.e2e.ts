@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import {
+  enterAsGuest,
+  launchBrowser,
+  messageWith,
+  newPerson,
+  ProductServer,
+  roomIdOf,
+  say,
+} from './harness.js';
+
+/* Issue 3 in the browser: a translation appears piece by piece, and a hint sits behind its toggle. */
+describe('translations in the browser', () => {
+  let server: ProductServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // the fake engine streams word by word, slowly enough to watch
+    server = await ProductServer.start({ FAKE_AI_CHUNK_DELAY_MS: '250' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  it('streams the translation into the listener’s view and offers the hint on others’ messages', async () => {
+    const alice = await newPerson(browser, server.url);
+    await enterAsGuest(alice.page);
+    const roomId = await roomIdOf(alice.page);
+    const bob = await newPerson(browser, server.url);
+    await enterAsGuest(bob.page, `/translate?r=${roomId}`);
+
+    const text = 'break a leg tonight, it is an idiom for good luck';
+    await say(alice.page, text);
+    const atBob = messageWith(bob.page, text);
+    await atBob.waitFor();
+    const translation = atBob.getByTestId('translation');
+    const full = `[ja] ${text}`;
+
+    // sample the translation while it streams: it grows through several partial states to the full text
+    const seen: string[] = [];
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const current =
+        (await translation.count()) > 0 ? ((await translation.first().textContent()) ?? '') : '';
+      if (current && seen.at(-1) !== current) seen.push(current);
+      if (current.includes(full)) break;
+      await bob.page.waitForTimeout(50);
+    }
+    expect(seen.at(-1)).toContain(full);
+    const partial = seen.filter((state) => !state.includes(full));
+    expect(partial.length).toBeGreaterThanOrEqual(2);
+    // each state extends the previous one
+    for (let i = 1; i < partial.length; i++)
+      expect(partial[i]!.length).toBeGreaterThan(partial[i - 1]!.length);
+
+    // the translation sits above the original
+    const boxes = await Promise.all([
+      translation.first().boundingBox(),
+      atBob.getByTestId('original').boundingBox(),
+    ]);
+    expect(boxes[0]!.y).toBeLessThan(boxes[1]!.y);
+
+    // the hint: a toggle on Bob's side (someone else's message), none on Alice's own
+    const toggle = atBob.getByTestId('hint-toggle');
+    await toggle.waitFor({ timeout: 20_000 });
+    expect(await atBob.getByTestId('note').count()).toBe(0);
+    await toggle.click();
+    await expect.poll(() => atBob.getByTestId('note').textContent()).toMatch(/idiom/);
+    await messageWith(alice.page, text).getByTestId('translation').first().waitFor();
+    expect(await messageWith(alice.page, text).getByTestId('hint-toggle').count()).toBe(0);
+
+    await alice.context.close();
+    await bob.context.close();
+  });
+});
