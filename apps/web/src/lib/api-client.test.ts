@@ -22,7 +22,7 @@ describe('request', () => {
   });
 
   it('puts GET params in the query string', async () => {
-    const fetch = vi.fn(async () => json(200, {}));
+    const fetch = vi.fn<typeof globalThis.fetch>(async () => json(200, {}));
     await request(
       'GET',
       '/api/x',
