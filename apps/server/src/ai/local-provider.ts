@@ -61,7 +61,13 @@ export interface LocalModels {
 export const DEFAULT_LOCAL_MODELS: LocalModels = {
   translation: 'Xenova/nllb-200-distilled-600M',
   transcription: 'onnx-community/whisper-base',
-  speech: { en: 'Xenova/mms-tts-eng' },
+  // MMS-TTS (VITS) voices with ONNX exports; there is none for Japanese.
+  speech: {
+    en: 'Xenova/mms-tts-eng',
+    fr: 'Xenova/mms-tts-fra',
+    es: 'Xenova/mms-tts-spa',
+    vi: 'Xenova/mms-tts-vie',
+  },
 };
 
 /** NLLB-200 language codes for BCP 47 primary tags (extend as LANGUAGES grows). */
