@@ -88,9 +88,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const rooms = createRoomsRepo(db, clock);
   const hub = createRoomHub(bus);
+  const provider = createAiProvider(config, app.log);
   const translation = createTranslationService({
     config,
-    provider: createAiProvider(config, app.log),
+    provider,
     output: hub,
     store: rooms,
     meter: options.meter ?? freeUsage,
@@ -145,6 +146,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     await gateway.close();
     await translation.close();
+    await provider.close?.();
+  });
+  // local models load in the background from the start, not on the first message
+  app.addHook('onReady', async () => {
+    provider.warmUp?.().catch((error: unknown) => app.log.warn({ err: error }, 'AI engine warm-up failed'));
   });
   app.addHook('onClose', async () => {
     await bus.close();

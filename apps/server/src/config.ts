@@ -60,6 +60,10 @@ export const configSchema = z
     OPENAI_TTS_MODEL: z.string().default('gpt-4o-mini-tts'),
     OPENAI_TTS_VOICE: z.string().default('alloy'),
     OPENAI_TRANSCRIPTION_MODEL: z.string().default('gpt-4o-mini-transcribe'),
+    /** Per-call timeout of an AI engine call (ms). */
+    AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+    /** Messages translated at once by this process. */
+    AI_CONCURRENCY: z.coerce.number().int().positive().default(8),
     /** The fake provider's delay per streamed chunk (tests and the benchmark). */
     FAKE_AI_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(0),
     /** Where local model weights live; default DATA_DIR/models. */
