@@ -1,6 +1,6 @@
 import type { MessageFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { RoomsRepo } from './rooms-repo.js';
+import type { NewMessage, RoomsRepo } from './rooms-repo.js';
 
 /** Where a stored message goes next: out to the room, and on to whatever translates it. */
 export interface MessageOutlets {
@@ -9,14 +9,8 @@ export interface MessageOutlets {
   onStored?(roomId: string, message: MessageFrame, author: { userId: string }): void;
 }
 
-export interface PostMessage {
-  roomId: string;
-  userId: string;
-  username: string;
-  displayUsername: string;
-  language: string;
-  text: string;
-}
+/** What a message needs to be posted: who, where, in which language, what. */
+export type PostMessage = NewMessage;
 
 /**
  * The one path a message takes, typed or (later) spoken: stored first, so nothing acknowledged is lost,

@@ -11,7 +11,6 @@ export {
   type TranscribeRequest,
   type PipelineEvent,
   type Author,
-  type Clock,
 } from './service.js';
 export { MemoryRoomOutput, MemoryTranslationStore, MemoryMeter } from './memory-ports.js';
 export {

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.js';
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
@@ -32,14 +33,10 @@ import type { Meter, RoomOutput, TranslationStore, Usage } from './ports.js';
  * what was done and tells the room once per kind of failure per window.
  */
 
-export interface Clock {
-  now(): number;
-}
-
 export type TranslationConfig = Pick<Config, 'LANGUAGES'> & {
-  /** Per-call timeout for engine calls (ms). Not in config.ts yet; default 30 000. */
+  /** Per-call timeout for engine calls (ms); default 30 000. */
   AI_TIMEOUT_MS?: number;
-  /** Messages processed at once by this process. Not in config.ts yet; default 8. */
+  /** Messages processed at once by this process; default 8. */
   AI_CONCURRENCY?: number;
 };
 
