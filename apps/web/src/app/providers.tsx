@@ -18,7 +18,15 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <>
       {children}
-      <Toaster position="top-center" visibleToasts={2} closeButton richColors theme={resolved} />
+      <Toaster
+        position="top-center"
+        visibleToasts={2}
+        closeButton
+        richColors
+        theme={resolved}
+        // Sonner sets its own font stack; the app's one carries the Japanese fallbacks.
+        toastOptions={{ style: { fontFamily: 'inherit' } }}
+      />
     </>
   );
 }

@@ -105,7 +105,13 @@ export function TranslatePage() {
           <div className="flex-1" />
           <InviteButton roomId={connection.roomId} />
           {isGuest && (
-            <Button size="sm" variant="outline" onClick={goLogin} data-testid="login-button">
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={goLogin}
+              data-testid="login-button"
+              aria-label={t('room.login')}
+            >
               <LogIn className="size-4" aria-hidden="true" />
               <span className="hidden sm:inline">{t('room.login')}</span>
             </Button>
