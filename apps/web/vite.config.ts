@@ -1,5 +1,3 @@
-/* eslint import-x/no-cycle: "off" -- the cycle walk follows @tailwindcss/vite into lightningcss, whose
-   `node/` folder the root resolver setting mistakes for a resolver and crashes on. Nothing here can cycle. */
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';

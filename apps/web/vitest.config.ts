@@ -1,4 +1,3 @@
-/* eslint import-x/no-cycle: "off" -- see vite.config.ts: the cycle walk crashes inside lightningcss. */
 import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
 
