@@ -20,6 +20,7 @@ import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { roomRoutes } from './rooms/routes.js';
 import { openDb, type Db } from './store/db.js';
 import { createTranslationService, type Meter } from './translation/index.js';
+import { createVoiceInput } from './voice/index.js';
 import { migrate } from './store/migrations.js';
 import { defaultWebRoot, webRoutes } from './web/static.js';
 
@@ -139,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       logger: app.log,
       replayLimit: REPLAY_LIMIT,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
+      onAudio: createVoiceInput({ chat, translation, logger: app.log, clock }),
     },
   });
 

@@ -66,6 +66,8 @@ export const configSchema = z
     AI_CONCURRENCY: z.coerce.number().int().positive().default(8),
     /** The fake provider's delay per streamed chunk (tests and the benchmark). */
     FAKE_AI_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(0),
+    /** The fake provider's transcript of a clip without a marker (e2e: what the fake microphone says). */
+    FAKE_AI_TRANSCRIPT: optionalString,
     /** Where local model weights live; default DATA_DIR/models. */
     MODELS_DIR: optionalString,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

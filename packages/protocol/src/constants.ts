@@ -21,6 +21,12 @@ export const TYPING_INDICATOR_MS = 5000;
 export const RECORDING_MIN_MS = 500;
 export const RECORDING_MAX_MS = 60_000;
 export const MIC_DEBOUNCE_MS = 150;
+/** Voice clips: Opus at this rate, mono, in an Ogg container, one binary WebSocket frame each. */
+export const AUDIO_SAMPLE_RATE = 16_000;
+/** The longest clip the server takes (the recorder stops at RECORDING_MAX_MS). */
+export const MAX_AUDIO_CLIP_SECONDS = RECORDING_MAX_MS / 1000;
+/** The largest clip the server takes: 60 s of 16 kHz Opus is about 120 KiB, so this is ample. */
+export const MAX_AUDIO_CLIP_BYTES = 1024 * 1024;
 
 export const DEFAULT_LANGUAGE = 'en';
 /** Languages of the interface (the JA/EN switch). Rooms may translate into more (server LANGUAGES). */

@@ -136,8 +136,12 @@ export const ERROR_CODES = [
   'unsupported_language',
   /** Too many frames too fast. */
   'rate_limited',
-  /** Binary audio that is not accepted (format, size, or not supported yet). */
+  /** Binary audio that is not accepted (not Ogg/Opus, corrupt, too large or too long). */
   'audio_rejected',
+  /** A voice clip without speech (silence, noise, or only what speech models invent on silence). */
+  'no_speech',
+  /** A voice clip that could not be transcribed (engine unavailable or failing, no credits). */
+  'transcription_failed',
   /** Something failed on the server; the frame may be retried. */
   'internal',
   /** A notice about the room's engines (translation unavailable, loading...). Not a failure of the frame. */

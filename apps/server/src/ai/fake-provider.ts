@@ -129,7 +129,8 @@ export class FakeProvider implements AiProvider {
     const at = content.indexOf(FAKE_TRANSCRIPT_MARKER);
     if (at >= 0) {
       const rest = content.slice(at + FAKE_TRANSCRIPT_MARKER.length);
-      const match = /^([a-z]{2,3}):([^\0\n]*)/u.exec(rest);
+      // stop at the first control character: in an Opus comment header the next field's length follows
+      const match = /^([a-z]{2,3}):([^\p{Cc}]*)/u.exec(rest);
       if (match?.[1] && match[2] !== undefined) return { language: match[1], text: match[2].trim() };
     }
     const text = this.options.transcript ?? 'hello from the fake transcriber';

@@ -26,6 +26,7 @@ export type {
 export { OpenAiProvider } from './openai-provider.js';
 export type { OpenAiProviderOptions } from './openai-provider.js';
 export { encodeWav, sineWav, readWavInfo, isWav } from './wav.js';
+export { decodeOggOpus, isOgg, OpusDecodeError, PCM_SAMPLE_RATE } from './ogg-opus.js';
 
 /**
  * The configuration the AI factory reads. The optional members are not in config.ts yet; when they are added
@@ -45,6 +46,8 @@ export type AiConfig = Pick<
 > & {
   /** Fake provider: delay before each translation chunk (ms). */
   FAKE_AI_CHUNK_DELAY_MS?: number;
+  /** Fake provider: the transcript of a clip that carries no marker (a real voice, in e2e). */
+  FAKE_AI_TRANSCRIPT?: string;
 };
 
 export interface CreateAiProviderOptions {
@@ -99,6 +102,10 @@ export function createAiProvider(
     }
     case 'fake':
       logger.warn('AI provider: fake (deterministic test provider; not for real use)');
-      return new FakeProvider({ chunkDelayMs: config.FAKE_AI_CHUNK_DELAY_MS, ...options.fake });
+      return new FakeProvider({
+        chunkDelayMs: config.FAKE_AI_CHUNK_DELAY_MS,
+        transcript: config.FAKE_AI_TRANSCRIPT,
+        ...options.fake,
+      });
   }
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -173,7 +174,35 @@ describe('local provider', () => {
       text: 'hello there',
       language: 'en',
     });
-    await expect(provider.transcribe(new Uint8Array([1, 2, 3]))).rejects.toBeInstanceOf(AiUnavailableError);
+    await expect(provider.transcribe(new Uint8Array([1, 2, 3]))).rejects.toMatchObject({
+      retryable: false,
+      message: expect.stringMatching(/Ogg\/Opus or PCM16 WAV/),
+    });
+  });
+
+  it('transcribes Ogg/Opus (what the browser records) by decoding it to 16 kHz mono PCM in-process', async () => {
+    let input: unknown;
+    let runOptions: Record<string, unknown> | undefined;
+    const loader: LocalModelLoader = async () => ({
+      run: async (samples, options) => {
+        input = samples;
+        runOptions = options;
+        return { text: 'こんにちは' };
+      },
+    });
+    const provider = new LocalProvider({ modelsDir: '/m', logger: recordingLogger().logger, loader });
+    const clip = new Uint8Array(readFileSync(new URL('../voice/fixtures/hello-en.opus', import.meta.url)));
+    expect(await provider.transcribe(clip, { languageHint: 'ja' })).toEqual({
+      text: 'こんにちは',
+      language: 'ja',
+    });
+    expect(input).toBeInstanceOf(Float32Array);
+    // 4.17 s at 16 kHz
+    expect((input as Float32Array).length).toBeGreaterThan(66_000);
+    expect((input as Float32Array).length).toBeLessThan(67_500);
+    expect(runOptions).toMatchObject({ language: 'ja', task: 'transcribe' });
+    const corrupt = clip.slice(0, 600);
+    await expect(provider.transcribe(corrupt)).rejects.toMatchObject({ retryable: false });
   });
 
   it('in the service: rooms waiting see throttled "translation engine loading N%" notices, then the failure notice once', async () => {

@@ -11,6 +11,7 @@ import type {
   TranslateRequest,
 } from './provider.js';
 import { AiError, AiUnavailableError, languageFromScript } from './provider.js';
+import { PCM_SAMPLE_RATE, decodeOggOpus, isOgg } from './ogg-opus.js';
 import { encodeWav, readWavInfo, wavToMonoFloat32 } from './wav.js';
 
 /*
@@ -426,14 +427,25 @@ export class LocalProvider implements AiProvider {
   }
 
   async transcribe(audio: Uint8Array, options: TranscribeOptions = {}): Promise<Transcription> {
-    if (!readWavInfo(audio)) {
-      throw new AiUnavailableError(
-        'transcription',
-        'transcription unavailable: the local engine takes WAV (PCM16) audio only; Ogg/Opus needs a decoder',
-      );
+    // The browser records Ogg/Opus; Whisper wants 16 kHz mono PCM, decoded here in-process.
+    let samples: Float32Array | undefined;
+    if (isOgg(audio)) {
+      try {
+        samples = await decodeOggOpus(audio);
+      } catch (error) {
+        throw new AiError(`audio could not be decoded: ${(error as Error).message}`, {
+          retryable: false,
+          cause: error,
+        });
+      }
+    } else if (readWavInfo(audio)) {
+      samples = wavToMonoFloat32(audio, PCM_SAMPLE_RATE);
     }
-    const samples = wavToMonoFloat32(audio, 16_000);
-    if (!samples) throw new AiError('audio is not PCM16 WAV', { retryable: false });
+    if (!samples) {
+      throw new AiError('the local speech recognition takes Ogg/Opus or PCM16 WAV audio', {
+        retryable: false,
+      });
+    }
     const hint = options.languageHint?.split('-')[0];
     const output = (await this.withModel('transcription', this.models.transcription, (model) =>
       model.run(samples, { ...(hint ? { language: hint } : {}), task: 'transcribe', chunk_length_s: 30 }),

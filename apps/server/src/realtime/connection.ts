@@ -42,6 +42,8 @@ export interface ConnectionContext {
   readonly roomId: string;
   readonly userId: string;
   username(): string;
+  /** The name shown for the user now (follows renames). */
+  displayUsername(): string;
   language(): string;
   sendFrame(frame: ServerFrame): void;
 }
@@ -99,6 +101,7 @@ export function createConnection(
     roomId: session.roomId,
     userId: user.id,
     username: () => user.username,
+    displayUsername: () => displayName,
     language: () => language,
     sendFrame,
   };

@@ -1,0 +1,159 @@
+import {
+  MAX_AUDIO_CLIP_BYTES,
+  MAX_AUDIO_CLIP_SECONDS,
+  MAX_MESSAGE_LENGTH,
+  languageSchema,
+  type ErrorCode,
+} from '@xtalk/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { AiUnavailableError } from '../ai/provider.js';
+import { OpusDecodeError, decodeOggOpus } from '../ai/ogg-opus.js';
+import type { Clock } from '../clock.js';
+import type { ConnectionContext } from '../realtime/connection.js';
+import { createTokenBucket } from '../realtime/rate-limit.js';
+import type { ChatService } from '../rooms/chat-service.js';
+import { isInsufficientCredits } from '../translation/errors.js';
+import type { TranslationService } from '../translation/service.js';
+import { hasWords, isKnownHallucination } from './hallucinations.js';
+import { inspectOggOpus } from './ogg.js';
+import { analyseVoice, type VoicedAnalysis, type VoicedOptions } from './voiced.js';
+
+/*
+ * Voice input (spec sections 4, 7, 9): one binary WebSocket frame is one Ogg/Opus clip of at most 60 s.
+ *
+ *   size cap -> Ogg/Opus container check and duration (ogg.ts) -> decode to 16 kHz PCM -> voiced-audio check
+ *   (voiced.ts) -> translation.transcribe (metered in audio seconds, timeout, retries) -> hallucination
+ *   filter -> chat.post, the one path typed chat takes too (stored, fanned out, translated, spoken).
+ *
+ * Whatever is refused is answered with an error frame to the speaker alone, and the connection stays up.
+ */
+
+/** Recorders stop at 60 s; a little more covers encoder padding and the last page. */
+export const DURATION_MARGIN_SECONDS = 2;
+/** Clips shorter than this hold no word (the client drops under 500 ms already). */
+const MIN_CLIP_SECONDS = 0.2;
+
+export const NO_SPEECH_MESSAGE = 'No speech detected';
+
+export interface VoiceInputDeps {
+  chat: ChatService;
+  translation: Pick<TranslationService, 'transcribe'>;
+  logger: FastifyBaseLogger;
+  clock: Clock;
+  maxClipBytes?: number;
+  maxClipSeconds?: number;
+  voiced?: Partial<VoicedOptions>;
+}
+
+/**
+ * A transcript that is one of the phrases speech models make up (hallucinations.ts) counts as no speech when
+ * the clip had little voice: under 400 ms of voiced frames or under a tenth of the clip.
+ */
+export function isNearSilent(analysis: VoicedAnalysis): boolean {
+  return analysis.voicedMs < 400 || analysis.voicedRatio < 0.1;
+}
+
+export function createVoiceInput(deps: VoiceInputDeps) {
+  const maxBytes = deps.maxClipBytes ?? MAX_AUDIO_CLIP_BYTES;
+  const maxSeconds = (deps.maxClipSeconds ?? MAX_AUDIO_CLIP_SECONDS) + DURATION_MARGIN_SECONDS;
+  /** Per connection: 4 clips at once, then one every 2 s (a person cannot record faster). */
+  const buckets = new WeakMap<ConnectionContext, ReturnType<typeof createTokenBucket>>();
+
+  function bucketOf(connection: ConnectionContext) {
+    let bucket = buckets.get(connection);
+    if (!bucket) {
+      bucket = createTokenBucket(4, 0.5, deps.clock);
+      buckets.set(connection, bucket);
+    }
+    return bucket;
+  }
+
+  return async function onAudio(connection: ConnectionContext, data: Buffer): Promise<void> {
+    const log = deps.logger.child({ roomId: connection.roomId, userId: connection.userId });
+    const tell = (code: ErrorCode, message: string, detail?: Record<string, unknown>) => {
+      log.info({ code, reason: message, bytes: data.length, ...detail }, 'voice clip not posted');
+      connection.sendFrame({ type: 'error', code, message });
+    };
+
+    // 1. the bytes, before anything reads them
+    if (data.length > maxBytes) {
+      return tell(
+        'audio_rejected',
+        `Voice clip too large (${Math.ceil(data.length / 1024)} KiB; at most ${Math.floor(maxBytes / 1024)} KiB).`,
+      );
+    }
+    const container = inspectOggOpus(data);
+    if (!container.ok) return tell('audio_rejected', `Voice clip rejected: ${container.reason}.`);
+    if (container.durationSeconds > maxSeconds) {
+      return tell(
+        'audio_rejected',
+        `Voice clip too long (${container.durationSeconds.toFixed(1)} s; at most ${maxSeconds - DURATION_MARGIN_SECONDS} s).`,
+      );
+    }
+    if (container.durationSeconds < MIN_CLIP_SECONDS) return tell('no_speech', NO_SPEECH_MESSAGE);
+    if (!bucketOf(connection).take()) {
+      return tell('rate_limited', 'You are sending voice clips too fast; wait a moment.');
+    }
+
+    // 2. is anyone speaking? (never send silence or noise to a speech model)
+    let samples: Float32Array;
+    try {
+      samples = await decodeOggOpus(data);
+    } catch (error) {
+      if (error instanceof OpusDecodeError) {
+        return tell('audio_rejected', `Voice clip rejected: ${error.message}.`);
+      }
+      throw error;
+    }
+    const analysis = analyseVoice(samples, deps.voiced);
+    if (!analysis.voiced) return tell('no_speech', NO_SPEECH_MESSAGE, { analysis });
+
+    // 3. speech to text, metered in audio seconds like every other engine call
+    const speakerLanguage = connection.language();
+    let transcript: { text: string; language: string };
+    try {
+      transcript = await deps.translation.transcribe({
+        roomId: connection.roomId,
+        author: { userId: connection.userId, username: connection.username() },
+        audio: data,
+        mimeType: 'audio/ogg',
+        languageHint: speakerLanguage,
+        audioSeconds: container.durationSeconds,
+      });
+    } catch (error) {
+      if (isInsufficientCredits(error)) {
+        return tell('transcription_failed', 'Voice message not transcribed: you have run out of credits.');
+      }
+      if (error instanceof AiUnavailableError) {
+        return tell('transcription_failed', `Voice message not transcribed: ${error.message}.`);
+      }
+      log.error({ err: error }, 'voice: transcription failed');
+      return tell(
+        'transcription_failed',
+        'Voice message not transcribed: speech recognition failed. Try again.',
+      );
+    }
+
+    // 4. what came back: nothing, or a phrase the model invents on near-silence
+    const text = transcript.text.trim().slice(0, MAX_MESSAGE_LENGTH);
+    if (!hasWords(text)) return tell('no_speech', NO_SPEECH_MESSAGE, { analysis });
+    if (isKnownHallucination(text) && isNearSilent(analysis)) {
+      return tell('no_speech', NO_SPEECH_MESSAGE, { analysis, dropped: text });
+    }
+
+    // 5. a message like any typed one
+    const detected = languageSchema.safeParse(transcript.language);
+    await deps.chat.post({
+      roomId: connection.roomId,
+      userId: connection.userId,
+      username: connection.username(),
+      displayUsername: connection.displayUsername(),
+      language: detected.success ? detected.data : speakerLanguage,
+      text,
+    });
+    log.debug(
+      { seconds: container.durationSeconds, voicedMs: analysis.voicedMs, language: transcript.language },
+      'voice: transcript posted',
+    );
+  };
+}
