@@ -1,0 +1,107 @@
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import WebSocket from 'ws';
+import { ApiPath, type GuestLoginResponse, type JoinRoomResponse, type ServerFrame } from '@xtalk/protocol';
+
+/* Talks to the server the way the browser does: ALTCHA guest login, POST /xtalk, then the socket. */
+
+async function postJson<T>(url: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST ${new URL(url).pathname} -> ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** Solves the ALTCHA proof-of-work in-process (cheap at ALTCHA_COST=20) and signs in as a new guest. */
+export async function guestLogin(baseUrl: string): Promise<GuestLoginResponse> {
+  const response = await fetch(`${baseUrl}${ApiPath.botcheck}`, { signal: AbortSignal.timeout(15_000) });
+  if (!response.ok) throw new Error(`GET botcheck -> ${response.status}`);
+  const body = (await response.json()) as {
+    provider: string;
+    challenge: Parameters<typeof solveChallenge>[0]['challenge'];
+  };
+  if (body.provider !== 'altcha') throw new Error(`bot check is ${body.provider}, not altcha`);
+  const solution = await solveChallenge({ challenge: body.challenge, deriveKey });
+  if (!solution) throw new Error('could not solve the ALTCHA challenge');
+  const botcheck = Buffer.from(JSON.stringify({ challenge: body.challenge, solution })).toString('base64');
+  return postJson<GuestLoginResponse>(`${baseUrl}${ApiPath.guest}`, { botcheck });
+}
+
+/** Creates a room (roomId null) or joins one; returns the socket session. */
+export function joinRoom(baseUrl: string, token: string, roomId: string | null): Promise<JoinRoomResponse> {
+  return postJson<JoinRoomResponse>(`${baseUrl}${ApiPath.join}`, { action: 'join', roomId }, token);
+}
+
+/** Opens the socket, sends setUsername and resolves once the server says READY. */
+export function openSocket(
+  wsBase: string,
+  login: GuestLoginResponse,
+  session: JoinRoomResponse,
+  language: string,
+  onFrame: (frame: ServerFrame, receivedAt: number) => void,
+  timeoutMs = 15_000,
+): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const url = `${wsBase}${ApiPath.socket(session.sessionId)}?t=${encodeURIComponent(login.token)}`;
+    const ws = new WebSocket(url, { perMessageDeflate: false });
+    let ready = false;
+    const timer = setTimeout(() => {
+      ws.terminate();
+      reject(new Error('no READY within the timeout'));
+    }, timeoutMs);
+    ws.on('message', (data, isBinary) => {
+      const receivedAt = performance.now();
+      if (isBinary) return;
+      const frame = JSON.parse(data.toString()) as ServerFrame;
+      if (!ready && frame.type === 'system' && frame.message === 'READY') {
+        ready = true;
+        clearTimeout(timer);
+        resolve(ws);
+      }
+      onFrame(frame, receivedAt);
+    });
+    ws.once('open', () =>
+      ws.send(
+        JSON.stringify({
+          type: 'setUsername',
+          username: login.user.username,
+          language,
+          room: session.roomId,
+        }),
+      ),
+    );
+    ws.once('unexpected-response', (_request, response) => {
+      clearTimeout(timer);
+      reject(new Error(`socket refused with HTTP ${response.statusCode}`));
+    });
+    ws.on('error', (error) => {
+      if (ready) return;
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+/** Runs `task` over `items` with at most `limit` at once; collects results in order. */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    for (;;) {
+      const index = next++;
+      if (index >= items.length) return;
+      results[index] = await task(items[index] as T, index);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}

@@ -1,0 +1,140 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/*
+ * The real built server (apps/server/dist/server.js) as a child process on a free loopback port with a fresh
+ * DATA_DIR, so its memory and CPU are measured apart from the load generator's.
+ */
+
+export interface ServerProcess {
+  pid: number;
+  baseUrl: string;
+  wsBase: string;
+  dataDir: string;
+  /** Lines the server wrote to stderr/stdout (LOG_LEVEL=warn, so warnings and errors only). */
+  logLines: string[];
+  /** Resident set size now (KiB), from /proc/<pid>/status VmRSS. */
+  rssKiB(): number;
+  /** Peak resident set size so far (KiB), VmHWM. */
+  peakRssKiB(): number;
+  /** CPU time used so far (ms, user + system), from /proc/<pid>/stat. */
+  cpuMs(): number;
+  exited(): boolean;
+  stop(timeoutMs?: number): Promise<number | null>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function statusField(pid: number, field: string): number {
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(text);
+  if (!match?.[1]) throw new Error(`${field} not found in /proc/${pid}/status`);
+  return Number(match[1]);
+}
+
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+function cpuMsOf(pid: number): number {
+  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // the command name may contain spaces; fields after the closing parenthesis are fixed
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+export async function startServerProcess(options: {
+  entry: string;
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+}): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'xtalk-bench-'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const logLines: string[] = [];
+  const child: ChildProcess = spawn(process.execPath, [options.entry], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? tmpdir(),
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ALTCHA_COST: '20',
+      LOG_LEVEL: 'warn',
+      AI_PROVIDER: 'fake',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let exitCode: number | null | undefined;
+  const exit = new Promise<number | null>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exitCode = code ?? (signal ? -1 : null);
+      resolve(exitCode);
+    });
+  });
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logLines.push(line);
+    if (logLines.length > 5000) logLines.splice(0, logLines.length - 5000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('server process did not start');
+
+  const handle: ServerProcess = {
+    pid,
+    baseUrl,
+    wsBase: `ws://127.0.0.1:${port}`,
+    dataDir,
+    logLines,
+    rssKiB: () => statusField(pid, 'VmRSS'),
+    peakRssKiB: () => statusField(pid, 'VmHWM'),
+    cpuMs: () => cpuMsOf(pid),
+    exited: () => exitCode !== undefined,
+    async stop(timeoutMs = 20_000) {
+      if (exitCode === undefined) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+        await exit;
+        clearTimeout(timer);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+      return exitCode ?? null;
+    },
+  };
+
+  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  for (;;) {
+    if (exitCode !== undefined) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`server exited (${exitCode}) before it was healthy:\n${logLines.join('\n')}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await handle.stop();
+      throw new Error(`server not healthy within the start timeout:\n${logLines.join('\n')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return handle;
+}

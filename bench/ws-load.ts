@@ -1,0 +1,162 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runChatLoad, type ChatLoadResult } from './chat-load.js';
+import { startServerProcess, type ServerProcess } from './lib/server-process.js';
+import { printReport, type BenchResults } from './report.js';
+import { runTranslationE2e, type TranslationE2eResult } from './translation-e2e.js';
+import { runTranslation } from './translation-run.js';
+
+/*
+ * `npm run bench`: the load benchmark (see BENCH.md). Builds nothing itself: the npm script builds the
+ * server first, this starts apps/server/dist/server.js as a child process, drives it over loopback, and then
+ * runs the translation pipeline in-process. Everything is bounded by BENCH_TIMEOUT_SECONDS.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+
+function envNumber(name: string, fallback: number, check: (value: number) => boolean = (v) => v > 0): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || !check(value)) throw new Error(`${name}=${raw} is not a valid value`);
+  return value;
+}
+const envFlag = (name: string, fallback: boolean) =>
+  process.env[name] === undefined ? fallback : !['0', 'false', 'no', ''].includes(process.env[name] ?? '');
+
+const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+const settings = {
+  rooms: envNumber('BENCH_ROOMS', 50),
+  clientsPerRoom: envNumber('BENCH_CLIENTS_PER_ROOM', 10),
+  seconds: envNumber('BENCH_SECONDS', 20),
+  warmupSeconds: envNumber('BENCH_WARMUP_SECONDS', 5, (v) => v >= 0),
+  rate: envNumber('BENCH_RATE', 0.5),
+  drainMs: envNumber('BENCH_DRAIN_MS', 10_000, (v) => v >= 0),
+  setupConcurrency: envNumber('BENCH_SETUP_CONCURRENCY', 16),
+  timeoutSeconds: envNumber('BENCH_TIMEOUT_SECONDS', 300),
+  translation: envFlag('BENCH_TRANSLATION', true),
+  /** LANGUAGES of the chat run's server: one language means nothing to translate (chat fan-out alone). */
+  chatLanguages: process.env.BENCH_CHAT_LANGUAGES ?? 'en',
+  trRooms: envNumber('BENCH_TR_ROOMS', 10),
+  trClientsPerRoom: envNumber('BENCH_TR_CLIENTS_PER_ROOM', 4),
+  trRatePerRoom: envNumber('BENCH_TR_RATE', 1),
+  trSeconds: envNumber('BENCH_TR_SECONDS', 10),
+  trChunks: envNumber('BENCH_TR_CHUNKS', 8, Number.isInteger),
+  trChunkDelayMs: envNumber('BENCH_TR_CHUNK_DELAY_MS', 20, (v) => v >= 0),
+  trSpeech: envFlag('BENCH_TR_SPEECH', true),
+  trNotes: envFlag('BENCH_TR_NOTES', true),
+};
+
+if (settings.rate > 2) {
+  log(
+    `warning: BENCH_RATE=${settings.rate} is above the server's 2 frames/s per connection; ` +
+      'expect rate_limited errors',
+  );
+}
+
+let server: ServerProcess | undefined;
+const hardTimeout = setTimeout(() => {
+  console.error(`bench: hard timeout of ${settings.timeoutSeconds}s reached; stopping`);
+  void (server?.stop(5000) ?? Promise.resolve()).finally(() => process.exit(2));
+}, settings.timeoutSeconds * 1000);
+hardTimeout.unref();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void (server?.stop(5000) ?? Promise.resolve()).finally(() => process.exit(130)));
+}
+
+async function main(): Promise<void> {
+  const entry = join(root, 'apps/server/dist/server.js');
+  const logLines: string[] = [];
+  const serverExitCodes: Array<number | null> = [];
+
+  // ---------------------------------------------------------------- 1. chat fan-out, server process
+  log(`chat run: starting the server (LANGUAGES=${settings.chatLanguages}) on 127.0.0.1...`);
+  server = await startServerProcess({ entry, env: { LANGUAGES: settings.chatLanguages } });
+  log(`server pid ${server.pid} at ${server.baseUrl}`);
+  let chat: ChatLoadResult;
+  try {
+    chat = await runChatLoad(server, { ...settings, log });
+  } finally {
+    serverExitCodes.push(await server.stop());
+    logLines.push(...server.logLines.map((line) => `[chat] ${line}`));
+    server = undefined;
+  }
+
+  // ---------------------------------------------------------------- 2. translation, server process
+  let translationServer: TranslationE2eResult | { skipped: string } = { skipped: 'BENCH_TRANSLATION=0' };
+  if (settings.translation) {
+    log('translation run: starting the server (LANGUAGES=en,ja, fake provider)...');
+    server = await startServerProcess({
+      entry,
+      env: { LANGUAGES: 'en,ja', FAKE_AI_CHUNK_DELAY_MS: String(settings.trChunkDelayMs) },
+    });
+    try {
+      translationServer = await runTranslationE2e(server, {
+        rooms: settings.trRooms,
+        clientsPerRoom: settings.trClientsPerRoom,
+        ratePerRoom: settings.trRatePerRoom,
+        seconds: settings.trSeconds,
+        chunkDelayMs: settings.trChunkDelayMs,
+        drainMs: 10_000,
+        setupConcurrency: settings.setupConcurrency,
+        log,
+      });
+    } finally {
+      serverExitCodes.push(await server.stop());
+      logLines.push(...server.logLines.map((line) => `[translation] ${line}`));
+      server = undefined;
+    }
+  }
+
+  // ---------------------------------------------------------------- 3. translation, in-process
+  const translation = settings.translation
+    ? await runTranslation({
+        rooms: settings.trRooms,
+        clientsPerRoom: settings.trClientsPerRoom,
+        ratePerRoom: settings.trRatePerRoom,
+        seconds: settings.trSeconds,
+        chunks: settings.trChunks,
+        chunkDelayMs: settings.trChunkDelayMs,
+        speech: settings.trSpeech,
+        notes: settings.trNotes,
+        languages: ['en', 'ja'],
+        drainMs: 10_000,
+        log,
+      })
+    : { skipped: 'BENCH_TRANSLATION=0' };
+
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+    },
+    settings,
+    chat,
+    translationServer,
+    translation,
+    serverLog: { lines: logLines.length, first: logLines.slice(0, 50) },
+    serverExitCodes,
+  };
+  printReport(results);
+  const out = process.env.BENCH_OUT ?? join(here, 'results', 'latest.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  log(`results written to ${out}`);
+}
+
+main().then(
+  () => process.exit(0),
+  async (error: unknown) => {
+    console.error('bench failed:', error);
+    await server?.stop(5000);
+    process.exit(1);
+  },
+);
