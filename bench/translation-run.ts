@@ -17,17 +17,12 @@ import { mapLimit } from './lib/guest.js';
 import { summarise, type Summary } from './lib/stats.js';
 
 /*
- * The translation run, IN-PROCESS. As of this bench the translation service (apps/server/src/translation)
- * is not wired into app.ts, so the server child process never translates. Instead this builds the path the
- * service will take once wired, from the server's own modules: the translation service's exported API with
- * the fake provider (fixed chunk delay) and in-memory store/meter ports, its RoomOutput being the server's
+ * The translation run, IN-PROCESS, for what cannot be seen from outside the server process: when the
+ * provider emits each chunk. (bench/translation-e2e.ts measures the wired server end to end.) It builds the
+ * server's path from its own modules: the translation service's exported API with the fake provider (fixed
+ * chunk delay, each chunk timestamped) and in-memory store/meter ports, its RoomOutput being the server's
  * real room hub + in-process bus, whose members are real `ws` server sockets on 127.0.0.1, read by real `ws`
- * clients. Missing compared with the real server: the gateway's auth, the PGlite write of the message and of
- * each translation (MemoryTranslationStore instead), and a separate process.
- *
- * TODO(bench): when translation is wired into app.ts (chat-service `onStored` -> service.onMessage), measure
- * it end to end against the child process too; bench/chat-load.ts already reports message ->
- * translationComplete latency whenever the server sends translation frames.
+ * clients. Missing compared with the server: the gateway's auth, PGlite writes, a separate process.
  */
 
 export interface TranslationRunOptions {
