@@ -171,7 +171,6 @@ export function createConnection(
   async function chat(frame: ChatFrame) {
     if (state !== 'joined') return sendError('not_joined', 'Send setUsername before chatting.');
     if (!checkRoom(frame.room) || !checkLanguage(frame.language)) return;
-    if (!bucket.take()) return sendError('rate_limited', 'You are sending messages too fast; wait a moment.');
     await deps.chat.post({
       roomId: session.roomId,
       userId: user.id,
@@ -238,6 +237,10 @@ export function createConnection(
         case 'setUsername':
           return track(() => join(frame));
         case 'chat':
+          // Counted when the frame arrives, not when its turn in the queue comes: after a stall the
+          // queued frames run back to back, and a client well under the limit must not look bursty.
+          if (!bucket.take())
+            return sendError('rate_limited', 'You are sending messages too fast; wait a moment.');
           return track(() => chat(frame));
         case 'setLanguage':
           return track(async () => setLanguage(frame));
