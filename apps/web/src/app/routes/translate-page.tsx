@@ -6,15 +6,18 @@ import { toast } from 'sonner';
 import { LanguageToggle } from '../../components/language-toggle';
 import { Button } from '../../components/ui/button';
 import { ChatComposer } from '../../features/chat/components/chat-composer';
+import { LandscapeView } from '../../features/chat/components/landscape-view';
 import { MessageList } from '../../features/chat/components/message-list';
 import { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
 import { chatReducer, initialChatState } from '../../features/chat/utils/messages-reducer';
 import { InviteButton } from '../../features/invite/components/invite-dialog';
+import { shareLink } from '../../features/invite/utils/share-link';
 import { ConnectionOverlays } from '../../features/room/components/connection-overlays';
 import { JoinRoomDialog } from '../../features/room/components/join-room-dialog';
 import { RoomIdButton } from '../../features/room/components/room-id-button';
 import { useRoomConnection } from '../../features/room/hooks/use-room-connection';
 import { SettingsMenu } from '../../features/settings/components/settings-menu';
+import { TranscriptMenu } from '../../features/transcript/components/transcript-menu';
 import { useAudioPlayback } from '../../features/voice/hooks/use-audio-playback';
 import { authStore, useAuthSession } from '../../lib/auth-session';
 import { getLanguage, translate, useI18n } from '../../lib/i18n';
@@ -104,6 +107,11 @@ export function TranslatePage() {
           <RoomIdButton roomId={connection.roomId} />
           <div className="flex-1" />
           <InviteButton roomId={connection.roomId} />
+          <TranscriptMenu
+            roomId={connection.roomId}
+            items={chat.items}
+            link={connection.roomId ? shareLink(window.location.href, connection.roomId) : ''}
+          />
           {isGuest && (
             <Button
               size="sm"
@@ -151,6 +159,7 @@ export function TranslatePage() {
         </p>
       </footer>
 
+      <LandscapeView items={chat.items} myUsername={session.user.username} />
       <ConnectionOverlays state={connection.state} onReconnect={connection.reconnect} />
       <JoinRoomDialog
         open={joinOpen}

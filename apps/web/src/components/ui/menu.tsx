@@ -8,6 +8,8 @@ export interface MenuItem {
   onSelect: () => void;
   active?: boolean;
   separatorBefore?: boolean;
+  /** data-testid of the item's button. */
+  testId?: string;
 }
 
 export interface MenuProps {
@@ -53,6 +55,7 @@ export function Menu({ trigger, items, label }: MenuProps) {
               <button
                 type="button"
                 role="menuitem"
+                data-testid={item.testId}
                 onClick={() => {
                   setOpen(false);
                   item.onSelect();

@@ -1,6 +1,7 @@
 import { CloseCode, NEW_ROOM, type ClientFrame, type ServerFrame, type UiLanguage } from '@xtalk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { authStore } from '../../../lib/auth-session';
 import { getLanguage, translate } from '../../../lib/i18n';
 import { SocketClient, type ConnectionState, type WebSocketFactory } from '../../../lib/socket-client';
 import { StorageKey, readString, remove, touchRoomHistory, writeString } from '../../../lib/storage';
@@ -52,6 +53,14 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     const client = new SocketClient({
       createSocket: handlers.current.createSocket ?? browserSocket,
       openSession: async (room) => {
+        // Spec section 5: connecting without a user alerts 'Not logged in'. RequireAuth keeps visitors
+        // without a session off this screen, but a session can run out while the room stays open; the
+        // automatic retries, 'Tap to Reconnect' and joining another room then arrive here. As a 401 the
+        // failure is final and goes the onUnauthorized way (back to the login with the room remembered).
+        if (!authStore.get()) {
+          window.alert(translate(getLanguage(), 'room.notLoggedIn'));
+          throw new ApiError(401, null, 'Not logged in');
+        }
         const session = await joinRoom(handlers.current.token, room, getLanguage());
         return { ...session, url: socketUrl(session.sessionId, handlers.current.token) };
       },

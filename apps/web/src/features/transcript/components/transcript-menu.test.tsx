@@ -1,0 +1,100 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setLanguage } from '../../../lib/i18n';
+import type { TranscriptItem } from '../utils/transcript';
+import { TranscriptMenu } from './transcript-menu';
+
+const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
+vi.mock('sonner', () => ({ toast }));
+const clipboard = vi.hoisted(() => ({ copyText: vi.fn<(text: string) => Promise<void>>() }));
+vi.mock('../../../lib/clipboard', () => ({
+  COPY_REFUSED: 'Copy command was unsuccessful.',
+  copyText: clipboard.copyText,
+}));
+
+const items: TranscriptItem[] = [
+  {
+    kind: 'message',
+    timestamp: Date.UTC(2026, 4, 4, 12, 0),
+    displayUsername: 'BraveOtter',
+    message: 'Hello',
+    language: 'en',
+    translations: { ja: 'こんにちは' },
+  },
+];
+const link = 'http://localhost/translate?r=ABC2345';
+
+function openMenu() {
+  render(<TranscriptMenu roomId="ABC2345" items={items} link={link} />);
+  fireEvent.click(screen.getByTestId('transcript-menu'));
+}
+
+beforeEach(() => setLanguage('en'));
+afterEach(() => {
+  vi.clearAllMocks();
+  vi.restoreAllMocks();
+});
+
+describe('TranscriptMenu', () => {
+  it('offers the three exports', () => {
+    openMenu();
+    expect(screen.getByTestId('transcript-copy').textContent).toBe('Copy Chat to Clipboard');
+    expect(screen.getByTestId('transcript-email').textContent).toBe('Send via Email');
+    expect(screen.getByTestId('transcript-download').textContent).toBe('Download as Markdown');
+  });
+
+  it('copies the markdown and says so', async () => {
+    clipboard.copyText.mockResolvedValue();
+    openMenu();
+    fireEvent.click(screen.getByTestId('transcript-copy'));
+    await waitFor(() =>
+      expect(toast.success).toHaveBeenCalledWith('Chat transcript has been copied to clipboard!'),
+    );
+    const text = clipboard.copyText.mock.calls[0]![0];
+    expect(text).toMatch(/^# Transcript for XTalk Chat\n/);
+    expect(text).toContain(`[Open Chat](${link})`);
+    expect(text).toContain('BraveOtter: "Hello" → JA: "こんにちは"');
+  });
+
+  it('reports a refused fallback copy with the spec’s words', async () => {
+    clipboard.copyText.mockRejectedValue(new Error('Copy command was unsuccessful.'));
+    openMenu();
+    fireEvent.click(screen.getByTestId('transcript-copy'));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Copy command was unsuccessful.'));
+  });
+
+  it('downloads xtalk-{room}-{timestamp}.md as utf-8 markdown', async () => {
+    let blob: Blob | undefined;
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((object) => {
+      blob = object as Blob;
+      return 'blob:transcript';
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    vi.spyOn(Date, 'now').mockReturnValue(1_777_000_000_000);
+    openMenu();
+    fireEvent.click(screen.getByTestId('transcript-download'));
+    expect(clicked).toHaveLength(1);
+    expect(clicked[0]!.download).toBe('xtalk-ABC2345-1777000000000.md');
+    expect(blob?.type).toBe('text/markdown;charset=utf-8');
+    expect(await blob!.text()).toContain('# Transcript for XTalk Chat');
+  });
+
+  it('hands a mailto: with subject and body to the mail client', () => {
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.getAttribute('href') ?? '');
+    });
+    openMenu();
+    fireEvent.click(screen.getByTestId('transcript-email'));
+    expect(clicked).toHaveLength(1);
+    const href = clicked[0]!;
+    expect(href.startsWith('mailto:?subject=')).toBe(true);
+    const params = new URLSearchParams(href.slice('mailto:'.length));
+    expect(params.get('subject')).toBe('XTalk chat transcript (room ABC2345)');
+    expect(params.get('body')).toContain('# Transcript for XTalk Chat\r\n');
+  });
+});

@@ -1,0 +1,80 @@
+import { Copy, Download, FileText, Mail } from 'lucide-react';
+import { toast } from 'sonner';
+import { Menu, type MenuItem } from '../../../components/ui/menu';
+import { COPY_REFUSED, copyText } from '../../../lib/clipboard';
+import { useI18n } from '../../../lib/i18n';
+import { downloadText, openMailto } from '../utils/download';
+import { formatTranscript, mailtoHref, transcriptFileName, type TranscriptItem } from '../utils/transcript';
+
+export interface TranscriptMenuProps {
+  roomId: string | null;
+  /** The chat log (any order; system events are skipped). */
+  items: readonly TranscriptItem[];
+  /** The room's share link, for the transcript's 'Open Chat' line. */
+  link: string;
+}
+
+/** The header's transcript menu (spec section 2): copy, email or download the chat as markdown. */
+export function TranscriptMenu({ roomId, items, link }: TranscriptMenuProps) {
+  const { t, language } = useI18n();
+  const room = roomId ?? '';
+
+  // Built when chosen, not on every render: the chat log changes with every streamed chunk.
+  const markdown = () =>
+    formatTranscript(items, { roomId: room, link, locale: language === 'ja' ? 'ja-JP' : 'en-US' });
+
+  const copy = async () => {
+    try {
+      await copyText(markdown());
+      toast.success(t('transcript.copied'));
+    } catch (error) {
+      const refused = error instanceof Error && error.message === COPY_REFUSED;
+      toast.error(refused ? t('transcript.copyRefused') : t('transcript.copyFailed'));
+    }
+  };
+
+  const menuItems: MenuItem[] = [
+    {
+      key: 'copy',
+      label: t('transcript.copy'),
+      icon: <Copy className="size-4" />,
+      testId: 'transcript-copy',
+      onSelect: () => void copy(),
+    },
+    {
+      key: 'email',
+      label: t('transcript.email'),
+      icon: <Mail className="size-4" />,
+      testId: 'transcript-email',
+      onSelect: () =>
+        openMailto(mailtoHref({ subject: t('transcript.emailSubject', { room }), body: markdown() })),
+    },
+    {
+      key: 'download',
+      label: t('transcript.download'),
+      icon: <Download className="size-4" />,
+      testId: 'transcript-download',
+      onSelect: () => downloadText(transcriptFileName(room, Date.now()), markdown()),
+    },
+  ];
+
+  return (
+    <Menu
+      label={t('transcript.menu')}
+      items={menuItems}
+      trigger={(props) => (
+        <button
+          type="button"
+          {...props}
+          data-testid="transcript-menu"
+          aria-label={t('transcript.menu')}
+          title={t('transcript.menu')}
+          disabled={!roomId}
+          className="inline-flex size-9 cursor-pointer items-center justify-center rounded-full text-slate-600 hover:bg-slate-100 hover:text-slate-900 disabled:cursor-not-allowed disabled:opacity-40 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
+        >
+          <FileText className="size-5" />
+        </button>
+      )}
+    />
+  );
+}
