@@ -61,6 +61,38 @@ export const migrations: { id: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    id: 2,
+    name: 'accounts: OIDC issuer, player data, sign-in flows and one-time codes',
+    sql: `
+      alter table users add column issuer text;
+      alter table users add column player_data jsonb not null default '{}'::jsonb;
+      alter table users add column updated_at timestamptz not null default now();
+      -- a signed-in user is found by issuer + subject; guests have no issuer
+      alter table users drop constraint users_provider_subject_key;
+      create unique index users_identity_idx on users (provider, coalesce(issuer, ''), subject);
+      -- usernames are unique regardless of case: Alice and alice are one name
+      create unique index users_username_lower_idx on users (lower(username));
+      -- OIDC authorisation requests in flight (state, nonce, PKCE verifier): any node may get the callback
+      create table auth_flows (
+        state text primary key,
+        nonce text not null,
+        code_verifier text not null,
+        redirect_uri text not null,
+        browser_hash text not null,
+        expires_at timestamptz not null
+      );
+      create index auth_flows_expires_idx on auth_flows (expires_at);
+      -- one-time codes of /auth/{code}, stored hashed, single-use, short-lived
+      create table auth_codes (
+        code_hash text primary key,
+        user_id text not null references users(id) on delete cascade,
+        expires_at timestamptz not null
+      );
+      create index auth_codes_expires_idx on auth_codes (expires_at);
+      create index room_members_user_idx on room_members (user_id, updated_at desc);
+    `,
+  },
 ];
 
 const LOCK_KEY = 87_870_001;

@@ -1,0 +1,29 @@
+import type { GuestLoginResponse } from '@xtalk/protocol';
+import { createTokens } from '../auth/tokens.js';
+import { createUsersRepo, toUser } from '../auth/users-repo.js';
+import type { Db } from '../store/db.js';
+import type { TestServer } from './harness.js';
+
+/*
+ * A signed-in (ggl) user without going through the provider, for tests about what signed-in users can do
+ * (the provider flow itself is tested in auth/sign-in.test.ts). The server must use `secret` as AUTH_SECRET.
+ */
+export async function memberLogin(
+  server: TestServer,
+  secret: string,
+  subject: string,
+  name = '',
+): Promise<GuestLoginResponse> {
+  const db = (server.app as unknown as { xtalkDb: Db }).xtalkDb;
+  const row = await createUsersRepo(db).findOrCreateOidcUser({
+    issuer: 'https://issuer.test',
+    subject,
+    name,
+  });
+  const { token, expiresAt } = await createTokens(secret, 43_200, { now: Date.now }).sign({
+    userId: row.id,
+    provider: row.provider,
+    platformPlayerId: row.subject,
+  });
+  return { token, user: toUser(row, { expiresAt }), player: { id: row.id, platformPlayerID: row.subject } };
+}

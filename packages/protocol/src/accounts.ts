@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { PROVIDERS, userSchema } from './http.js';
+import { FULL_NAME_MAX_LENGTH, USERNAME_MAX_LENGTH } from './usernames.js';
+
+/*
+ * HTTP bodies of accounts (spec sections 2, 3, 6, 7): sign-in exchange, profile, room history and the
+ * player service. Paths are in ApiPath (http.ts).
+ */
+
+/** GET /api/auth/config: which sign-in methods this server offers. */
+export const authConfigSchema = z.object({
+  /** Google (or another OIDC issuer) sign-in is configured. */
+  google: z.boolean(),
+});
+export type AuthConfig = z.infer<typeof authConfigSchema>;
+
+/** POST /api/auth/exchange: trade the one-time code of /auth/{code}?provider=ggl for a session. */
+export const exchangeBodySchema = z.object({
+  token: z.string().max(200),
+  provider: z.enum(PROVIDERS).default('ggl'),
+  /** The spec's second form (provider guest, empty token); refused: guests enter through the bot check. */
+  platformPlayerId: z.string().max(200).optional(),
+});
+export type ExchangeBody = z.input<typeof exchangeBodySchema>;
+
+export const exchangeResponseSchema = z.object({ token: z.string(), user: userSchema });
+export type ExchangeResponse = z.infer<typeof exchangeResponseSchema>;
+
+/**
+ * PATCH /users: `name` is the username (spec section 7, "PATCH /users, bearer, body name"); `fullName`
+ * optionally sets the Full Name of the Profile Settings dialog in the same call. Lengths are checked by
+ * the username rules, not here, so the answer carries the rule's error code.
+ */
+export const updateUserBodySchema = z.object({
+  name: z.string().max(USERNAME_MAX_LENGTH * 4),
+  fullName: z
+    .string()
+    .max(FULL_NAME_MAX_LENGTH * 4)
+    .optional(),
+});
+export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;
+
+export const updateUserResponseSchema = z.object({ user: userSchema });
+export type UpdateUserResponse = z.infer<typeof updateUserResponseSchema>;
+
+/** A refused username: the error body plus the rule's code (UsernameError) for the form to translate. */
+export const usernameErrorBodySchema = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+  code: z.string(),
+});
+
+/** One entry of a signed-in user's room history; times in ms since the epoch. */
+export const roomHistoryEntrySchema = z.object({
+  roomId: z.string(),
+  added: z.number(),
+  updated: z.number(),
+});
+export type RoomHistoryEntry = z.infer<typeof roomHistoryEntrySchema>;
+
+/** GET /api/rooms/history: most recently updated first, at most PAST_ROOMS_LIMIT. */
+export const roomHistoryResponseSchema = z.object({ rooms: z.array(roomHistoryEntrySchema) });
+export type RoomHistoryResponse = z.infer<typeof roomHistoryResponseSchema>;
+
+/* Player service (spec section 7). A player is the profile of a user: id, name and free-form data. */
+
+/** Spec section 5: "Player calls with an id need a string or number id". */
+export const playerIdSchema = z.union(
+  [z.string().min(1).max(200), z.number().int().nonnegative().transform(String)],
+  { message: 'id must be a string or a number.' },
+);
+
+export const playerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  username: z.string(),
+  provider: z.enum(PROVIDERS),
+  platform: z.string(),
+  appId: z.string(),
+  platformPlayerID: z.string(),
+  /** Free-form data; always carries `name` (spec section 3, "data (with name)"). */
+  data: z.record(z.string(), z.unknown()),
+});
+export type Player = z.infer<typeof playerSchema>;
+
+/** PUT /api/player: set a player's name (the Full Name). */
+export const putPlayerBodySchema = z.object({
+  id: playerIdSchema,
+  name: z.string().max(FULL_NAME_MAX_LENGTH * 4),
+});
+export type PutPlayerBody = z.input<typeof putPlayerBodySchema>;
+
+/** PUT /api/player/{id}/data: replace the player's data (`name` in it is ignored; use PUT /api/player). */
+export const putPlayerDataBodySchema = z.object({ data: z.record(z.string(), z.unknown()) });
+export type PutPlayerDataBody = z.infer<typeof putPlayerDataBodySchema>;
+
+export const loadByPlatformIdBodySchema = z.object({
+  platform: z.string().max(50).optional(),
+  appID: z.string().max(50).optional(),
+  platformPlayerIds: z.array(playerIdSchema).min(1).max(100),
+});
+export type LoadByPlatformIdBody = z.input<typeof loadByPlatformIdBodySchema>;
+
+export const loadByGctIdBodySchema = z.object({ gctIDs: z.array(playerIdSchema).min(1).max(100) });
+export type LoadByGctIdBody = z.input<typeof loadByGctIdBodySchema>;
+
+export const playersResponseSchema = z.object({ players: z.array(playerSchema) });
+export type PlayersResponse = z.infer<typeof playersResponseSchema>;
