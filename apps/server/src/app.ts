@@ -2,8 +2,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { ApiPath } from '@xtalk/protocol';
 import { createAiProvider } from './ai/index.js';
+import { accountRoutes } from './auth/account-routes.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { resolveAuthSecret } from './auth/auth-secret.js';
+import { createOidc } from './auth/oidc.js';
+import { createSignInStore } from './auth/sign-in-store.js';
 import { createAltchaBotCheck, createTurnstileBotCheck, type BotCheck } from './auth/botcheck.js';
 import { authRoutes } from './auth/routes.js';
 import { createTokens } from './auth/tokens.js';
@@ -15,6 +18,8 @@ import type { Config } from './config.js';
 import { createGateway } from './realtime/gateway.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import { createRoomHub } from './realtime/room-hub.js';
+import { playerRoutes } from './players/routes.js';
+import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { roomRoutes } from './rooms/routes.js';
@@ -109,6 +114,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await app.register(authRoutes, { botCheck, tokens, users, authenticator });
+  const signInStore = createSignInStore(db, clock);
+  const oidc = config.GOOGLE_CLIENT_ID
+    ? createOidc(
+        {
+          issuer: config.OIDC_ISSUER,
+          clientId: config.GOOGLE_CLIENT_ID,
+          clientSecret: config.GOOGLE_CLIENT_SECRET,
+        },
+        signInStore,
+        app.log,
+      )
+    : undefined;
+  await app.register(accountRoutes, {
+    oidc,
+    store: signInStore,
+    tokens,
+    users,
+    authenticator,
+    publicUrl: config.PUBLIC_URL,
+    codeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
+  });
+  await app.register(playerRoutes, { users, authenticator, adminKey: config.ADMIN_API_KEY });
+  await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
   await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
   app.get(ApiPath.health, async () => ({
     ok: true,
@@ -152,6 +180,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // local models load in the background from the start, not on the first message
   app.addHook('onReady', async () => {
+    // the identity provider is discovered in the background; sign-in retries if it is unreachable now
+    oidc?.warmUp();
     provider.warmUp?.().catch((error: unknown) => app.log.warn({ err: error }, 'AI engine warm-up failed'));
   });
   app.addHook('onClose', async () => {

@@ -49,6 +49,17 @@ export const configSchema = z
           .filter(Boolean),
       )
       .pipe(z.array(languageSchema).min(1)),
+    /** OpenID Connect issuer of the "Sign in with Google" button; any OIDC provider works. */
+    OIDC_ISSUER: z.string().url().default('https://accounts.google.com'),
+    /** Unset: sign-in is off and the web app says so; guests still enter. */
+    GOOGLE_CLIENT_ID: optionalString,
+    GOOGLE_CLIENT_SECRET: optionalString,
+    /** How long the one-time code of /auth/{code} may be exchanged (seconds). */
+    AUTH_CODE_TTL_SECONDS: z.coerce.number().int().positive().max(600).default(60),
+    /** Unset: no admin access to the player API. */
+    ADMIN_API_KEY: optionalString.refine((value) => value === undefined || value.length >= 16, {
+      message: 'ADMIN_API_KEY must be at least 16 characters.',
+    }),
     TURNSTILE_SITE_KEY: optionalString,
     TURNSTILE_SECRET_KEY: optionalString,
     /** ALTCHA proof-of-work cost; lower in tests so browsers solve fast. */
@@ -71,6 +82,10 @@ export const configSchema = z
     /** Where local model weights live; default DATA_DIR/models. */
     MODELS_DIR: optionalString,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .refine((c) => Boolean(c.GOOGLE_CLIENT_ID) || !c.GOOGLE_CLIENT_SECRET, {
+    message: 'GOOGLE_CLIENT_SECRET is set without GOOGLE_CLIENT_ID.',
+    path: ['GOOGLE_CLIENT_ID'],
   })
   .refine((c) => Boolean(c.TURNSTILE_SITE_KEY) === Boolean(c.TURNSTILE_SECRET_KEY), {
     message: 'TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY are set together or not at all.',
@@ -97,6 +112,8 @@ const SECRET_KEYS = [
   'AUTH_SECRET',
   'TURNSTILE_SECRET_KEY',
   'OPENAI_API_KEY',
+  'GOOGLE_CLIENT_SECRET',
+  'ADMIN_API_KEY',
 ] as const;
 
 /** The configuration as printed at start: secrets masked, passwords in URLs hidden. */
