@@ -76,6 +76,8 @@ export async function startServerProcess(options: {
       ALTCHA_COST: '20',
       LOG_LEVEL: 'warn',
       AI_PROVIDER: 'fake',
+      // compare the embedded store with a real PostgreSQL: BENCH_DATABASE_URL=postgres://…
+      ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
