@@ -17,7 +17,7 @@ export interface WebSocketLike {
   onclose: ((event: { code: number; reason?: string }) => void) | null;
   onerror: ((event: unknown) => void) | null;
   onmessage: ((event: { data: unknown }) => void) | null;
-  send(data: string): void;
+  send(data: string | ArrayBufferLike | ArrayBufferView): void;
   close(code?: number, reason?: string): void;
 }
 export type WebSocketFactory = (url: string) => WebSocketLike;
@@ -164,6 +164,13 @@ export class SocketClient {
   send(frame: ClientFrame): boolean {
     if (!this.socket || !this.isOpen) return false;
     this.socket.send(JSON.stringify(frame));
+    return true;
+  }
+
+  /** A voice clip (Ogg/Opus) as one binary frame; false when not connected. */
+  sendBinary(data: Uint8Array): boolean {
+    if (!this.socket || !this.isOpen) return false;
+    this.socket.send(data);
     return true;
   }
 

@@ -1,5 +1,5 @@
 import { NEW_ROOM, type ServerFrame } from '@xtalk/protocol';
-import { LogIn, Mic } from 'lucide-react';
+import { LogIn } from 'lucide-react';
 import { useCallback, useReducer, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
@@ -18,7 +18,11 @@ import { RoomIdButton } from '../../features/room/components/room-id-button';
 import { useRoomConnection } from '../../features/room/hooks/use-room-connection';
 import { SettingsMenu } from '../../features/settings/components/settings-menu';
 import { TranscriptMenu } from '../../features/transcript/components/transcript-menu';
+import { MicPickerDialog } from '../../features/voice/components/mic-picker-dialog';
+import { VoiceControls } from '../../features/voice/components/voice-controls';
 import { useAudioPlayback } from '../../features/voice/hooks/use-audio-playback';
+import { useMicrophones } from '../../features/voice/hooks/use-microphones';
+import { useRecorder } from '../../features/voice/hooks/use-recorder';
 import { authStore, useAuthSession } from '../../lib/auth-session';
 import { getLanguage, translate, useI18n } from '../../lib/i18n';
 import { StorageKey, saveRedirectAfterLogin, writeString } from '../../lib/storage';
@@ -35,6 +39,8 @@ export function TranslatePage() {
   const [chat, dispatch] = useReducer(chatReducer, initialChatState);
   const typing = useTypingIndicator();
   const audio = useAudioPlayback();
+  const microphones = useMicrophones();
+  const [micPickerOpen, setMicPickerOpen] = useState(false);
   const [joinOpen, setJoinOpen] = useState(false);
 
   const onFrame = useCallback(
@@ -55,6 +61,7 @@ export function TranslatePage() {
         case 'error':
           // 'notice' is information about the room (e.g. translation unavailable), not a failure.
           if (frame.code === 'notice') toast.info(frame.message);
+          else if (frame.code === 'no_speech') toast(say('voice.noSpeech'));
           else toast.error(frame.message);
           break;
       }
@@ -80,6 +87,13 @@ export function TranslatePage() {
     onJoinFailed: () => {
       if (routeRoom !== null) navigate('/translate', { replace: true });
     },
+  });
+
+  // Voice input: tap to record (stops playback), tap to send the clip as one binary frame.
+  const recorder = useRecorder({
+    deviceId: microphones.selected,
+    onBeforeStart: audio.stop,
+    onClip: (clip) => void connection.sendAudio(clip),
   });
 
   const isGuest = session.user.provider === 'guest';
@@ -128,6 +142,7 @@ export function TranslatePage() {
             isGuest={isGuest}
             onCreateRoom={() => navigate(`/translate?r=${NEW_ROOM}`)}
             onJoinRoom={() => setJoinOpen(true)}
+            onMicrophone={() => setMicPickerOpen(true)}
             onLogin={goLogin}
             onLogout={() => navigate('/logout')}
           />
@@ -141,14 +156,12 @@ export function TranslatePage() {
           onSend={sendText}
           isTyping={typing.isTyping}
           micSlot={
-            // Voice input comes later; the slot keeps the layout of the final control bar.
-            <span
-              aria-hidden="true"
-              title={t('chat.micSoon')}
-              className="hidden size-10 shrink-0 items-center justify-center rounded-full bg-slate-100 text-slate-400 sm:inline-flex dark:bg-slate-800 dark:text-slate-500"
-            >
-              <Mic className="size-5" />
-            </span>
+            <VoiceControls
+              state={recorder.state}
+              elapsedSeconds={recorder.elapsedSeconds}
+              analyser={recorder.analyser}
+              onTap={recorder.tap}
+            />
           }
           languageSlot={
             <LanguageToggle disabled={!connection.isConnected} onChange={connection.sendLanguage} />
@@ -160,6 +173,14 @@ export function TranslatePage() {
       </footer>
 
       <LandscapeView items={chat.items} myUsername={session.user.username} />
+      <MicPickerDialog
+        open={micPickerOpen}
+        onClose={() => setMicPickerOpen(false)}
+        devices={microphones.devices}
+        selected={microphones.selected}
+        onChoose={microphones.choose}
+        onOpen={microphones.refresh}
+      />
       <ConnectionOverlays state={connection.state} onReconnect={connection.reconnect} />
       <JoinRoomDialog
         open={joinOpen}

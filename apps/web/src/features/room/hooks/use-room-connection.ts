@@ -143,6 +143,13 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     [send],
   );
 
+  /** A voice clip; 'Not connected.' (2 s) when the socket is not open (spec section 5). */
+  const sendAudio = useCallback((clip: Uint8Array): boolean => {
+    const sent = clientRef.current?.sendBinary(clip) ?? false;
+    if (!sent) toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
+    return sent;
+  }, []);
+
   const sendLanguage = useCallback((language: UiLanguage) => {
     const client = clientRef.current;
     if (client?.roomId && client.isOpen) client.send({ type: 'setLanguage', language, room: client.roomId });
@@ -166,6 +173,7 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     isReady: state === 'ready',
     send,
     sendChat,
+    sendAudio,
     sendLanguage,
     reconnect,
     isCurrentRoom,

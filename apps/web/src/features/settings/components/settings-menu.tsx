@@ -1,4 +1,4 @@
-import { DoorOpen, LogIn, LogOut, Maximize, Monitor, Moon, Plus, Settings, Sun } from 'lucide-react';
+import { DoorOpen, LogIn, LogOut, Maximize, Mic, Monitor, Moon, Plus, Settings, Sun } from 'lucide-react';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { useI18n } from '../../../lib/i18n';
 import { setTheme, useTheme } from '../../../lib/theme';
@@ -7,6 +7,8 @@ export interface SettingsMenuProps {
   isGuest: boolean;
   onCreateRoom: () => void;
   onJoinRoom: () => void;
+  /** Opens the microphone picker. */
+  onMicrophone: () => void;
   onLogin: () => void;
   onLogout: () => void;
 }
@@ -21,7 +23,14 @@ async function toggleFullscreen(): Promise<void> {
 }
 
 /** The settings menu of the room header (spec section 2, Room screen). */
-export function SettingsMenu({ isGuest, onCreateRoom, onJoinRoom, onLogin, onLogout }: SettingsMenuProps) {
+export function SettingsMenu({
+  isGuest,
+  onCreateRoom,
+  onJoinRoom,
+  onMicrophone,
+  onLogin,
+  onLogout,
+}: SettingsMenuProps) {
   const { t } = useI18n();
   const theme = useTheme();
   const items: MenuItem[] = [
@@ -63,6 +72,12 @@ export function SettingsMenu({ isGuest, onCreateRoom, onJoinRoom, onLogin, onLog
       label: t('menu.system'),
       icon: <Monitor className="size-4" />,
       onSelect: () => setTheme('dark'),
+    },
+    {
+      key: 'microphone',
+      label: t('menu.microphone'),
+      icon: <Mic className="size-4" />,
+      onSelect: onMicrophone,
     },
     isGuest
       ? {

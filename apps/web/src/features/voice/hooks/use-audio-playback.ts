@@ -5,6 +5,20 @@ import { AudioQueue, htmlAudioPlayer, type ClipPlayer } from '../utils/audio-que
 import { WavError, validateWav } from '../utils/wav';
 
 /**
+ * Browser tests cannot hear: with `localStorage['xtalk:test-hooks'] = '1'` every accepted spoken translation
+ * is counted in `window.__xtalkAudioReceived`. Without the flag nothing is exposed.
+ */
+function countForTests(): void {
+  try {
+    if (localStorage.getItem('xtalk:test-hooks') !== '1') return;
+    const target = window as unknown as { __xtalkAudioReceived?: number };
+    target.__xtalkAudioReceived = (target.__xtalkAudioReceived ?? 0) + 1;
+  } catch {
+    // storage unavailable: no hooks
+  }
+}
+
+/**
  * Spoken translations: validate each WAV frame, queue it, play one by one. `stop` is for the mic button
  * (starting a recording stops playback, spec section 4).
  */
@@ -29,6 +43,7 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
       return;
     }
     queueRef.current?.enqueue(new Blob([buffer], { type: 'audio/wav' }));
+    countForTests();
   }, []);
 
   const stop = useCallback(() => queueRef.current?.stop(), []);

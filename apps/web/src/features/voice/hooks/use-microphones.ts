@@ -1,0 +1,48 @@
+import { useCallback, useEffect, useState } from 'react';
+import { StorageKey, readString, writeString } from '../../../lib/storage';
+
+export interface Microphone {
+  deviceId: string;
+  label: string;
+}
+
+/**
+ * The audio inputs of this device and the chosen one (client state micInput, storage key `mic`). Labels are
+ * only given once the page has microphone permission; until then inputs are numbered.
+ */
+export function useMicrophones() {
+  const [devices, setDevices] = useState<Microphone[]>([]);
+  const [selected, setSelected] = useState<string | undefined>(() => readString(StorageKey.mic) || undefined);
+
+  const refresh = useCallback(async () => {
+    if (!navigator.mediaDevices?.enumerateDevices) return;
+    try {
+      const all = await navigator.mediaDevices.enumerateDevices();
+      const inputs = all.filter((device) => device.kind === 'audioinput');
+      setDevices(
+        inputs.map((device, index) => ({
+          deviceId: device.deviceId,
+          label: device.label || `Microphone ${index + 1}`,
+        })),
+      );
+    } catch (error) {
+      console.warn('[mic] could not list devices', error);
+    }
+  }, []);
+
+  // Listed when the picker opens (it calls `refresh`) and again whenever a device comes or goes.
+  useEffect(() => {
+    const media = navigator.mediaDevices;
+    if (!media?.addEventListener) return;
+    const onChange = () => void refresh();
+    media.addEventListener('devicechange', onChange);
+    return () => media.removeEventListener('devicechange', onChange);
+  }, [refresh]);
+
+  const choose = useCallback((deviceId: string) => {
+    setSelected(deviceId);
+    writeString(StorageKey.mic, deviceId);
+  }, []);
+
+  return { devices, selected, choose, refresh };
+}

@@ -1,0 +1,74 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { useI18n } from '../../../lib/i18n';
+import { startOpusCapture, type OpusCapture } from '../utils/opus-capture';
+import {
+  createRecorder,
+  type Recorder,
+  type RecorderClock,
+  type RecorderProblem,
+  type RecorderSnapshot,
+} from '../utils/recorder-machine';
+
+export interface UseRecorderOptions {
+  /** The chosen microphone (undefined: the default one). */
+  deviceId?: string;
+  /** Starting a recording stops playing audio (spec section 4). */
+  onBeforeStart?: () => void;
+  /** A finished clip: Ogg/Opus bytes, to be sent as one binary frame. */
+  onClip: (clip: Uint8Array, durationMs: number) => void;
+  clock?: RecorderClock;
+}
+
+const MIC_ERROR_TOAST = 'mic-error';
+
+/** The mic button's behaviour in React: the recorder state machine over the browser's Opus capture. */
+export function useRecorder(options: UseRecorderOptions) {
+  const { t } = useI18n();
+  const [snapshot, setSnapshot] = useState<RecorderSnapshot>({ state: 'idle', elapsedSeconds: 0 });
+  const [analyser, setAnalyser] = useState<AnalyserNode | undefined>(undefined);
+  const latest = useRef({ options, t });
+  useEffect(() => {
+    latest.current = { options, t };
+  });
+  const recorderRef = useRef<Recorder | null>(null);
+
+  useEffect(() => {
+    const recorder = createRecorder({
+      clock: latest.current.options.clock,
+      start: async () => {
+        const capture: OpusCapture = await startOpusCapture(latest.current.options.deviceId);
+        toast.dismiss(MIC_ERROR_TOAST);
+        setAnalyser(capture.analyser);
+        return capture;
+      },
+      onBeforeStart: () => latest.current.options.onBeforeStart?.(),
+      onClip: (clip, durationMs) => latest.current.options.onClip(clip, durationMs),
+      onProblem: (problem: RecorderProblem) => {
+        const { t: tr } = latest.current;
+        if (problem.kind === 'tooShort') toast(tr('voice.tooShort'));
+        else if (problem.kind === 'empty') toast.error(tr('voice.empty'));
+        // spec section 8: a persistent toast
+        else
+          toast.error(tr('voice.micError', { message: problem.message }), {
+            id: MIC_ERROR_TOAST,
+            duration: Infinity,
+          });
+      },
+      onChange: (next) => {
+        setSnapshot(next);
+        if (next.state === 'idle') setAnalyser(undefined);
+      },
+    });
+    recorderRef.current = recorder;
+    return () => {
+      recorder.dispose();
+      recorderRef.current = null;
+    };
+  }, []);
+
+  const tap = useCallback(() => recorderRef.current?.tap(), []);
+  const stop = useCallback(() => recorderRef.current?.stop(), []);
+
+  return { ...snapshot, analyser, tap, stop };
+}

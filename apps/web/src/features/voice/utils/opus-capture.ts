@@ -1,0 +1,150 @@
+import { AUDIO_SAMPLE_RATE } from '@xtalk/protocol';
+// libopus + resampler + Ogg muxer in WebAssembly, bundled with the app as an asset (never a CDN); it runs
+// as the AudioWorklet processor 'encoder-worklet'. See docs/decisions/0004-voice-capture.md.
+import encoderUrl from 'opus-recorder/dist/encoderWorker.min.js?url';
+import type { Capture } from './recorder-machine';
+
+/*
+ * Microphone -> 16 kHz mono Opus in Ogg, in the browser. One AudioContext per recording:
+ *   getUserMedia (the chosen device) -> MediaStreamSource -> AnalyserNode (the visualiser)
+ *                                                        -> AudioWorkletNode 'encoder-worklet' (Ogg pages)
+ * Stopping flushes the encoder and returns the pages as one file; a capture that produced no audio packet
+ * returns an empty array (the recorder then says 'No audio data captured').
+ */
+
+export interface OpusCapture extends Capture {
+  /** Live input for the frequency bars. */
+  analyser: AnalyserNode;
+}
+
+interface PageMessage {
+  message: 'page';
+  page: Uint8Array;
+  samplePosition: number;
+}
+type EncoderMessage = PageMessage | { message: 'ready' | 'done' | 'flushed' };
+
+export class MicError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MicError';
+  }
+}
+
+export function isCaptureSupported(): boolean {
+  return (
+    typeof window !== 'undefined' &&
+    typeof window.AudioContext === 'function' &&
+    typeof window.AudioWorkletNode === 'function' &&
+    typeof WebAssembly === 'object' &&
+    Boolean(navigator.mediaDevices?.getUserMedia)
+  );
+}
+
+function constraints(deviceId: string | undefined): MediaStreamConstraints {
+  return {
+    audio: {
+      ...(deviceId ? { deviceId: { exact: deviceId } } : {}),
+      channelCount: 1,
+      echoCancellation: true,
+      noiseSuppression: true,
+      autoGainControl: true,
+    },
+  };
+}
+
+async function openStream(deviceId: string | undefined): Promise<MediaStream> {
+  try {
+    return await navigator.mediaDevices.getUserMedia(constraints(deviceId));
+  } catch (error) {
+    // The remembered device was unplugged: fall back to the default one rather than fail.
+    if (deviceId && (error as DOMException | undefined)?.name === 'OverconstrainedError') {
+      return navigator.mediaDevices.getUserMedia(constraints(undefined));
+    }
+    throw error;
+  }
+}
+
+export async function startOpusCapture(deviceId?: string): Promise<OpusCapture> {
+  if (!isCaptureSupported()) throw new MicError('This browser cannot record audio (no AudioWorklet).');
+  const stream = await openStream(deviceId);
+  const context = new AudioContext();
+  const release = () => {
+    for (const track of stream.getTracks()) track.stop();
+    void context.close().catch(() => undefined);
+  };
+  try {
+    await context.audioWorklet.addModule(encoderUrl);
+    const source = context.createMediaStreamSource(stream);
+    const analyser = context.createAnalyser();
+    analyser.fftSize = 64;
+    analyser.smoothingTimeConstant = 0.6;
+    source.connect(analyser);
+    const encoder = new AudioWorkletNode(context, 'encoder-worklet', {
+      numberOfOutputs: 0,
+      channelCount: 1,
+      channelCountMode: 'explicit',
+      channelInterpretation: 'speakers',
+    });
+    const pages: Uint8Array[] = [];
+    let samplePosition = 0;
+    let onDone: (() => void) | undefined;
+    const ready = new Promise<void>((resolve, reject) => {
+      encoder.onprocessorerror = () => reject(new MicError('The audio encoder failed to start.'));
+      encoder.port.onmessage = ({ data }: MessageEvent<EncoderMessage>) => {
+        if (data.message === 'ready') resolve();
+        else if (data.message === 'page') {
+          pages.push(data.page);
+          samplePosition = data.samplePosition;
+        } else if (data.message === 'done') onDone?.();
+      };
+    });
+    encoder.port.postMessage({
+      command: 'init',
+      originalSampleRate: context.sampleRate,
+      encoderSampleRate: AUDIO_SAMPLE_RATE,
+      numberOfChannels: 1,
+      encoderApplication: 2048, // OPUS_APPLICATION_VOIP: tuned for speech
+      encoderFrameSize: 20,
+      maxFramesPerPage: 40,
+      resampleQuality: 3,
+    });
+    await ready;
+    encoder.port.postMessage({ command: 'getHeaderPages' });
+    source.connect(encoder);
+    if (context.state === 'suspended') await context.resume();
+
+    let finished = false;
+    return {
+      analyser,
+      async stop() {
+        if (finished) return new Uint8Array(0);
+        finished = true;
+        source.disconnect();
+        const done = new Promise<void>((resolve) => (onDone = resolve));
+        encoder.port.postMessage({ command: 'done' });
+        await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 3000))]);
+        encoder.port.postMessage({ command: 'close' });
+        release();
+        if (samplePosition === 0) return new Uint8Array(0); // headers only: no audio captured
+        const clip = new Uint8Array(pages.reduce((sum, page) => sum + page.length, 0));
+        let offset = 0;
+        for (const page of pages) {
+          clip.set(page, offset);
+          offset += page.length;
+        }
+        return clip;
+      },
+      cancel() {
+        if (finished) return;
+        finished = true;
+        source.disconnect();
+        encoder.port.postMessage({ command: 'close' });
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

@@ -1,0 +1,148 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { enterAsGuest, launchBrowser, messageWith, newPerson, ProductServer, roomIdOf } from './harness.js';
+
+/*
+ * Voice input in Chromium with a fake microphone that speaks (espeak-ng, looped by Chromium): tap, speak,
+ * tap; the clip is encoded to Ogg/Opus in the page, checked for a voice by the server, transcribed by the
+ * fake provider (FAKE_AI_TRANSCRIPT: Opus carries no marker text) and posted like typed chat. The second
+ * person sees the transcript and its translation and receives the spoken translation.
+ */
+
+const TRANSCRIPT = 'Hello from the microphone';
+const artifacts = resolve(import.meta.dirname, 'artifacts');
+
+describe('voice input in the browser', () => {
+  let server: ProductServer;
+  let browser: Browser;
+  let workDir: string;
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(join(tmpdir(), 'xtalk-voice-'));
+    const speech = join(workDir, 'speech.wav');
+    const mic = join(workDir, 'fake-mic.wav');
+    execFileSync('espeak-ng', ['-v', 'en-us', '-w', speech, 'Hello from the microphone. This is a test.']);
+    // 48 kHz mono 16-bit with a little silence around it; Chromium loops the file
+    execFileSync('sox', [speech, '-r', '48000', '-c', '1', '-b', '16', mic, 'pad', '0.3', '0.3']);
+    server = await ProductServer.start({ FAKE_AI_TRANSCRIPT: TRANSCRIPT });
+    browser = await launchBrowser([`--use-file-for-fake-audio-capture=${mic}`]);
+    mkdirSync(artifacts, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  });
+
+  const micButton = (page: Page) => page.getByTestId('mic-button');
+
+  it('tap, speak, tap: the other person sees the transcript and its translation and hears it', async () => {
+    const alice = await newPerson(browser, server.url);
+    await enterAsGuest(alice.page);
+    const roomId = await roomIdOf(alice.page);
+    const bob = await newPerson(browser, server.url);
+    // Bob listens in Japanese (he gets the spoken translation) and lets the test count what he receives
+    await bob.context.addInitScript(() => {
+      localStorage.setItem('lang', 'ja');
+      localStorage.setItem('xtalk:test-hooks', '1');
+    });
+    await enterAsGuest(bob.page, `/translate?r=${roomId}`);
+
+    const mic = micButton(alice.page);
+    await expect.poll(() => mic.getAttribute('data-state')).toBe('idle');
+    await expect.poll(() => alice.page.getByTestId('recording-timer').textContent()).toBe('00:00');
+    await mic.click();
+    await expect.poll(() => mic.getAttribute('data-state'), { timeout: 10_000 }).toBe('recording');
+    await expect.poll(() => alice.page.getByTestId('visualiser').getAttribute('data-active')).toBe('true');
+    await expect
+      .poll(() => alice.page.getByTestId('recording-timer').textContent(), { timeout: 5000 })
+      .toBe('00:02');
+    await alice.page.screenshot({ path: join(artifacts, 'voice-recording-light.png') });
+    await alice.page.evaluate(() => document.documentElement.classList.add('dark'));
+    await alice.page.waitForTimeout(400); // colour transitions
+    await alice.page.screenshot({ path: join(artifacts, 'voice-recording-dark.png') });
+    await alice.page.evaluate(() => document.documentElement.classList.remove('dark'));
+    await alice.page.waitForTimeout(800); // about three seconds of speech in all
+    await mic.click();
+    await expect.poll(() => mic.getAttribute('data-state'), { timeout: 10_000 }).toBe('idle');
+    await expect.poll(() => alice.page.getByTestId('recording-timer').textContent()).toBe('00:00');
+
+    // the transcript is a message like typed chat, for both of them
+    await messageWith(alice.page, TRANSCRIPT).waitFor({ timeout: 20_000 });
+    const atBob = messageWith(bob.page, TRANSCRIPT);
+    await atBob.waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => atBob.getByTestId('translation').first().textContent(), { timeout: 20_000 })
+      .toContain(`[ja] ${TRANSCRIPT}`);
+    // and Bob received the spoken translation (a WAV frame accepted by the playback queue)
+    await expect
+      .poll(
+        () =>
+          bob.page.evaluate(() => (window as { __xtalkAudioReceived?: number }).__xtalkAudioReceived ?? 0),
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBeGreaterThanOrEqual(1);
+    await bob.page.screenshot({ path: join(artifacts, 'voice-listener-ja.png') });
+    expect(
+      await alice.page.evaluate(() => (window as { __xtalkAudioReceived?: number }).__xtalkAudioReceived),
+    ).toBeUndefined();
+
+    // a tap right after the start is too short to send
+    await mic.click();
+    await expect.poll(() => mic.getAttribute('data-state'), { timeout: 10_000 }).toBe('recording');
+    await mic.click();
+    await alice.page.getByText('Recording too short').waitFor();
+    await expect.poll(() => mic.getAttribute('data-state')).toBe('idle');
+    expect(await alice.page.getByTestId('message').count()).toBe(1);
+
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it('picks the microphone from the settings menu and remembers it', async () => {
+    const carol = await newPerson(browser, server.url);
+    await enterAsGuest(carol.page);
+    await carol.page.getByTestId('settings-menu').click();
+    await carol.page.getByRole('menuitem', { name: 'Microphone' }).click();
+    const picker = carol.page.getByTestId('mic-picker');
+    await picker.waitFor();
+    const choices = picker.getByRole('radio');
+    await expect.poll(() => choices.count()).toBeGreaterThanOrEqual(1);
+    await carol.page.screenshot({ path: join(artifacts, 'voice-mic-picker.png') });
+    const last = choices.last();
+    const deviceId = await last.getAttribute('value');
+    await last.click();
+    await picker.waitFor({ state: 'detached' });
+    expect(await carol.page.evaluate(() => localStorage.getItem('mic'))).toBe(deviceId);
+
+    // the remembered device is used for the next recording
+    const mic = micButton(carol.page);
+    await mic.click();
+    await expect.poll(() => mic.getAttribute('data-state'), { timeout: 10_000 }).toBe('recording');
+    await carol.page.waitForTimeout(1500);
+    await mic.click();
+    await messageWith(carol.page, TRANSCRIPT).waitFor({ timeout: 20_000 });
+    await carol.context.close();
+  });
+
+  it('says "Not connected." when a clip finishes while the connection is down', async () => {
+    const dave = await newPerson(browser, server.url);
+    await enterAsGuest(dave.page);
+    const mic = micButton(dave.page);
+    await mic.click();
+    await expect.poll(() => mic.getAttribute('data-state'), { timeout: 10_000 }).toBe('recording');
+    await dave.page.waitForTimeout(1000);
+    await server.stop();
+    // the reconnect overlay covers the bar now; the tap goes to the button itself
+    await mic.dispatchEvent('click');
+    await dave.page.getByText('Not connected.').waitFor({ timeout: 10_000 });
+    await server.boot();
+    await dave.context.close();
+  });
+});
