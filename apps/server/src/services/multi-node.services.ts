@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageFrame, SystemFrame } from '@xtalk/protocol';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { migrations } from '../store/migrations.js';
 
 /*
  * `npm run test:services`: the same server against a real PostgreSQL and Redis, two nodes at once.
@@ -58,7 +59,7 @@ describe('two nodes on PostgreSQL and Redis', () => {
         await client.end();
       }
     });
-    expect(rows.map((row) => row.id)).toEqual([1]);
+    expect(rows.map((row) => row.id)).toEqual(migrations.map((migration) => migration.id));
   });
 
   it('delivers messages, JOIN and LEAVE between people on different nodes', async () => {

@@ -89,6 +89,18 @@ export interface RoomHistoryEntry {
   updated: number;
 }
 
+export type RoomHistoryMap = Record<string, RoomHistoryEntry>;
+
+/** The `rooms` key: for signed-in users a mirror of the server's history, refreshed when Past Rooms opens. */
+export function readRoomHistory(): RoomHistoryMap {
+  const rooms = readJson<RoomHistoryMap>(StorageKey.rooms);
+  return rooms && typeof rooms === 'object' && !Array.isArray(rooms) ? rooms : {};
+}
+
+export function writeRoomHistory(rooms: RoomHistoryMap): void {
+  writeJson(StorageKey.rooms, rooms);
+}
+
 /** Remember a joined room for Past Rooms (map code -> added/updated timestamps). */
 export function touchRoomHistory(roomId: string, now = Date.now()): void {
   const rooms = readJson<Record<string, RoomHistoryEntry>>(StorageKey.rooms) ?? {};

@@ -1,9 +1,13 @@
 import {
   ApiPath,
+  authConfigSchema,
   botcheckChallengeSchema,
+  exchangeResponseSchema,
   guestLoginResponseSchema,
   userSchema,
+  type AuthConfig,
   type BotcheckChallenge,
+  type ExchangeResponse,
   type GuestLoginResponse,
   type User,
 } from '@xtalk/protocol';
@@ -24,11 +28,15 @@ export async function fetchMe(token: string): Promise<User> {
   return userSchema.parse(await request<unknown>('GET', ApiPath.me, { token }));
 }
 
-/** /auth/{token}: trade a sign-in token from the identity provider redirect for our own. */
-export async function exchangeToken(token: string, provider: string): Promise<{ token: string; user: User }> {
-  const body = await request<{ token?: unknown; user?: unknown } | undefined>('POST', '/api/auth/exchange', {
-    body: { token, provider },
-  });
-  if (typeof body?.token !== 'string' || body.token === '') throw new Error('Invalid sign-in response.');
-  return { token: body.token, user: userSchema.parse(body.user) };
+/** /auth/{token}: trade the one-time code of the sign-in redirect for a session token and user. */
+export async function exchangeToken(token: string, provider: string): Promise<ExchangeResponse> {
+  const body = await request<unknown>('POST', ApiPath.exchange, { body: { token, provider } });
+  const parsed = exchangeResponseSchema.safeParse(body);
+  if (!parsed.success || parsed.data.token === '') throw new Error('Invalid sign-in response.');
+  return parsed.data;
+}
+
+/** Whether this server offers "Sign in with Google" (it may not be configured). */
+export async function fetchAuthConfig(): Promise<AuthConfig> {
+  return authConfigSchema.parse(await request<unknown>('GET', ApiPath.authConfig));
 }

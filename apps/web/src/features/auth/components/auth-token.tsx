@@ -5,7 +5,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api-client';
 import { authStore } from '../../../lib/auth-session';
 import { useI18n } from '../../../lib/i18n';
-import { consumeRedirectAfterLogin } from '../../../lib/storage';
+import { StorageKey, consumeRedirectAfterLogin, remove } from '../../../lib/storage';
 import { exchangeToken } from '../api/auth-api';
 
 /** /auth/{token}?provider=: exchange the token for a user, then the saved target or /translate. */
@@ -27,6 +27,8 @@ export function AuthToken() {
       .then((session) => {
         if (cancelled) return;
         authStore.set(session);
+        // a guest's rooms on this device are not the account's history (the server has that)
+        remove(StorageKey.rooms);
         navigate(consumeRedirectAfterLogin() ?? '/translate', { replace: true });
       })
       .catch((failure: unknown) => {

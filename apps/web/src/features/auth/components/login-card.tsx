@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { CenteredCard } from '../../../components/ui/card';
 import { useAuthSession } from '../../../lib/auth-session';
 import { useI18n } from '../../../lib/i18n';
+import { useGoogleSignIn } from '../hooks/use-auth-config';
 
 export const GOOGLE_LOGIN_PATH = '/auth/google/login';
 const DEFAULT_ORIGIN = '/chat/default';
@@ -33,6 +34,41 @@ export function signInWithGoogle(): void {
   window.location.assign(GOOGLE_LOGIN_PATH);
 }
 
+/**
+ * The Google button. When the server has no sign-in configured it says so instead of sending the person
+ * to a Google error page; while the server is asked, it waits.
+ */
+function GoogleButton({ label }: { label: string }) {
+  const { t } = useI18n();
+  const availability = useGoogleSignIn();
+  const unavailable = availability === 'unavailable';
+  return (
+    <>
+      <Button
+        variant="outline"
+        size="lg"
+        onClick={signInWithGoogle}
+        disabled={availability !== 'available'}
+        aria-describedby={unavailable ? 'google-unavailable' : undefined}
+        data-testid="google-signin"
+        data-state={availability}
+      >
+        <GoogleMark /> {label}
+      </Button>
+      {unavailable && (
+        <p
+          id="google-unavailable"
+          role="note"
+          data-testid="google-unavailable"
+          className="-mt-1 rounded-xl bg-amber-50 px-3 py-2 text-left text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-200"
+        >
+          {t('login.googleUnavailable')}
+        </p>
+      )}
+    </>
+  );
+}
+
 /** /login (spec section 2). */
 export function LoginCard() {
   const { t } = useI18n();
@@ -47,9 +83,7 @@ export function LoginCard() {
       <h1 className="mt-3 text-xl font-semibold">{t('login.title')}</h1>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('login.subtitle')}</p>
       <div className="mt-8 flex flex-col gap-3">
-        <Button variant="outline" size="lg" onClick={signInWithGoogle}>
-          <GoogleMark /> {t('login.google')}
-        </Button>
+        <GoogleButton label={t('login.google')} />
         <Button variant="secondary" size="lg" onClick={() => navigate('/')}>
           <UserRound className="size-4" aria-hidden="true" />
           {isGuest ? t('login.continueGuest') : t('login.guest')}
@@ -77,9 +111,7 @@ export function SignupCard() {
       <p className="text-3xl font-black tracking-tight text-indigo-600 dark:text-indigo-400">XTalk</p>
       <h1 className="mt-3 text-xl font-semibold">{t('signup.title')}</h1>
       <div className="mt-8 flex flex-col gap-3">
-        <Button variant="outline" size="lg" onClick={signInWithGoogle}>
-          <GoogleMark /> {t('signup.google')}
-        </Button>
+        <GoogleButton label={t('signup.google')} />
       </div>
       <p className="mt-6 text-sm text-slate-600 dark:text-slate-400">
         {t('signup.haveAccount')}{' '}

@@ -4,6 +4,7 @@ import { CenteredCard } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { authStore } from '../../../lib/auth-session';
 import { useI18n } from '../../../lib/i18n';
+import { StorageKey, remove } from '../../../lib/storage';
 
 /** /logout: forget the user and every stored token, then /login (spec section 2). */
 export function Logout() {
@@ -11,6 +12,9 @@ export function Logout() {
   const navigate = useNavigate();
   useEffect(() => {
     authStore.clear();
+    // what belonged to the account goes with it: its room history mirror and balance
+    remove(StorageKey.rooms);
+    remove(StorageKey.bal);
     const id = setTimeout(() => navigate('/login', { replace: true }), 800);
     return () => clearTimeout(id);
   }, [navigate]);

@@ -107,6 +107,23 @@ describe('chatReducer', () => {
     expect(state.items.map((item) => item.displayUsername)).toEqual(['Alice', 'Alice', 'CalmPanda']);
   });
 
+  it('renames items stored under the old username (a new username, found by the old display name)', () => {
+    const state = run([
+      message(1000, { username: 'u-0123456789ab', displayUsername: 'BraveOtter' }),
+      message(2000, { username: 'bob', displayUsername: 'CalmPanda' }),
+      {
+        type: 'usernameUpdate',
+        username: 'alice_new',
+        displayUsername: 'alice_new',
+        oldDisplayUsername: 'BraveOtter',
+      },
+    ]);
+    expect(state.items.map((item) => [item.username, item.displayUsername])).toEqual([
+      ['alice_new', 'alice_new'],
+      ['bob', 'CalmPanda'],
+    ]);
+  });
+
   it('resets to an empty list for a new session', () => {
     expect(chatReducer(run([message(1)]), { type: 'reset' }).items).toEqual([]);
   });

@@ -130,11 +130,14 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case 'noteComplete':
       return updateMessage(state, frame.originalTimestamp, (message) => ({ ...message, note: frame.note }));
     case 'usernameUpdate': {
+      // The frame names the new username; earlier items still carry the old one, so they are found by the
+      // display name they were shown under (spec section 7: username, displayUsername, oldDisplayUsername).
       let changed = false;
       const items = state.items.map((item) => {
-        if (item.username !== frame.username) return item;
+        const renamed = item.username === frame.username || item.displayUsername === frame.oldDisplayUsername;
+        if (!renamed) return item;
         changed = true;
-        return { ...item, displayUsername: frame.displayUsername };
+        return { ...item, username: frame.username, displayUsername: frame.displayUsername };
       });
       return changed ? { items } : state;
     }

@@ -1,0 +1,246 @@
+import type { RoomHistoryEntry } from '@xtalk/protocol';
+import { History, LogIn, RotateCcw, Trash2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Spinner } from '../../../components/ui/spinner';
+import { errorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { useI18n } from '../../../lib/i18n';
+import { cachedRoomHistory, clearRoomHistory, fetchRoomHistory } from '../api/history-api';
+
+export interface PastRoomsDialogProps {
+  open: boolean;
+  onClose: () => void;
+  token: string;
+  isGuest: boolean;
+  currentRoom: string | null;
+  onRejoin: (roomId: string) => void;
+  onLogin: () => void;
+}
+
+/**
+ * Past Rooms (spec section 2, Dialogs): up to 20 rooms by last update, each with its code and when it was
+ * joined, Rejoin (or a disabled "You're here" for the current room) and Clear History. Guests see a faded
+ * list under 'Login to view room history.' (spec section 6).
+ */
+export function PastRoomsDialog(props: PastRoomsDialogProps) {
+  const { t } = useI18n();
+  if (!props.open) return null;
+  return (
+    <Dialog
+      open
+      onClose={props.onClose}
+      title={t('room.pastRooms')}
+      closeLabel={t('common.close')}
+      testId="past-rooms"
+      className="max-w-lg"
+    >
+      {props.isGuest ? <GuestHistory onLogin={props.onLogin} /> : <MemberHistory {...props} />}
+    </Dialog>
+  );
+}
+
+function useJoinedFormat() {
+  const { language } = useI18n();
+  const format = new Intl.DateTimeFormat(language === 'ja' ? 'ja-JP' : 'en-US', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
+  return (ms: number) => format.format(new Date(ms));
+}
+
+function RoomRow({
+  room,
+  isCurrent,
+  onRejoin,
+  sample = false,
+}: {
+  room: RoomHistoryEntry;
+  isCurrent: boolean;
+  onRejoin?: (roomId: string) => void;
+  /** A placeholder row (guests): no test ids, nothing to press. */
+  sample?: boolean;
+}) {
+  const { t } = useI18n();
+  const formatDate = useJoinedFormat();
+  return (
+    <li
+      data-testid={sample ? undefined : 'past-room'}
+      data-room-id={sample ? undefined : room.roomId}
+      className={cn(
+        'flex items-center gap-3 rounded-2xl border px-4 py-3',
+        isCurrent
+          ? 'border-indigo-200 bg-indigo-50/70 dark:border-indigo-900 dark:bg-indigo-950/40'
+          : 'border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900',
+      )}
+    >
+      <div className="min-w-0 flex-1">
+        <p className="font-mono text-base font-bold tracking-wider text-slate-900 dark:text-white">
+          {room.roomId}
+        </p>
+        <p className="truncate text-xs text-slate-500 dark:text-slate-400" title={formatDate(room.added)}>
+          {t('history.joined', { date: formatDate(room.updated) })}
+        </p>
+      </div>
+      {isCurrent ? (
+        <Button size="sm" variant="secondary" disabled data-testid="current-room">
+          {t('history.here')}
+        </Button>
+      ) : (
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={() => onRejoin?.(room.roomId)}
+          data-testid={sample ? undefined : 'rejoin-button'}
+        >
+          {t('history.rejoin')}
+        </Button>
+      )}
+    </li>
+  );
+}
+
+type Load = { state: 'loading' } | { state: 'ready' } | { state: 'failed'; message: string };
+
+function MemberHistory({ token, currentRoom, onRejoin, onClose }: PastRoomsDialogProps) {
+  const { t } = useI18n();
+  // What this device remembers shows at once; the server's answer (the truth, across devices) replaces it.
+  const [rooms, setRooms] = useState<RoomHistoryEntry[]>(cachedRoomHistory);
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [clearing, setClearing] = useState(false);
+
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let active = true;
+    fetchRoomHistory(token)
+      .then((fresh) => {
+        if (!active) return;
+        setRooms(fresh);
+        setLoad({ state: 'ready' });
+      })
+      .catch((error: unknown) => {
+        if (active) setLoad({ state: 'failed', message: errorMessage(error) });
+      });
+    return () => {
+      active = false;
+    };
+  }, [token, attempt]);
+
+  const retry = () => {
+    setLoad({ state: 'loading' });
+    setAttempt((n) => n + 1);
+  };
+
+  const clear = async () => {
+    if (!window.confirm(t('history.clearConfirm'))) return;
+    setClearing(true);
+    try {
+      await clearRoomHistory(token);
+      setRooms([]);
+    } catch (error) {
+      window.alert(errorMessage(error));
+    } finally {
+      setClearing(false);
+    }
+  };
+
+  const rejoin = (roomId: string) => {
+    onClose();
+    onRejoin(roomId);
+  };
+
+  const empty = rooms.length === 0;
+  return (
+    <div className="flex flex-col gap-4">
+      {load.state === 'failed' && (
+        <div
+          role="alert"
+          className="flex items-center justify-between gap-3 rounded-xl bg-rose-50 px-3 py-2 text-sm text-rose-800 dark:bg-rose-950/50 dark:text-rose-200"
+        >
+          <span>{t('history.loadFailed')}</span>
+          <Button size="sm" variant="ghost" onClick={retry}>
+            <RotateCcw className="size-4" aria-hidden="true" />
+            {t('history.retry')}
+          </Button>
+        </div>
+      )}
+      {empty && load.state === 'loading' ? (
+        <div className="flex justify-center py-10" aria-busy="true">
+          <Spinner className="size-7 text-indigo-600" />
+        </div>
+      ) : empty ? (
+        <div data-testid="past-rooms-empty" className="flex flex-col items-center gap-2 py-8 text-center">
+          <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500 dark:bg-slate-800 dark:text-slate-400">
+            <History className="size-6" aria-hidden="true" />
+          </span>
+          <p className="font-semibold text-slate-900 dark:text-white">{t('history.emptyTitle')}</p>
+          <p className="text-sm text-slate-500 dark:text-slate-400">{t('history.emptyBody')}</p>
+        </div>
+      ) : (
+        <ul
+          className="-mx-1 flex max-h-[55vh] flex-col gap-2 overflow-y-auto px-1"
+          aria-busy={load.state === 'loading' || undefined}
+        >
+          {rooms.map((room) => (
+            <RoomRow
+              key={room.roomId}
+              room={room}
+              isCurrent={room.roomId === currentRoom}
+              onRejoin={rejoin}
+            />
+          ))}
+        </ul>
+      )}
+      <div className="flex items-center justify-between gap-2">
+        <Button
+          variant="ghost"
+          onClick={() => void clear()}
+          disabled={empty || clearing}
+          data-testid="clear-history"
+          className="text-rose-600 hover:bg-rose-50 dark:text-rose-400 dark:hover:bg-rose-950/50"
+        >
+          {clearing ? <Spinner className="size-4" /> : <Trash2 className="size-4" aria-hidden="true" />}
+          {t('history.clear')}
+        </Button>
+        <Button variant="secondary" onClick={onClose}>
+          {t('common.close')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Placeholder rows behind the prompt: the shape of the feature, none of anyone's data. */
+const SAMPLE_ROOMS: RoomHistoryEntry[] = [
+  { roomId: 'K7QX2PM', added: 0, updated: Date.UTC(2025, 4, 12, 9, 30) },
+  { roomId: 'H3TNW8R', added: 0, updated: Date.UTC(2025, 4, 10, 18, 5) },
+  { roomId: 'B9VMC4J', added: 0, updated: Date.UTC(2025, 4, 7, 12, 45) },
+];
+
+function GuestHistory({ onLogin }: { onLogin: () => void }) {
+  const { t } = useI18n();
+  return (
+    <div className="relative" data-testid="past-rooms-guest">
+      <ul
+        aria-hidden="true"
+        inert
+        className="pointer-events-none flex flex-col gap-2 opacity-40 blur-[1.5px] select-none"
+      >
+        {SAMPLE_ROOMS.map((room) => (
+          <RoomRow key={room.roomId} room={room} isCurrent={false} sample />
+        ))}
+      </ul>
+      <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-4 text-center">
+        <p className="rounded-2xl bg-white/90 px-4 py-2 font-medium text-slate-900 shadow-sm dark:bg-slate-800/90 dark:text-white">
+          {t('history.guestPrompt')}
+        </p>
+        <Button onClick={onLogin} data-testid="past-rooms-login">
+          <LogIn className="size-4" aria-hidden="true" />
+          {t('room.login')}
+        </Button>
+      </div>
+    </div>
+  );
+}
