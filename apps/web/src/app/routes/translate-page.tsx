@@ -1,4 +1,4 @@
-import { NEW_ROOM, type ServerFrame } from '@xtalk/protocol';
+import { NEW_ROOM, type ServerFrame, type User } from '@xtalk/protocol';
 import { LogIn } from 'lucide-react';
 import { useCallback, useReducer, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -11,11 +11,13 @@ import { MessageList } from '../../features/chat/components/message-list';
 import { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
 import { chatReducer, initialChatState } from '../../features/chat/utils/messages-reducer';
 import { InviteButton } from '../../features/invite/components/invite-dialog';
+import { PastRoomsDialog } from '../../features/history/components/past-rooms-dialog';
 import { shareLink } from '../../features/invite/utils/share-link';
 import { ConnectionOverlays } from '../../features/room/components/connection-overlays';
 import { JoinRoomDialog } from '../../features/room/components/join-room-dialog';
 import { RoomIdButton } from '../../features/room/components/room-id-button';
 import { useRoomConnection } from '../../features/room/hooks/use-room-connection';
+import { ProfileDialog } from '../../features/settings/components/profile-dialog';
 import { SettingsMenu } from '../../features/settings/components/settings-menu';
 import { TranscriptMenu } from '../../features/transcript/components/transcript-menu';
 import { MicPickerDialog } from '../../features/voice/components/mic-picker-dialog';
@@ -42,6 +44,8 @@ export function TranslatePage() {
   const microphones = useMicrophones();
   const [micPickerOpen, setMicPickerOpen] = useState(false);
   const [joinOpen, setJoinOpen] = useState(false);
+  const [pastRoomsOpen, setPastRoomsOpen] = useState(false);
+  const [profileOpen, setProfileOpen] = useState(false);
 
   const onFrame = useCallback(
     (frame: ServerFrame) => {
@@ -97,7 +101,25 @@ export function TranslatePage() {
   });
 
   const isGuest = session.user.provider === 'guest';
-  const goLogin = () => navigate('/login');
+  // Signing in comes back here: a guest who signs in keeps their room (spec section 2).
+  const goLogin = () => {
+    saveRedirectAfterLogin(location.pathname + location.search);
+    navigate('/login');
+  };
+
+  // The profile is saved; the session carries the new name and the room is told (usernameUpdate).
+  const onProfileSaved = (user: User) => {
+    const renamed =
+      user.username !== session.user.username || user.displayUsername !== session.user.displayUsername;
+    authStore.set({ token: session.token, user });
+    if (renamed) {
+      connection.send({
+        type: 'updateUsername',
+        username: user.username,
+        displayUsername: user.displayUsername,
+      });
+    }
+  };
 
   const sendText = (text: string) => {
     const sent = connection.sendChat(text);
@@ -118,7 +140,7 @@ export function TranslatePage() {
           <span className="mr-1 text-xl font-black tracking-tight text-indigo-600 dark:text-indigo-400">
             XTalk
           </span>
-          <RoomIdButton roomId={connection.roomId} />
+          <RoomIdButton roomId={connection.roomId} onClick={() => setPastRoomsOpen(true)} />
           <div className="flex-1" />
           <InviteButton roomId={connection.roomId} />
           <TranscriptMenu
@@ -143,6 +165,8 @@ export function TranslatePage() {
             onCreateRoom={() => navigate(`/translate?r=${NEW_ROOM}`)}
             onJoinRoom={() => setJoinOpen(true)}
             onMicrophone={() => setMicPickerOpen(true)}
+            onPastRooms={() => setPastRoomsOpen(true)}
+            onProfile={() => setProfileOpen(true)}
             onLogin={goLogin}
             onLogout={() => navigate('/logout')}
           />
@@ -187,6 +211,23 @@ export function TranslatePage() {
         currentRoom={connection.roomId}
         onClose={() => setJoinOpen(false)}
         onJoin={joinCode}
+      />
+      <PastRoomsDialog
+        open={pastRoomsOpen}
+        onClose={() => setPastRoomsOpen(false)}
+        token={session.token}
+        isGuest={isGuest}
+        currentRoom={connection.roomId}
+        onRejoin={joinCode}
+        onLogin={goLogin}
+      />
+      <ProfileDialog
+        open={profileOpen}
+        onClose={() => setProfileOpen(false)}
+        token={session.token}
+        user={session.user}
+        onSaved={onProfileSaved}
+        onLogin={goLogin}
       />
     </div>
   );

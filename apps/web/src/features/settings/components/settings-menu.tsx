@@ -1,4 +1,17 @@
-import { DoorOpen, LogIn, LogOut, Maximize, Mic, Monitor, Moon, Plus, Settings, Sun } from 'lucide-react';
+import {
+  DoorOpen,
+  History,
+  LogIn,
+  LogOut,
+  Mic,
+  Maximize,
+  Monitor,
+  Moon,
+  Plus,
+  Settings,
+  Sun,
+  UserRoundCog,
+} from 'lucide-react';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { useI18n } from '../../../lib/i18n';
 import { setTheme, useTheme } from '../../../lib/theme';
@@ -9,6 +22,8 @@ export interface SettingsMenuProps {
   onJoinRoom: () => void;
   /** Opens the microphone picker. */
   onMicrophone: () => void;
+  onPastRooms: () => void;
+  onProfile: () => void;
   onLogin: () => void;
   onLogout: () => void;
 }
@@ -28,6 +43,8 @@ export function SettingsMenu({
   onCreateRoom,
   onJoinRoom,
   onMicrophone,
+  onPastRooms,
+  onProfile,
   onLogin,
   onLogout,
 }: SettingsMenuProps) {
@@ -43,6 +60,7 @@ export function SettingsMenu({
       },
     },
     { key: 'join', label: t('menu.joinRoom'), icon: <DoorOpen className="size-4" />, onSelect: onJoinRoom },
+    { key: 'past', label: t('menu.pastRooms'), icon: <History className="size-4" />, onSelect: onPastRooms },
     {
       key: 'fullscreen',
       label: t('menu.fullscreen'),
@@ -72,6 +90,13 @@ export function SettingsMenu({
       label: t('menu.system'),
       icon: <Monitor className="size-4" />,
       onSelect: () => setTheme('dark'),
+    },
+    {
+      key: 'profile',
+      label: t('menu.settings'),
+      icon: <UserRoundCog className="size-4" />,
+      onSelect: onProfile,
+      separatorBefore: true,
     },
     {
       key: 'microphone',
