@@ -105,29 +105,28 @@ export function createRoomsRepo(db: Db, clock: Clock) {
      * under the room row's lock, so ids are unique and increasing within a room even across nodes.
      */
     async insertMessage(message: NewMessage): Promise<MessageFrame> {
-      return db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ last_message_id: string }>(
-          `update rooms set last_message_id = greatest(last_message_id + 1, $2), updated_at = now()
-           where id = $1 returning last_message_id`,
-          [message.roomId, clock.now()],
-        );
-        if (!rows[0]) throw new Error(`Room ${message.roomId} does not exist.`);
-        const id = Number(rows[0].last_message_id);
-        const inserted = await tx.query<MessageRow>(
-          `insert into messages (room_id, id, user_id, username, display_username, language, text)
-           values ($1, $2, $3, $4, $5, $6, $7) returning ${MESSAGE_COLUMNS}`,
-          [
-            message.roomId,
-            id,
-            message.userId,
-            message.username,
-            message.displayUsername,
-            message.language,
-            message.text,
-          ],
-        );
-        return toFrame(inserted.rows[0]!);
-      });
+      // One statement, so one round trip and its own transaction: the update takes the room row's lock
+      // and the insert uses the id it returned.
+      const { rows } = await db.query<MessageRow>(
+        `with bumped as (
+           update rooms set last_message_id = greatest(last_message_id + 1, $2), updated_at = now()
+           where id = $1 returning last_message_id
+         )
+         insert into messages (room_id, id, user_id, username, display_username, language, text)
+         select $1, last_message_id, $3, $4, $5, $6, $7 from bumped
+         returning ${MESSAGE_COLUMNS}`,
+        [
+          message.roomId,
+          clock.now(),
+          message.userId,
+          message.username,
+          message.displayUsername,
+          message.language,
+          message.text,
+        ],
+      );
+      if (!rows[0]) throw new Error(`Room ${message.roomId} does not exist.`);
+      return toFrame(rows[0]);
     },
 
     /** The last `limit` messages of a room, oldest first (the replay a joiner gets). */
