@@ -194,16 +194,17 @@ function MemberHistory({ token, currentRoom, onRejoin, onClose }: PastRoomsDialo
         </ul>
       )}
       <div className="flex items-center justify-between gap-2">
-        <Button
-          variant="ghost"
+        {/* Button's variants set their own text colour (no class merging): a plain button in rose */}
+        <button
+          type="button"
           onClick={() => void clear()}
           disabled={empty || clearing}
           data-testid="clear-history"
-          className="text-rose-600 hover:bg-rose-50 dark:text-rose-400 dark:hover:bg-rose-950/50"
+          className="inline-flex h-10 cursor-pointer items-center gap-2 rounded-full px-4 text-sm font-medium text-rose-600 transition-colors hover:bg-rose-50 focus-visible:ring-2 focus-visible:ring-rose-500 focus-visible:outline-none disabled:pointer-events-none disabled:opacity-50 dark:text-rose-400 dark:hover:bg-rose-950/50"
         >
           {clearing ? <Spinner className="size-4" /> : <Trash2 className="size-4" aria-hidden="true" />}
           {t('history.clear')}
-        </Button>
+        </button>
         <Button variant="secondary" onClick={onClose}>
           {t('common.close')}
         </Button>
