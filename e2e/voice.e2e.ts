@@ -93,9 +93,15 @@ describe('voice input in the browser', () => {
       await alice.page.evaluate(() => (window as { __xtalkAudioReceived?: number }).__xtalkAudioReceived),
     ).toBeUndefined();
 
-    // a tap right after the start is too short to send
+    // a tap right after the start is too short to send (seen within a frame, tapped after the debounce)
+    const firstTap = Date.now();
     await mic.click();
-    await expect.poll(() => mic.getAttribute('data-state'), { timeout: 10_000 }).toBe('recording');
+    await alice.page.waitForFunction(
+      () => document.querySelector('[data-testid="mic-button"]')?.getAttribute('data-state') === 'recording',
+      undefined,
+      { polling: 'raf', timeout: 10_000 },
+    );
+    await alice.page.waitForTimeout(Math.max(0, 200 - (Date.now() - firstTap)));
     await mic.click();
     await alice.page.getByText('Recording too short').waitFor();
     await expect.poll(() => mic.getAttribute('data-state')).toBe('idle');
