@@ -84,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? createTurnstileBotCheck({
           siteKey: config.TURNSTILE_SITE_KEY,
           secretKey: config.TURNSTILE_SECRET_KEY,
+          verifyUrl: config.TURNSTILE_VERIFY_URL,
           db,
           clock,
         })

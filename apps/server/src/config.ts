@@ -62,6 +62,11 @@ export const configSchema = z
     }),
     TURNSTILE_SITE_KEY: optionalString,
     TURNSTILE_SECRET_KEY: optionalString,
+    /** Turnstile's siteverify endpoint (tests point it at a server of their own). */
+    TURNSTILE_VERIFY_URL: z
+      .string()
+      .url()
+      .default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
     /** ALTCHA proof-of-work cost; lower in tests so browsers solve fast. */
     ALTCHA_COST: z.coerce.number().int().positive().default(50_000),
     AI_PROVIDER: z.enum(['auto', 'openai', 'local', 'fake']).default('auto'),

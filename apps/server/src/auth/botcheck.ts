@@ -16,7 +16,15 @@ export interface BotCheck {
   verify(payload: string, remoteIp?: string): Promise<string>;
 }
 
-export class BotCheckError extends Error {}
+export class BotCheckError extends Error {
+  /** 400: the payload is bad; 503: the verifier could not be reached (try again). */
+  constructor(
+    message: string,
+    readonly statusCode = 400,
+  ) {
+    super(message);
+  }
+}
 
 const CHALLENGE_TTL_SECONDS = 600;
 
@@ -87,7 +95,7 @@ export function createTurnstileBotCheck(options: {
         });
         outcome = (await response.json()) as typeof outcome;
       } catch {
-        throw new BotCheckError('Bot check could not be verified right now, please try again.');
+        throw new BotCheckError('Bot check could not be verified right now, please try again.', 503);
       }
       if (!outcome.success) {
         throw new BotCheckError(

@@ -24,7 +24,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     try {
       await deps.botCheck.verify(body.botcheck, request.ip);
     } catch (error) {
-      if (error instanceof BotCheckError) throw new HttpError(400, error.message);
+      if (error instanceof BotCheckError) throw new HttpError(error.statusCode, error.message);
       throw error;
     }
     const row = await deps.users.createGuest();
