@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startOidcProvider, type TestOidcProvider } from '../apps/server/src/test/oidc-provider.js';
 import {
-  enterAsGuest,
+  twoGuestsInRoom,
   launchBrowser,
   messageWith,
   newPerson,
@@ -52,11 +52,7 @@ describe('accounts: sign-in, profile, Past Rooms, logout', () => {
 
   it('signs in keeping the room, renames, reopens Past Rooms and rejoins, and logs out', async () => {
     // Alice and Bob are guests in one room
-    const alice = await newPerson(browser, server.url);
-    await enterAsGuest(alice.page, '/');
-    const roomId = await roomIdOf(alice.page);
-    const bob = await newPerson(browser, server.url);
-    await enterAsGuest(bob.page, `/translate?r=${roomId}`);
+    const { alice, bob, roomId } = await twoGuestsInRoom(browser, server.url);
     expect(await roomIdOf(bob.page)).toBe(roomId);
 
     // as a guest, Past Rooms and the profile only invite her to log in

@@ -116,10 +116,12 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
   });
 }
 
-export async function newPerson(
-  browser: Browser,
-  baseUrl: string,
-): Promise<{ context: BrowserContext; page: Page }> {
+export interface Person {
+  context: BrowserContext;
+  page: Page;
+}
+
+export async function newPerson(browser: Browser, baseUrl: string): Promise<Person> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1100, height: 800 } });
   await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin: baseUrl });
   const page = await context.newPage();
@@ -152,4 +154,22 @@ export function messageWith(page: Page, text: string) {
   return page
     .getByTestId('message')
     .filter({ has: page.getByTestId('original').getByText(text, { exact: true }) });
+}
+
+/**
+ * Two guests in one room: Alice enters and gets a new room, Bob opens the room's address. `beforeBob`
+ * prepares Bob's browser (storage, init scripts) before he enters.
+ */
+export async function twoGuestsInRoom(
+  browser: Browser,
+  baseUrl: string,
+  beforeBob?: (bob: Person) => Promise<unknown>,
+): Promise<{ alice: Person; bob: Person; roomId: string }> {
+  const alice = await newPerson(browser, baseUrl);
+  await enterAsGuest(alice.page);
+  const roomId = await roomIdOf(alice.page);
+  const bob = await newPerson(browser, baseUrl);
+  await beforeBob?.(bob);
+  await enterAsGuest(bob.page, `/translate?r=${roomId}`);
+  return { alice, bob, roomId };
 }

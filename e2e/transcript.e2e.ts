@@ -1,15 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import {
-  enterAsGuest,
-  launchBrowser,
-  messageWith,
-  newPerson,
-  ProductServer,
-  roomIdOf,
-  say,
-} from './harness.js';
+import { enterAsGuest, twoGuestsInRoom, launchBrowser, messageWith, ProductServer, say } from './harness.js';
 
 /*
  * The transcript menu (spec section 2 header, section 7 Export) and the landscape view, in Chromium:
@@ -36,11 +28,7 @@ describe('chat transcript', () => {
   });
 
   it('downloads and copies the chat as markdown; a phone held sideways shows the latest translation', async () => {
-    const alice = await newPerson(browser, server.url);
-    await enterAsGuest(alice.page);
-    const roomId = await roomIdOf(alice.page);
-    const bob = await newPerson(browser, server.url);
-    await enterAsGuest(bob.page, `/translate?r=${roomId}`);
+    const { alice, bob, roomId } = await twoGuestsInRoom(browser, server.url);
 
     const english = 'Good morning, shall we start?';
     const japanese = 'おはようございます、始めましょう';

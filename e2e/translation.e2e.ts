@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import {
-  enterAsGuest,
-  launchBrowser,
-  messageWith,
-  newPerson,
-  ProductServer,
-  roomIdOf,
-  say,
-} from './harness.js';
+import { twoGuestsInRoom, launchBrowser, messageWith, ProductServer, say } from './harness.js';
 
 /* Issue 3 in the browser: a translation appears piece by piece, and a hint sits behind its toggle. */
 describe('translations in the browser', () => {
@@ -26,11 +18,7 @@ describe('translations in the browser', () => {
   });
 
   it('streams the translation into the listener’s view and offers the hint on others’ messages', async () => {
-    const alice = await newPerson(browser, server.url);
-    await enterAsGuest(alice.page);
-    const roomId = await roomIdOf(alice.page);
-    const bob = await newPerson(browser, server.url);
-    await enterAsGuest(bob.page, `/translate?r=${roomId}`);
+    const { alice, bob } = await twoGuestsInRoom(browser, server.url);
 
     const text = 'break a leg tonight, it is an idiom for good luck';
     await say(alice.page, text);

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { enterAsGuest, launchBrowser, messageWith, newPerson, ProductServer, roomIdOf } from './harness.js';
+import {
+  enterAsGuest,
+  launchBrowser,
+  messageWith,
+  newPerson,
+  ProductServer,
+  twoGuestsInRoom,
+} from './harness.js';
 
 /*
  * Voice input in Chromium with a fake microphone that speaks (espeak-ng, looped by Chromium): tap, speak,
@@ -41,16 +48,13 @@ describe('voice input in the browser', () => {
   const micButton = (page: Page) => page.getByTestId('mic-button');
 
   it('tap, speak, tap: the other person sees the transcript and its translation and hears it', async () => {
-    const alice = await newPerson(browser, server.url);
-    await enterAsGuest(alice.page);
-    const roomId = await roomIdOf(alice.page);
-    const bob = await newPerson(browser, server.url);
     // Bob listens in Japanese (he gets the spoken translation) and lets the test count what he receives
-    await bob.context.addInitScript(() => {
-      localStorage.setItem('lang', 'ja');
-      localStorage.setItem('xtalk:test-hooks', '1');
-    });
-    await enterAsGuest(bob.page, `/translate?r=${roomId}`);
+    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
+      person.context.addInitScript(() => {
+        localStorage.setItem('lang', 'ja');
+        localStorage.setItem('xtalk:test-hooks', '1');
+      }),
+    );
 
     const mic = micButton(alice.page);
     await expect.poll(() => mic.getAttribute('data-state')).toBe('idle');
