@@ -12,6 +12,7 @@ import type { ProviderStatus } from './provider.js';
 import { AiUnavailableError } from './provider.js';
 import { recordingLogger } from './testing/logger.js';
 import { readWavInfo } from './wav.js';
+import { collect } from './testing/collect.js';
 
 /*
  * The local provider's loading path with an injected loader (this machine cannot download weights), plus the
@@ -68,15 +69,14 @@ describe('local provider', () => {
     const provider = new LocalProvider({ modelsDir: '/models', logger: log.logger, loader });
     const statuses: ProviderStatus[] = [];
     provider.onStatus((status) => statuses.push(status));
-    const pieces: string[] = [];
-    for await (const piece of provider.translate({
-      text: 'hello world',
-      sourceLanguage: 'en',
-      targetLanguage: 'ja',
-      context: [],
-    })) {
-      pieces.push(piece);
-    }
+    const pieces = await collect(
+      provider.translate({
+        text: 'hello world',
+        sourceLanguage: 'en',
+        targetLanguage: 'ja',
+        context: [],
+      }),
+    );
     expect(pieces.join('')).toBe('<jpn_Jpan> hello world');
     expect(pieces.length).toBeGreaterThan(1);
     expect(statuses.map((s) => (s.kind === 'loading' ? s.percent : s.kind))).toEqual([

@@ -3,6 +3,7 @@ import { OpenAiProvider } from './openai-provider.js';
 import type { FakeOpenAiServer } from './testing/fake-openai-server.js';
 import { startFakeOpenAiServer } from './testing/fake-openai-server.js';
 import { sineWav } from './wav.js';
+import { collect } from './testing/collect.js';
 
 let server: FakeOpenAiServer;
 
@@ -64,15 +65,14 @@ describe('openai provider', () => {
   });
 
   it('streams a translation as pieces', async () => {
-    const pieces: string[] = [];
-    for await (const piece of provider().translate({
-      text: 'good night',
-      sourceLanguage: 'en',
-      targetLanguage: 'ja',
-      context: [],
-    })) {
-      pieces.push(piece);
-    }
+    const pieces = await collect(
+      provider().translate({
+        text: 'good night',
+        sourceLanguage: 'en',
+        targetLanguage: 'ja',
+        context: [],
+      }),
+    );
     expect(pieces).toEqual(['ja: ', 'good ', 'night']);
   });
 });

@@ -6,6 +6,7 @@ import { parseNote } from './prompts.js';
 import { isRetryable, AiTimeoutError, AiUnavailableError } from './provider.js';
 import { recordingLogger } from './testing/logger.js';
 import { encodeWav, isWav, readWavInfo, sineWav, wavToMonoFloat32 } from './wav.js';
+import { collect } from './testing/collect.js';
 
 const baseConfig: AiConfig = {
   AI_PROVIDER: 'auto',
@@ -45,29 +46,27 @@ describe('fake provider', () => {
   it('streams [lang] text word by word with the configured delay', async () => {
     const provider = new FakeProvider({ chunkDelayMs: 20 });
     const started = performance.now();
-    const pieces: string[] = [];
-    for await (const piece of provider.translate({
-      text: 'a b c',
-      sourceLanguage: 'en',
-      targetLanguage: 'ja',
-      context: [],
-    })) {
-      pieces.push(piece);
-    }
+    const pieces = await collect(
+      provider.translate({
+        text: 'a b c',
+        sourceLanguage: 'en',
+        targetLanguage: 'ja',
+        context: [],
+      }),
+    );
     expect(pieces).toEqual(['[ja] ', 'a ', 'b ', 'c']);
     expect(performance.now() - started).toBeGreaterThanOrEqual(70);
   });
   it('splits into exactly `chunks` pieces for the bench', async () => {
     const provider = new FakeProvider({ chunks: 3 });
-    const pieces: string[] = [];
-    for await (const piece of provider.translate({
-      text: 'hello world',
-      sourceLanguage: 'en',
-      targetLanguage: 'ja',
-      context: [],
-    })) {
-      pieces.push(piece);
-    }
+    const pieces = await collect(
+      provider.translate({
+        text: 'hello world',
+        sourceLanguage: 'en',
+        targetLanguage: 'ja',
+        context: [],
+      }),
+    );
     expect(pieces).toHaveLength(3);
     expect(pieces.join('')).toBe('[ja] hello world');
   });

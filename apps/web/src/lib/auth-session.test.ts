@@ -1,20 +1,10 @@
-import type { User } from '@xtalk/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { testUser } from '../test/fixtures';
 import { authStore, readValidSession } from './auth-session';
 import { StorageKey, consumeRedirectAfterLogin, saveRedirectAfterLogin } from './storage';
 
 const NOW = 1_750_000_000_000;
-const user = (expiresAt: number): User => ({
-  userId: 'u1',
-  appId: 'xtalk',
-  platform: 'web',
-  platformPlayerId: 'p1',
-  provider: 'guest',
-  username: 'g_abc',
-  displayUsername: 'BraveOtter',
-  name: '',
-  expiresAt,
-});
+const user = (expiresAt: number) => testUser({ expiresAt });
 
 function store(token: string, expiresAtSeconds: number) {
   localStorage.setItem(StorageKey.token, token);

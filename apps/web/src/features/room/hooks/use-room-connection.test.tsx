@@ -2,6 +2,7 @@ import { renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-session';
 import { setLanguage } from '../../../lib/i18n';
+import { testUser } from '../../../test/fixtures';
 import { useRoomConnection } from './use-room-connection';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
@@ -44,20 +45,7 @@ describe('useRoomConnection without a user (spec section 5)', () => {
   });
 
   it('asks for a session without any alert when someone is logged in', async () => {
-    authStore.set({
-      token: 'tok',
-      user: {
-        userId: 'u1',
-        appId: 'xtalk',
-        platform: 'web',
-        platformPlayerId: 'p1',
-        provider: 'guest',
-        username: 'g_abc',
-        displayUsername: 'BraveOtter',
-        name: '',
-        expiresAt: Math.floor(Date.now() / 1000) + 3600,
-      },
-    });
+    authStore.set({ token: 'tok', user: testUser() });
     const alert = vi.fn();
     const fetch = vi.fn(() => new Promise<Response>(() => {}));
     vi.stubGlobal('alert', alert);

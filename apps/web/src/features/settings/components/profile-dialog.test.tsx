@@ -2,19 +2,18 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { generatedDisplayName, type User } from '@xtalk/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../../../lib/i18n';
+import { testUser } from '../../../test/fixtures';
 import { ProfileDialog } from './profile-dialog';
 
-const member: User = {
+const member: User = testUser({
   userId: '5b1e2a9c-user',
-  appId: 'xtalk',
-  platform: 'web',
   platformPlayerId: 'google-sub',
   provider: 'ggl',
   username: 'hanako',
   displayUsername: 'hanako',
   name: 'Hanako Sato',
   expiresAt: 4_000_000_000,
-};
+});
 const guest: User = {
   ...member,
   provider: 'guest',
