@@ -26,6 +26,7 @@ import { roomRoutes } from './rooms/routes.js';
 import { openDb, type Db } from './store/db.js';
 import { createTranslationService, type Meter } from './translation/index.js';
 import { createVoiceInput } from './voice/index.js';
+import { startExpirySweeper } from './store/expired-rows.js';
 import { migrate } from './store/migrations.js';
 import { defaultWebRoot, webRoutes } from './web/static.js';
 
@@ -47,6 +48,7 @@ export interface AppOptions {
 const freeUsage: Meter = { charge: async () => undefined };
 
 const REPLAY_LIMIT = 500;
+const EXPIRY_SWEEP_MS = 10 * 60_000;
 const MAX_FRAME_BYTES = 2 * 1024 * 1024;
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
@@ -185,7 +187,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     oidc?.warmUp();
     provider.warmUp?.().catch((error: unknown) => app.log.warn({ err: error }, 'AI engine warm-up failed'));
   });
+  const sweeper = startExpirySweeper(db, clock, EXPIRY_SWEEP_MS, (error) =>
+    app.log.warn({ err: error }, 'removing expired sessions and codes failed'),
+  );
   app.addHook('onClose', async () => {
+    await sweeper.stop();
     await bus.close();
     await redis?.quit().catch(() => undefined);
     await db.close();

@@ -65,7 +65,7 @@ export function createAltchaBotCheck(options: {
       const expiresAt =
         solved.challenge.parameters.expiresAt ??
         Math.floor(options.clock.now() / 1000) + CHALLENGE_TTL_SECONDS;
-      await recordOnce(options.db, id, expiresAt, options.clock);
+      await recordOnce(options.db, id, expiresAt);
       return id;
     },
   };
@@ -104,14 +104,13 @@ export function createTurnstileBotCheck(options: {
       }
       // Turnstile itself refuses a token twice; recording it too keeps the rule in one place.
       const id = `turnstile:${createHash('sha256').update(payload).digest('hex')}`;
-      await recordOnce(options.db, id, Math.floor(options.clock.now() / 1000) + 300, options.clock);
+      await recordOnce(options.db, id, Math.floor(options.clock.now() / 1000) + 300);
       return id;
     },
   };
 }
 
-async function recordOnce(db: Db, id: string, expiresAtSeconds: number, clock: Clock): Promise<void> {
-  await db.query('delete from botcheck_used where expires_at < $1', [new Date(clock.now())]);
+async function recordOnce(db: Db, id: string, expiresAtSeconds: number): Promise<void> {
   const { rows } = await db.query(
     'insert into botcheck_used (id, expires_at) values ($1, $2) on conflict (id) do nothing returning id',
     [id, new Date(expiresAtSeconds * 1000)],

@@ -21,10 +21,8 @@ export interface PendingFlow {
 export const hashSecret = (value: string) => createHash('sha256').update(value).digest('base64url');
 
 export function createSignInStore(db: Db, clock: Clock) {
-  const now = () => new Date(clock.now());
   return {
     async saveFlow(flow: PendingFlow, ttlSeconds: number): Promise<void> {
-      await db.query('delete from auth_flows where expires_at < $1', [now()]);
       await db.query(
         `insert into auth_flows (state, nonce, code_verifier, redirect_uri, browser_hash, expires_at)
          values ($1, $2, $3, $4, $5, $6)`,
@@ -63,7 +61,6 @@ export function createSignInStore(db: Db, clock: Clock) {
     /** A fresh one-time code for this user; only its hash is stored. */
     async issueCode(userId: string, ttlSeconds: number): Promise<string> {
       const code = randomBytes(32).toString('base64url');
-      await db.query('delete from auth_codes where expires_at < $1', [now()]);
       await db.query('insert into auth_codes (code_hash, user_id, expires_at) values ($1, $2, $3)', [
         hashSecret(code),
         userId,

@@ -81,7 +81,6 @@ export function createRoomsRepo(db: Db, clock: Clock) {
 
     async createSession(userId: string, roomId: string, ttlSeconds: number): Promise<string> {
       const id = randomBytes(18).toString('base64url');
-      await db.query('delete from sessions where expires_at < $1', [new Date(clock.now())]);
       await db.query('insert into sessions (id, user_id, room_id, expires_at) values ($1, $2, $3, $4)', [
         id,
         userId,
