@@ -41,7 +41,13 @@ export function formatRelativeTime(
   dayBefore.setDate(dayBefore.getDate() - 1);
   const yesterday = startOfDay(dayBefore);
   if (day === yesterday) return translate(language, 'time.yesterday', { time });
-  const locale = language === 'ja' ? 'ja-JP' : 'en-US';
-  const monthDay = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric' }).format(date);
+  const monthDay = new Intl.DateTimeFormat(localeFor(language), { month: 'short', day: 'numeric' }).format(
+    date,
+  );
   return `${monthDay} ${time}`;
+}
+
+/** The locale dates and times are written in for an interface language (spec: ja-JP or en-US). */
+export function localeFor(language: string): 'ja-JP' | 'en-US' {
+  return language === 'ja' ? 'ja-JP' : 'en-US';
 }

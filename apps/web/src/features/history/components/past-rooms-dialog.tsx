@@ -7,6 +7,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useI18n } from '../../../lib/i18n';
+import { localeFor } from '../../../lib/time';
 import { cachedRoomHistory, clearRoomHistory, fetchRoomHistory } from '../api/history-api';
 
 export interface PastRoomsDialogProps {
@@ -43,7 +44,7 @@ export function PastRoomsDialog(props: PastRoomsDialogProps) {
 
 function useJoinedFormat() {
   const { language } = useI18n();
-  const format = new Intl.DateTimeFormat(language === 'ja' ? 'ja-JP' : 'en-US', {
+  const format = new Intl.DateTimeFormat(localeFor(language), {
     dateStyle: 'medium',
     timeStyle: 'short',
   });

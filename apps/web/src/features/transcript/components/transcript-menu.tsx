@@ -3,6 +3,7 @@ import { toast } from 'sonner';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { COPY_REFUSED, copyText } from '../../../lib/clipboard';
 import { useI18n } from '../../../lib/i18n';
+import { localeFor } from '../../../lib/time';
 import { downloadText, openMailto } from '../utils/download';
 import { formatTranscript, mailtoHref, transcriptFileName, type TranscriptItem } from '../utils/transcript';
 
@@ -20,8 +21,7 @@ export function TranscriptMenu({ roomId, items, link }: TranscriptMenuProps) {
   const room = roomId ?? '';
 
   // Built when chosen, not on every render: the chat log changes with every streamed chunk.
-  const markdown = () =>
-    formatTranscript(items, { roomId: room, link, locale: language === 'ja' ? 'ja-JP' : 'en-US' });
+  const markdown = () => formatTranscript(items, { roomId: room, link, locale: localeFor(language) });
 
   const copy = async () => {
     try {
