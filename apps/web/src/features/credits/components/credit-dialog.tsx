@@ -114,7 +114,7 @@ function CreditDialogBody({ token, now = Date.now, openWindow }: CreditDialogPro
             data-testid="credit-balance"
             data-credits={known ? credits : undefined}
             aria-live="polite"
-            className="min-w-0 flex-1 text-base text-slate-700 dark:text-slate-200"
+            className="min-w-0 flex-1 text-base break-keep text-slate-700 dark:text-slate-200"
           >
             {before}
             <strong className={cn('text-xl font-bold tabular-nums', known && toneText[balanceTone(credits)])}>
