@@ -142,8 +142,9 @@ interface Job {
   author: Author;
   /** Translations finished for this job (kept so a resumed job does not redo them). */
   done: Record<string, string>;
-  /** Some task was refused for credits: the job waits for `resume`. */
-  refused: boolean;
+  /** Still being processed; a `resume` meanwhile re-queues it once it finishes. */
+  running: boolean;
+  resumeWhenDone: boolean;
 }
 
 /** An author who could not pay: who was told, and the work waiting for the balance to grow. */
@@ -391,7 +392,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
       return;
     }
     if (isInsufficientCredits(error)) {
-      job.refused = true;
+      keepRefused(job);
       logger.info(
         { roomId, messageId: message.id, task, username: message.username },
         'translation: no credits',
@@ -461,13 +462,18 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     if (entry.jobs.length > MAX_PAUSED_JOBS) entry.jobs.shift();
   }
 
+  function requeue(job: Job): void {
+    const translations = { ...job.message.translations, ...job.done };
+    onMessage(job.roomId, { ...job.message, translations }, job.author);
+  }
+
   function resume(userId: string): void {
     const entry = paused.get(userId);
     if (!entry) return;
     paused.delete(userId);
     for (const job of entry.jobs) {
-      const translations = { ...job.message.translations, ...job.done };
-      onMessage(job.roomId, { ...job.message, translations }, job.author);
+      if (job.running) job.resumeWhenDone = true;
+      else requeue(job);
     }
     if (entry.jobs.length > 0) logger.info({ userId, jobs: entry.jobs.length }, 'translation: resumed');
   }
@@ -698,13 +704,12 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
       room.running += 1;
       running += 1;
       const work = processJob(job)
-        .then(() => {
-          if (job.refused && !closing) keepRefused(job);
-        })
         .catch((error: unknown) => {
           logger.error({ err: error, roomId, messageId: job.message.id }, 'translation: unexpected failure');
         })
         .finally(() => {
+          job.running = false;
+          if (job.resumeWhenDone && !closing) requeue(job);
           room.running -= 1;
           running -= 1;
           inFlight.delete(work);
@@ -736,7 +741,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
         notice(roomId, 'backlog', 'Too many messages at once: some messages were not translated.');
         return;
       }
-      room.waiting.push({ roomId, message, author, done: {}, refused: false });
+      room.waiting.push({ roomId, message, author, done: {}, running: true, resumeWhenDone: false });
       if (room.waiting.length === 1) ready.push(roomId);
       pump();
     } catch (error) {
