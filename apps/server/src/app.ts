@@ -15,6 +15,14 @@ import { createMemoryBus, type Bus } from './bus/bus.js';
 import { createRedisBus } from './bus/redis-bus.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import {
+  createCreditMeter,
+  createGuestCheck,
+  createLedger,
+  dailyAllowance,
+  startBalanceEvents,
+} from './credits/index.js';
+import { paymentsRoutes } from './payments/index.js';
 import { createGateway } from './realtime/gateway.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import { createRoomHub } from './realtime/room-hub.js';
@@ -40,12 +48,9 @@ export interface AppOptions {
   webRoot?: string;
   logger?: boolean | object;
   heartbeatMs?: number;
-  /** Charges AI usage; the credits module plugs in here. */
+  /** Replaces the credits meter (tests and the bench that measure the pipeline without the ledger). */
   meter?: Meter;
 }
-
-/** Until credits exist, AI usage is free: the meter records nothing and refuses nothing. */
-const freeUsage: Meter = { charge: async () => undefined };
 
 const REPLAY_LIMIT = 500;
 const EXPIRY_SWEEP_MS = 10 * 60_000;
@@ -98,12 +103,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rooms = createRoomsRepo(db, clock);
   const hub = createRoomHub(bus);
   const provider = createAiProvider(config, app.log);
+  // Credits: the author of a message pays for its AI work from the ledger.
+  const ledger = createLedger({
+    db,
+    clock,
+    dailyAllowance: dailyAllowance({
+      accountDaily: config.CREDITS_DAILY_FREE,
+      guestDaily: config.CREDITS_GUEST_DAILY,
+    }),
+  });
+  app.decorate('xtalkLedger', ledger);
+  const isGuest = createGuestCheck(users);
+  const creditMeter = createCreditMeter({ ledger, isGuest, clock, logger: app.log });
   const translation = createTranslationService({
     config,
     provider,
     output: hub,
+    users: hub,
     store: rooms,
-    meter: options.meter ?? freeUsage,
+    meter: options.meter ?? creditMeter,
     logger: app.log,
     clock,
     // On shutdown the originals are already stored; a translation still streaming is not worth holding
@@ -141,6 +159,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(playerRoutes, { users, authenticator, adminKey: config.ADMIN_API_KEY });
   await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
   await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
+  await app.register(paymentsRoutes, {
+    db,
+    clock,
+    ledger,
+    authenticator,
+    publicUrl: config.PUBLIC_URL,
+    stripe:
+      config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: config.STRIPE_SECRET_KEY,
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            apiUrl: config.STRIPE_API_URL,
+          }
+        : undefined,
+  });
+  const balanceEvents = await startBalanceEvents({
+    ledger,
+    bus,
+    users: hub,
+    isGuest,
+    onGrown: translation.resume,
+    clock,
+    logger: app.log,
+  });
   app.get(ApiPath.health, async () => ({
     ok: true,
     db: db.kind,
@@ -170,6 +212,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       clock,
       logger: app.log,
       replayLimit: REPLAY_LIMIT,
+      // signed-in users see their balance from the start; guests see none (spec section 6)
+      balanceFrame: async (user) =>
+        user.provider === 'guest'
+          ? undefined
+          : {
+              type: 'system',
+              message: 'BALANCE',
+              timestamp: clock.now(),
+              balance: await ledger.balance(user.id),
+            },
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       onAudio: createVoiceInput({ chat, translation, logger: app.log, clock }),
     },
@@ -179,6 +231,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     await gateway.close();
     await translation.close();
+    creditMeter.close();
+    await balanceEvents.close();
     await provider.close?.();
   });
   // local models load in the background from the start, not on the first message
