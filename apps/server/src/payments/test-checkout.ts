@@ -32,7 +32,8 @@ function page(title: string, body: string): string {
   body { margin: 0; font-family: system-ui, sans-serif; background: #f8fafc; color: #0f172a; }
   .banner { background: #b91c1c; color: #fff; text-align: center; font-weight: 800; font-size: 1.5rem;
     letter-spacing: .15em; padding: .9rem 1rem; }
-  main { max-width: 26rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: .75rem;
+  main { width: min(26rem, calc(100% - 2rem)); box-sizing: border-box; margin: 2rem auto; padding: 1.5rem;
+    background: #fff; border-radius: .75rem;
     box-shadow: 0 1px 4px rgb(0 0 0 / .12); }
   h1 { font-size: 1.25rem; margin: 0 0 1rem; }
   .price { font-size: 2rem; font-weight: 700; margin: .25rem 0 1rem; }
@@ -108,15 +109,12 @@ export async function testCheckoutRoutes(app: FastifyInstance, deps: TestCheckou
     return reply.redirect(returnUrl(base, 'success', order.id), 303);
   });
 
-  app.post<{ Params: { orderId: string } }>(
-    route(ApiPath.testCheckoutCancel),
-    async (request, reply) => {
-      const order = await testOrder(request.params.orderId, reply);
-      if (!order) return reply;
-      const base = publicBase(deps.publicUrl, request);
-      await deps.orders.cancelPending(order.id);
-      const after = (await deps.orders.find(order.id))?.status ?? 'canceled';
-      return reply.redirect(returnUrl(base, landingStatus(after) ?? 'canceled', order.id), 303);
-    },
-  );
+  app.post<{ Params: { orderId: string } }>(route(ApiPath.testCheckoutCancel), async (request, reply) => {
+    const order = await testOrder(request.params.orderId, reply);
+    if (!order) return reply;
+    const base = publicBase(deps.publicUrl, request);
+    await deps.orders.cancelPending(order.id);
+    const after = (await deps.orders.find(order.id))?.status ?? 'canceled';
+    return reply.redirect(returnUrl(base, landingStatus(after) ?? 'canceled', order.id), 303);
+  });
 }
