@@ -6,7 +6,7 @@ import { localeFor } from '../../../lib/time';
 import { fetchBalance } from '../api/wallet-api';
 import { balanceStore, useBalance } from '../hooks/use-balance';
 import { balanceTone, totalCredits } from '../utils/balance';
-import { CreditDialog, type CreditDialogProps } from './credit-dialog';
+import { CreditDialog } from './credit-dialog';
 import { toneChip } from './tone';
 
 /**
@@ -14,7 +14,7 @@ import { toneChip } from './tone';
  * 250, orange to 700, green above; a click opens Credit Balance. It shows the stored `bal` at once and asks
  * the server once on mount; `system BALANCE` frames keep it current after that.
  */
-export function BalanceButton({ token, ...dialog }: { token: string } & Partial<CreditDialogProps>) {
+export function BalanceButton({ token }: { token: string }) {
   const { t, language } = useI18n();
   const balance = useBalance();
   const [open, setOpen] = useState(false);
@@ -58,7 +58,7 @@ export function BalanceButton({ token, ...dialog }: { token: string } & Partial<
         <Coins className="size-4" aria-hidden="true" />
         {shown}
       </button>
-      <CreditDialog {...dialog} open={open} onClose={close} token={token} />
+      <CreditDialog open={open} onClose={close} token={token} />
     </>
   );
 }
