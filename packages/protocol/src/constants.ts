@@ -35,12 +35,6 @@ export type UiLanguage = (typeof UI_LANGUAGES)[number];
 
 export const DEFAULT_SESSION_TTL_SECONDS = 43_200;
 
-export const CREDIT_CURRENCY = 't_free';
-export const CREDIT_PACKAGES = [
-  { id: 'credits-1000', credits: 1000, priceYen: 149 },
-  { id: 'credits-5000', credits: 5000, priceYen: 499 },
-  { id: 'credits-20000', credits: 20_000, priceYen: 1499 },
-] as const;
 export const LOW_BALANCE_HINT_BELOW = 1000;
 export const BALANCE_COLOUR_THRESHOLDS = { red: 250, orange: 700 } as const;
 

@@ -82,7 +82,10 @@ export const systemFrame = z.object({
   timestamp: z.number().int(),
   username: z.string().optional(),
   displayUsername: z.string().optional(),
-  /** BALANCE only. */
+  /**
+   * BALANCE only: the user's credit balance, sent to all of that user's connections whenever it changes
+   * (and once after READY for a signed-in user).
+   */
   balance: z.object({ free: z.number(), premium: z.number() }).optional(),
   /** READY only: the room joined and the protocol version the server speaks. */
   roomId: z.string().optional(),

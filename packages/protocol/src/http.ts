@@ -79,4 +79,17 @@ export const ApiPath = {
   playerData: (id: string) => `/api/player/${encodeURIComponent(id)}/data`,
   playersByPlatformId: '/api/players/load_by_platform_id',
   playersByGctId: '/api/players/load_by_gct_id',
+  /** Wallet, client calls (spec section 7; bodies in wallet.ts). Bearer. */
+  walletBalance: '/api/wallet/balance',
+  walletList: '/api/wallet/list',
+  walletPurchase: '/api/wallet/purchase',
+  walletPurchaseStatus: '/api/wallet/purchase/status',
+  walletTxnList: '/api/wallet/txn/list',
+  walletWithdrawRequest: '/api/wallet/withdraw-request',
+  /** Payments: Stripe's webhook, and the built-in TEST MODE checkout page (HTML) with its two actions. */
+  stripeWebhook: '/api/payments/stripe/webhook',
+  testCheckout: (orderId: string) => `/api/payments/test-checkout/${encodeURIComponent(orderId)}`,
+  testCheckoutPay: (orderId: string) => `/api/payments/test-checkout/${encodeURIComponent(orderId)}/pay`,
+  testCheckoutCancel: (orderId: string) =>
+    `/api/payments/test-checkout/${encodeURIComponent(orderId)}/cancel`,
 } as const;
