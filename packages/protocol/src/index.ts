@@ -5,5 +5,6 @@ export * from './http.js';
 export * from './language.js';
 export * from './names.js';
 export * from './room-code.js';
+export * from './store-purchases.js';
 export * from './usernames.js';
 export * from './wallet.js';
