@@ -93,6 +93,59 @@ export const migrations: { id: number; name: string; sql: string }[] = [
       create index room_members_user_idx on room_members (user_id, updated_at desc);
     `,
   },
+  {
+    id: 3,
+    name: 'credits ledger, orders, withdraw requests',
+    // credit_accounts holds each balance as a lockable row (the sum of the account's credit_txns, kept in
+    // the same transaction); the checks are a second guard behind the ledger's own refusal to overdraw.
+    sql: `
+      create table credit_accounts (
+        user_id text primary key,
+        free bigint not null default 0 check (free >= 0),
+        premium bigint not null default 0 check (premium >= 0),
+        daily_day text,
+        updated_at timestamptz not null default now()
+      );
+      create table credit_txns (
+        seq bigserial unique,
+        id text primary key,
+        user_id text not null references credit_accounts(user_id),
+        kind text not null,
+        free_delta bigint not null,
+        premium_delta bigint not null,
+        cause text not null,
+        reference text,
+        idempotency_key text not null,
+        reverses text references credit_txns(id),
+        created_at timestamptz not null,
+        unique (user_id, idempotency_key)
+      );
+      create unique index credit_txns_reverses_idx on credit_txns (reverses) where reverses is not null;
+      create index credit_txns_user_idx on credit_txns (user_id, seq desc);
+      create table credit_orders (
+        id text primary key,
+        user_id text not null,
+        amount integer not null,
+        price_jpy integer not null,
+        product_id text not null,
+        provider text not null,
+        provider_ref text,
+        status text not null default 'pending',
+        created_at timestamptz not null,
+        updated_at timestamptz not null
+      );
+      create index credit_orders_user_idx on credit_orders (user_id, created_at desc);
+      create table credit_withdraw_requests (
+        id text primary key,
+        user_id text not null,
+        currency text not null,
+        amount integer not null,
+        note text,
+        status text not null default 'pending',
+        created_at timestamptz not null
+      );
+    `,
+  },
 ];
 
 const LOCK_KEY = 87_870_001;
