@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { ApiPath } from '@xtalk/protocol';
+import { ApiPath, DEFAULT_DAILY_FREE_CREDITS } from '@xtalk/protocol';
 import { createAiProvider } from './ai/index.js';
 import { accountRoutes } from './auth/account-routes.js';
 import { createAuthenticator } from './auth/authenticate.js';
@@ -19,6 +19,8 @@ import { createGateway } from './realtime/gateway.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import { createRoomHub } from './realtime/room-hub.js';
 import { playerRoutes } from './players/routes.js';
+import { paymentServiceRoutes } from './payments/service.js';
+import { createLedger } from './credits/index.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
@@ -139,6 +141,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     codeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
   });
   await app.register(playerRoutes, { users, authenticator, adminKey: config.ADMIN_API_KEY });
+  // TODO(merge): use the credits module's ledger once app.ts creates it
+  const ledger = createLedger({ db, clock, dailyAllowance: () => DEFAULT_DAILY_FREE_CREDITS });
+  await app.register(paymentServiceRoutes, { config, db, clock, ledger, users });
   await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
   await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
   app.get(ApiPath.health, async () => ({

@@ -138,8 +138,12 @@ const consumeFields = {
   purchaseToken: text(4000),
   gctId: text(),
 };
-const consumeMissing = (body: { platform?: string; appId?: string; purchaseToken?: string; gctId?: string }) =>
-  [body.platform, body.appId, body.purchaseToken, body.gctId].some(missing);
+const consumeMissing = (body: {
+  platform?: string;
+  appId?: string;
+  purchaseToken?: string;
+  gctId?: string;
+}) => [body.platform, body.appId, body.purchaseToken, body.gctId].some(missing);
 
 /** POST /api/purchase/consume: the app consumed the purchase at its store. A replay changes nothing. */
 export const purchaseConsumeBodySchema = z.object(consumeFields).superRefine((body, context) => {
@@ -166,10 +170,12 @@ export type PurchaseConsumeErrorBody = z.infer<typeof purchaseConsumeErrorBodySc
 export const storePurchaseResponseSchema = z.object({ purchase: storePurchaseSchema });
 export type StorePurchaseResponse = z.infer<typeof storePurchaseResponseSchema>;
 
-/** POST /api/purchases/list (admin): every purchase of a player, newest first. */
-export const adminPurchaseListBodySchema = z.object({ gctId: text() }).superRefine((body, context) => {
-  if (missing(body.gctId)) context.addIssue({ code: 'custom', message: PurchaseMessage.adminList });
-});
+/** POST /api/purchases/list (admin): every purchase of a player, revoked ones too, newest first. */
+export const adminPurchaseListBodySchema = z
+  .object({ gctId: text(), ...pageQueryFields })
+  .superRefine((body, context) => {
+    if (missing(body.gctId)) context.addIssue({ code: 'custom', message: PurchaseMessage.adminList });
+  });
 
 /**
  * DELETE /api/purchases (admin): revokes a purchase: its credits are taken back through the ledger
