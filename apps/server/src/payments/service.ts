@@ -6,6 +6,8 @@ import type { Ledger } from '../credits/index.js';
 import type { Db } from '../store/db.js';
 import { paymentAdminRoutes } from './admin-routes.js';
 import { keyCheck } from './keys.js';
+import { txnServerRoutes } from './server-routes.js';
+import { walletServerRoutes } from './wallet-server-routes.js';
 import { storePurchaseRoutes } from './purchase-routes.js';
 import { createStorePurchasesRepo } from './store-purchases-repo.js';
 import { createStorePurchases } from './store-purchases.js';
@@ -48,4 +50,7 @@ export async function paymentServiceRoutes(
   });
   await app.register(storePurchaseRoutes, { service, repo, serverKey });
   await app.register(paymentAdminRoutes, { service, repo, adminKey });
+  const server = { db: deps.db, clock: deps.clock, ledger: deps.ledger, users: deps.users, serverKey };
+  await app.register(walletServerRoutes, server);
+  await app.register(txnServerRoutes, server);
 }
