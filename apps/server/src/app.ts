@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { ApiPath, DEFAULT_DAILY_FREE_CREDITS } from '@xtalk/protocol';
+import { ApiPath } from '@xtalk/protocol';
 import { createAiProvider } from './ai/index.js';
 import { accountRoutes } from './auth/account-routes.js';
 import { createAuthenticator } from './auth/authenticate.js';
@@ -15,12 +15,19 @@ import { createMemoryBus, type Bus } from './bus/bus.js';
 import { createRedisBus } from './bus/redis-bus.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import {
+  createCreditMeter,
+  createGuestCheck,
+  createLedger,
+  dailyAllowance,
+  startBalanceEvents,
+} from './credits/index.js';
+import { paymentsRoutes } from './payments/index.js';
 import { createGateway } from './realtime/gateway.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import { createRoomHub } from './realtime/room-hub.js';
 import { playerRoutes } from './players/routes.js';
 import { paymentServiceRoutes } from './payments/service.js';
-import { createLedger } from './credits/index.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
@@ -42,12 +49,9 @@ export interface AppOptions {
   webRoot?: string;
   logger?: boolean | object;
   heartbeatMs?: number;
-  /** Charges AI usage; the credits module plugs in here. */
+  /** Replaces the credits meter (tests and the bench that measure the pipeline without the ledger). */
   meter?: Meter;
 }
-
-/** Until credits exist, AI usage is free: the meter records nothing and refuses nothing. */
-const freeUsage: Meter = { charge: async () => undefined };
 
 const REPLAY_LIMIT = 500;
 const EXPIRY_SWEEP_MS = 10 * 60_000;
@@ -100,12 +104,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rooms = createRoomsRepo(db, clock);
   const hub = createRoomHub(bus);
   const provider = createAiProvider(config, app.log);
+  // Credits: the author of a message pays for its AI work from the ledger.
+  const ledger = createLedger({
+    db,
+    clock,
+    dailyAllowance: dailyAllowance({
+      accountDaily: config.CREDITS_DAILY_FREE,
+      guestDaily: config.CREDITS_GUEST_DAILY,
+    }),
+  });
+  app.decorate('xtalkLedger', ledger);
+  const isGuest = createGuestCheck(users);
+  const creditMeter = createCreditMeter({ ledger, isGuest, clock, logger: app.log });
   const translation = createTranslationService({
     config,
     provider,
     output: hub,
+    users: hub,
     store: rooms,
-    meter: options.meter ?? freeUsage,
+    meter: options.meter ?? creditMeter,
     logger: app.log,
     clock,
     // On shutdown the originals are already stored; a translation still streaming is not worth holding
@@ -141,11 +158,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     codeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
   });
   await app.register(playerRoutes, { users, authenticator, adminKey: config.ADMIN_API_KEY });
-  // TODO(merge): use the credits module's ledger once app.ts creates it
-  const ledger = createLedger({ db, clock, dailyAllowance: () => DEFAULT_DAILY_FREE_CREDITS });
   await app.register(paymentServiceRoutes, { config, db, clock, ledger, users });
   await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
   await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
+  await app.register(paymentsRoutes, {
+    db,
+    clock,
+    ledger,
+    authenticator,
+    publicUrl: config.PUBLIC_URL,
+    stripe:
+      config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: config.STRIPE_SECRET_KEY,
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            apiUrl: config.STRIPE_API_URL,
+          }
+        : undefined,
+  });
+  const balanceEvents = await startBalanceEvents({
+    ledger,
+    bus,
+    users: hub,
+    isGuest,
+    onGrown: translation.resume,
+    clock,
+    logger: app.log,
+  });
   app.get(ApiPath.health, async () => ({
     ok: true,
     db: db.kind,
@@ -175,6 +214,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       clock,
       logger: app.log,
       replayLimit: REPLAY_LIMIT,
+      // signed-in users see their balance from the start; guests see none (spec section 6)
+      balanceFrame: async (user) =>
+        user.provider === 'guest'
+          ? undefined
+          : {
+              type: 'system',
+              message: 'BALANCE',
+              timestamp: clock.now(),
+              balance: await ledger.balance(user.id),
+            },
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       onAudio: createVoiceInput({ chat, translation, logger: app.log, clock }),
     },
@@ -184,6 +233,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     await gateway.close();
     await translation.close();
+    creditMeter.close();
+    await balanceEvents.close();
     await provider.close?.();
   });
   // local models load in the background from the start, not on the first message

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_SESSION_TTL_SECONDS, languageSchema } from '@xtalk/protocol';
+import { DEFAULT_DAILY_FREE_CREDITS, DEFAULT_SESSION_TTL_SECONDS, languageSchema } from '@xtalk/protocol';
 
 /*
  * Configuration is read once, here, from the environment; everything else receives the typed result.
@@ -94,6 +94,16 @@ export const configSchema = z
     FAKE_AI_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(0),
     /** The fake provider's transcript of a clip without a marker (e2e: what the fake microphone says). */
     FAKE_AI_TRANSCRIPT: optionalString,
+    /** Free credits a signed-in account is topped up to every day at 00:00 Asia/Tokyo. */
+    CREDITS_DAILY_FREE: z.coerce.number().int().min(0).default(DEFAULT_DAILY_FREE_CREDITS),
+    /** The same for each guest: AI use of guests is bounded too (they are told to sign in for more). */
+    CREDITS_GUEST_DAILY: z.coerce.number().int().min(0).default(300),
+    /** Unset (with STRIPE_WEBHOOK_SECRET): purchases go through the built-in TEST MODE checkout page. */
+    STRIPE_SECRET_KEY: optionalString,
+    /** The signing secret of the webhook endpoint POST /api/payments/stripe/webhook. */
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    /** The API base the Stripe SDK talks to (tests and operators can point it elsewhere). */
+    STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
     /** Where local model weights live; default DATA_DIR/models. */
     MODELS_DIR: optionalString,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -101,6 +111,10 @@ export const configSchema = z
   .refine((c) => Boolean(c.GOOGLE_CLIENT_ID) || !c.GOOGLE_CLIENT_SECRET, {
     message: 'GOOGLE_CLIENT_SECRET is set without GOOGLE_CLIENT_ID.',
     path: ['GOOGLE_CLIENT_ID'],
+  })
+  .refine((c) => Boolean(c.STRIPE_SECRET_KEY) === Boolean(c.STRIPE_WEBHOOK_SECRET), {
+    message: 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together or not at all.',
+    path: ['STRIPE_WEBHOOK_SECRET'],
   })
   .refine((c) => Boolean(c.TURNSTILE_SITE_KEY) === Boolean(c.TURNSTILE_SECRET_KEY), {
     message: 'TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY are set together or not at all.',
@@ -132,6 +146,8 @@ const SECRET_KEYS = [
   'PAYMENT_SERVER_KEY',
   'GOOGLE_PLAY_SERVICE_ACCOUNT',
   'FACEBOOK_APP_SECRET',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
 ] as const;
 
 /** The configuration as printed at start: secrets masked, passwords in URLs hidden. */

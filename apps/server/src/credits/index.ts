@@ -11,3 +11,7 @@ export {
   type Reader,
 } from './ledger.js';
 export { tokyoDay } from './tokyo-day.js';
+export { createCreditMeter, NO_CREDITS_NOTICE, GUEST_LIMIT_NOTICE } from './meter.js';
+export { startBalanceEvents } from './balance-events.js';
+export { createGuestCheck, dailyAllowance } from './accounts.js';
+export { nextTokyoMidnight } from './tokyo-day.js';

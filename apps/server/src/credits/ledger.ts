@@ -351,6 +351,15 @@ export function createLedger(deps: LedgerDeps) {
       return findByKey(db, userId, key);
     },
 
+    /** The balance as last committed, without locking or topping up (for notifications). */
+    async peek(userId: string): Promise<Balance> {
+      const { rows } = await db.query<AccountRow>(
+        'select free, premium from credit_accounts where user_id = $1',
+        [userId],
+      );
+      return { free: Number(rows[0]?.free ?? 0), premium: Number(rows[0]?.premium ?? 0) };
+    },
+
     /** The stored balance and the sum of the account's rows; equal unless something is badly wrong. */
     async audit(userId: string): Promise<{ stored: Balance; sum: Balance }> {
       const stored = await db.query<AccountRow>(

@@ -16,3 +16,12 @@ export function tokyoDay(ms: number): string {
   const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((part) => [part.type, part.value]));
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
+
+const DAY_MS = 86_400_000;
+/** Tokyo has kept UTC+9 without daylight saving since 1951, so its midnights are this far from UTC's. */
+const TOKYO_OFFSET_MS = 9 * 3_600_000;
+
+/** The first Tokyo midnight after `ms` (when free credits replenish next). */
+export function nextTokyoMidnight(ms: number): number {
+  return Math.floor((ms + TOKYO_OFFSET_MS) / DAY_MS + 1) * DAY_MS - TOKYO_OFFSET_MS;
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServerPath } from '@xtalk/protocol';
+import { ApiPath, ServerPath } from '@xtalk/protocol';
 import type { TestServer } from '../test/harness.js';
 import {
   call,
@@ -213,6 +213,40 @@ describe('server wallet, transaction and withdraw-request calls', () => {
     await expectBalanced(server, gctId);
   });
 
+  it('starts an order for a player, pays it through the same checkout, and lists orders paged', async () => {
+    const gctId = await newPlayer(server);
+    const started = await post(ServerPath.walletPurchase, { gctId, currency: 't_free', amount: 1000 });
+    expect(started.statusCode, started.body).toBe(200);
+    const { orderId, checkoutURL } = started.json();
+    expect(checkoutURL).toContain(ApiPath.testCheckout(orderId));
+    expect((await get(`${ServerPath.walletPurchaseStatus}?orderId=${orderId}`)).json()).toMatchObject({
+      orderId,
+      gctId,
+      status: 'pending',
+      amount: 1000,
+    });
+    const paid = await server.app.inject({ method: 'POST', url: ApiPath.testCheckoutPay(orderId) });
+    expect(paid.statusCode).toBeLessThan(400);
+    expect((await get(`${ServerPath.walletPurchaseStatus}?orderId=${orderId}`)).json().status).toBe('paid');
+    expect((await get(`${ServerPath.walletBalance}?gctId=${gctId}`)).json()).toEqual({
+      free: 1000,
+      premium: 1000,
+    });
+
+    const second = (await post(ServerPath.walletPurchase, { gctId, amount: 5000 })).json().orderId;
+    const pending = await get(`${ServerPath.walletPurchaseList}?gctId=${gctId}&status=pending`);
+    expect(pending.json().items.map((o: { orderId: string }) => o.orderId)).toEqual([second]);
+    const page1 = await get(`${ServerPath.walletPurchaseList}?gctId=${gctId}&limit=1&page=1`);
+    expect(page1.json()).toMatchObject({ page: 1, limit: 1, items: [{ orderId, status: 'paid' }] });
+    const badAmount = await post(ServerPath.walletPurchase, { gctId, amount: 999 });
+    expect(badAmount.json()).toMatchObject({
+      statusCode: 400,
+      message: 'amount must be one of 1000, 5000, 20000.',
+    });
+    expect((await get(`${ServerPath.walletPurchaseStatus}?orderId=ord_nothing`)).statusCode).toBe(404);
+    await expectBalanced(server, gctId);
+  });
+
   it('answers 400 with a message, 404 for unknown ids and players, 401/403 on keys, storing nothing', async () => {
     const gctId = await newPlayer(server);
     await post(ServerPath.walletCreate, { gctId });
@@ -267,8 +301,7 @@ describe('server wallet, transaction and withdraw-request calls', () => {
     }
     expect((await get(`${ServerPath.walletBalance}?gctId=nobody`)).statusCode).toBe(404);
     expect((await get(`${ServerPath.txnGet}?id=nothing`)).statusCode).toBe(404);
-    // TODO(merge): the purchase paths once the credits orders land
-    for (const url of Object.values(ServerPath).filter((path) => !path.includes('/purchase'))) {
+    for (const url of Object.values(ServerPath)) {
       const method = /(balance|list|filterByBalance|transactions|status|get)$/.test(url) ? 'GET' : 'POST';
       const missing = await call(server, method, url, method === 'POST' ? { gctId } : undefined, {});
       expect(missing.statusCode, url).toBe(401);

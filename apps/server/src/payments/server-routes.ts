@@ -17,7 +17,7 @@ import type { Db } from '../store/db.js';
 import { PaymentError, usePaymentErrors } from './errors.js';
 import type { KeyCheck } from './keys.js';
 import { createServerTxns } from './server-txns.js';
-import { createWithdrawRequests } from './withdraw-requests.js';
+import { createWithdrawDecisions } from './withdraw-decisions.js';
 
 /*
  * Transactions (create, get, list, confirm, revert) and withdraw requests (create, get, approve,
@@ -32,7 +32,7 @@ export async function txnServerRoutes(
   usePaymentErrors(app);
   const { ledger } = deps;
   const txns = createServerTxns(deps);
-  const withdrawals = createWithdrawRequests(deps);
+  const withdrawals = createWithdrawDecisions(deps);
 
   async function player(gctId: string): Promise<string> {
     if (!(await deps.users.findById(gctId))) throw new PaymentError(404, 'not_found', `No player ${gctId}.`);

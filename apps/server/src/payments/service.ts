@@ -6,6 +6,7 @@ import type { Ledger } from '../credits/index.js';
 import type { Db } from '../store/db.js';
 import { paymentAdminRoutes } from './admin-routes.js';
 import { keyCheck } from './keys.js';
+import { serverPurchaseRoutes } from './server-purchase-routes.js';
 import { txnServerRoutes } from './server-routes.js';
 import { walletServerRoutes } from './wallet-server-routes.js';
 import { storePurchaseRoutes } from './purchase-routes.js';
@@ -53,4 +54,5 @@ export async function paymentServiceRoutes(
   const server = { db: deps.db, clock: deps.clock, ledger: deps.ledger, users: deps.users, serverKey };
   await app.register(walletServerRoutes, server);
   await app.register(txnServerRoutes, server);
+  await app.register(serverPurchaseRoutes, { ...server, config });
 }

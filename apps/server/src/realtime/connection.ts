@@ -34,6 +34,8 @@ export interface ConnectionDeps {
   replayLimit: number;
   /** Drop a peer whose unsent bytes exceed this (it stopped reading). */
   maxBufferedBytes: number;
+  /** The frame sent right after READY with the user's balance; undefined for guests (no balance shown). */
+  balanceFrame?: (user: UserRow) => Promise<ServerFrame | undefined>;
   /** Answers a binary frame (voice); without it, binary frames get an error frame. */
   onAudio?: (connection: ConnectionContext, data: Buffer) => Promise<void>;
 }
@@ -97,6 +99,12 @@ export function createConnection(
     },
   };
 
+  /** Frames for this user on any node (BALANCE, the author's notices); after READY like room frames. */
+  const userMember = {
+    userId: user.id,
+    deliverText: member.deliverText,
+  };
+
   const context: ConnectionContext = {
     roomId: session.roomId,
     userId: user.id,
@@ -133,6 +141,7 @@ export function createConnection(
     pending = [];
     attached = true;
     await deps.hub.attach(member);
+    await deps.hub.attachUser(userMember);
     const replay = await deps.rooms.listMessages(session.roomId, deps.replayLimit);
     for (const message of replay) sendFrame(message);
     lastReplayedId = replay.at(-1)?.id ?? 0;
@@ -144,17 +153,31 @@ export function createConnection(
       roomId: session.roomId,
       protocolVersion: PROTOCOL_VERSION,
     });
+    const balance = await balanceAfterReady();
+    if (balance) sendFrame(balance);
     const buffered = pending;
     pending = undefined;
     state = 'joined';
     for (const json of buffered) {
       // a message stored during the replay query may be in both: send it once
       if (isReplayedMessage(json, lastReplayedId)) continue;
+      // the balance read after READY is newer than any BALANCE that arrived before it
+      if (balance && isBalanceFrame(json)) continue;
       sendText(json);
     }
     present = true;
     if (await deps.presence.join(session.roomId, user.username)) {
       await deps.hub.broadcast(session.roomId, systemEvent('JOIN'), { exceptUsername: user.username });
+    }
+  }
+
+  async function balanceAfterReady(): Promise<ServerFrame | undefined> {
+    try {
+      return await deps.balanceFrame?.(user);
+    } catch (error) {
+      // the balance is a convenience here; the room works without it
+      log.warn({ err: error }, 'could not read the balance for READY');
+      return undefined;
     }
   }
 
@@ -263,7 +286,10 @@ export function createConnection(
       state = 'closed';
       pending = undefined;
       await queue;
-      if (attached) await deps.hub.detach(member);
+      if (attached) {
+        await deps.hub.detach(member);
+        await deps.hub.detachUser(userMember);
+      }
       if (!present) return;
       const last = await deps.presence.leave(session.roomId, user.username);
       if (last && announce) {
@@ -276,6 +302,10 @@ export function createConnection(
   };
 }
 export type Connection = ReturnType<typeof createConnection>;
+
+function isBalanceFrame(json: Buffer): boolean {
+  return json.subarray(0, 40).toString().startsWith('{"type":"system","message":"BALANCE"');
+}
 
 function isReplayedMessage(json: Buffer, lastReplayedId: number): boolean {
   // Cheap check on the serialised bytes; only message frames start this way (see encodeText).

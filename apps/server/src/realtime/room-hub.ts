@@ -12,7 +12,14 @@ export interface HubMember {
   deliverAudio(wav: Buffer): void;
 }
 
+/** A connection as the user channel sees it: frames meant for this user wherever they are (BALANCE). */
+export interface UserMember {
+  readonly userId: string;
+  deliverText(json: Buffer): void;
+}
+
 const channelOf = (roomId: string) => `xtalk:room:${roomId}`;
+const userChannelOf = (userId: string) => `xtalk:user:${userId}`;
 
 /**
  * This node's members of each room. The node subscribes to a room's channel while it has a member there;
@@ -20,6 +27,7 @@ const channelOf = (roomId: string) => `xtalk:room:${roomId}`;
  */
 export function createRoomHub(bus: Bus) {
   const rooms = new Map<string, { members: Set<HubMember>; unsubscribe: Promise<() => Promise<void>> }>();
+  const users = new Map<string, { members: Set<UserMember>; unsubscribe: Promise<() => Promise<void>> }>();
 
   function dispatch(roomId: string, payload: Buffer) {
     const room = rooms.get(roomId);
@@ -54,6 +62,37 @@ export function createRoomHub(bus: Bus) {
       await (
         await room.unsubscribe
       )();
+    },
+
+    /** Subscribes a connection to its user's channel (the node subscribes while it has one there). */
+    async attachUser(member: UserMember): Promise<void> {
+      let user = users.get(member.userId);
+      if (!user) {
+        const members = new Set<UserMember>();
+        const subscription = bus.subscribe(userChannelOf(member.userId), (payload) => {
+          const envelope = decodeEnvelope(payload);
+          if (envelope?.kind !== 'text') return;
+          for (const each of members) each.deliverText(envelope.body);
+        });
+        user = { members, unsubscribe: subscription };
+        users.set(member.userId, user);
+      }
+      user.members.add(member);
+      await user.unsubscribe;
+    },
+
+    async detachUser(member: UserMember): Promise<void> {
+      const user = users.get(member.userId);
+      if (!user || !user.members.delete(member) || user.members.size > 0) return;
+      users.delete(member.userId);
+      await (
+        await user.unsubscribe
+      )();
+    },
+
+    /** Sends a frame to every connection of one user, on every node. */
+    async sendToUser(userId: string, frame: ServerFrame): Promise<void> {
+      await bus.publish(userChannelOf(userId), encodeText(frame));
     },
 
     /** Sends a frame to the room (or the part of it in `audience`), serialised once here. */

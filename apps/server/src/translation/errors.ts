@@ -3,7 +3,14 @@
  * task and tells the room once; the credits module throws it without depending on anything else here.
  */
 export class InsufficientCreditsError extends Error {
-  constructor(message = 'Not enough credits.') {
+  /**
+   * `message` is what the author is told (once); `guest` says the allowance is a guest's, so the room line
+   * and the author's notice can say "sign in" rather than "buy credits".
+   */
+  constructor(
+    message = 'Not enough credits.',
+    readonly guest = false,
+  ) {
     super(message);
     this.name = 'InsufficientCreditsError';
   }

@@ -1,5 +1,5 @@
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
-import type { Meter, RoomOutput, TranslationStore, Usage } from './ports.js';
+import type { Charge, Meter, RoomOutput, TranslationStore, Usage, UserOutput } from './ports.js';
 
 /*
  * In-memory implementations of the ports, recording every call: for tests and the bench. Not used by the
@@ -13,12 +13,22 @@ export interface SentAudio {
   exceptUsername: string;
 }
 
-export class MemoryRoomOutput implements RoomOutput {
-  readonly frames: Array<{ roomId: string; frame: ServerFrame }> = [];
+export class MemoryRoomOutput implements RoomOutput, UserOutput {
+  readonly frames: Array<{ roomId: string; frame: ServerFrame; exceptUsername?: string }> = [];
   readonly audio: SentAudio[] = [];
+  /** Frames sent to one user's connections (UserOutput). */
+  readonly userFrames: Array<{ userId: string; frame: ServerFrame }> = [];
 
-  async broadcast(roomId: string, frame: ServerFrame): Promise<void> {
-    this.frames.push({ roomId, frame });
+  async broadcast(roomId: string, frame: ServerFrame, audience?: { exceptUsername?: string }): Promise<void> {
+    this.frames.push({
+      roomId,
+      frame,
+      ...(audience?.exceptUsername ? { exceptUsername: audience.exceptUsername } : {}),
+    });
+  }
+
+  async sendToUser(userId: string, frame: ServerFrame): Promise<void> {
+    this.userFrames.push({ userId, frame });
   }
 
   async sendAudio(roomId: string, language: string, wav: Uint8Array, exceptUsername: string): Promise<void> {
@@ -66,12 +76,15 @@ export class MemoryTranslationStore implements TranslationStore {
 
 export class MemoryMeter implements Meter {
   readonly charges: Usage[] = [];
+  /** Charges undone because the work failed. */
+  readonly refunds: Usage[] = [];
   /** Set to make charge throw (e.g. new InsufficientCreditsError()). */
   refuseWith: ((usage: Usage) => Error | undefined) | undefined;
 
-  async charge(usage: Usage): Promise<void> {
+  async charge(usage: Usage): Promise<Charge> {
     const refusal = this.refuseWith?.(usage);
     if (refusal) throw refusal;
     this.charges.push(usage);
+    return { refund: async () => void this.refunds.push(usage) };
   }
 }

@@ -6,8 +6,8 @@ import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
  */
 
 export interface RoomOutput {
-  /** Fan a frame out to every connection in the room (all nodes). */
-  broadcast(roomId: string, frame: ServerFrame): Promise<void>;
+  /** Fan a frame out to every connection in the room (all nodes), except `exceptUsername`'s if given. */
+  broadcast(roomId: string, frame: ServerFrame, audience?: { exceptUsername?: string }): Promise<void>;
   /** Deliver WAV bytes to the room's connections whose language is `language`, except `exceptUsername`'s. */
   sendAudio(roomId: string, language: string, wav: Uint8Array, exceptUsername: string): Promise<void>;
 }
@@ -19,6 +19,11 @@ export interface TranslationStore {
   recentMessages(roomId: string, beforeId: number, limit: number): Promise<MessageFrame[]>;
 }
 
+/** Frames for one user's connections, wherever they are (all nodes, all rooms). */
+export interface UserOutput {
+  sendToUser(userId: string, frame: ServerFrame): Promise<void>;
+}
+
 export interface Usage {
   userId: string;
   username: string;
@@ -26,9 +31,20 @@ export interface Usage {
   task: 'translation' | 'note' | 'speech' | 'transcription';
   characters?: number;
   audioSeconds?: number;
+  /** The message the work is for, and the target language (a reference in the ledger). */
+  messageId?: number;
+  language?: string;
+}
+
+/** A charge already made; undone when the work it paid for fails. */
+export interface Charge {
+  refund(): Promise<void>;
 }
 
 export interface Meter {
-  /** Called before every provider call; throw InsufficientCreditsError to refuse it. */
-  charge(usage: Usage): Promise<void>;
+  /**
+   * Called before every provider call; throw InsufficientCreditsError to refuse it. What it returns is
+   * refunded if the call then fails (nothing is charged for failed work).
+   */
+  charge(usage: Usage): Promise<Charge | void>;
 }

@@ -296,7 +296,7 @@ describe('translation service with the openai provider', () => {
     post(svc, 'ROOM1', m, 'uid-42');
     await vi.waitFor(() => expect(output.audio).toHaveLength(1));
     await vi.waitFor(() => expect(meter.charges).toHaveLength(3));
-    const base = { userId: 'uid-42', username: 'alice', roomId: 'ROOM1' };
+    const base = { userId: 'uid-42', username: 'alice', roomId: 'ROOM1', messageId: m.id, language: 'ja' };
     expect(meter.charges).toEqual(
       expect.arrayContaining([
         { ...base, task: 'translation', characters: 'Thanks a lot'.length },
@@ -304,6 +304,7 @@ describe('translation service with the openai provider', () => {
         { ...base, task: 'speech', characters: 'ja: Thanks a lot'.length },
       ]),
     );
+    expect(meter.refunds).toEqual([]);
     // one charge per provider call
     expect(server.requests).toHaveLength(3);
   });

@@ -15,7 +15,7 @@ import { AiError, AiTimeoutError, AiUnavailableError, isRetryable, languageName 
 import { isWav, readWavInfo } from '../ai/wav.js';
 import { isInsufficientCredits } from './errors.js';
 import { LruCache } from './lru.js';
-import type { Meter, RoomOutput, TranslationStore, Usage } from './ports.js';
+import type { Charge, Meter, RoomOutput, TranslationStore, Usage, UserOutput } from './ports.js';
 
 /*
  * Translation of room messages (issue 3, server side).
@@ -30,7 +30,11 @@ import type { Meter, RoomOutput, TranslationStore, Usage } from './ports.js';
  * once, at most `maxQueuedPerRoom` waiting), so one busy or slow room cannot starve the others.
  * Every engine call: cache first; else Meter.charge (may refuse) then the call under a timeout, retried
  * with bounded exponential backoff when retrying can help. A task that still fails leaves the message with
- * what was done and tells the room once per kind of failure per window.
+ * what was done, is refunded (Charge.refund), and tells the room once per kind of failure per window.
+ *
+ * When the author cannot pay, the message stays as delivered (untranslated); the author is told once and
+ * the room gets one line, until `resume(userId)` says the balance grew: then the refused work of the
+ * author's recent messages runs again (what was done is not redone) and a later refusal is told again.
  */
 
 export type TranslationConfig = Pick<Config, 'LANGUAGES'> & {
@@ -96,6 +100,8 @@ export interface TranslationServiceDeps {
   output: RoomOutput;
   store: TranslationStore;
   meter: Meter;
+  /** Where the author's own notice goes (all of their connections); without it only the room is told. */
+  users?: UserOutput;
   logger: Logger;
   clock?: Clock;
   options?: Partial<TranslationServiceOptions>;
@@ -124,6 +130,8 @@ export interface TranslationService {
    * Throws InsufficientCreditsError, AiUnavailableError or the last engine error.
    */
   transcribe(request: TranscribeRequest): Promise<Transcription>;
+  /** The user's balance grew: run the work refused for their credits again. Never throws. */
+  resume(userId: string): void;
   /** Stop taking messages; wait for running ones up to `closeTimeoutMs`, then abort them. */
   close(): Promise<void>;
 }
@@ -132,7 +140,22 @@ interface Job {
   roomId: string;
   message: MessageFrame;
   author: Author;
+  /** Translations finished for this job (kept so a resumed job does not redo them). */
+  done: Record<string, string>;
+  /** Still being processed; a `resume` meanwhile re-queues it once it finishes. */
+  running: boolean;
+  resumeWhenDone: boolean;
 }
+
+/** An author who could not pay: who was told, and the work waiting for the balance to grow. */
+interface Paused {
+  authorTold: boolean;
+  roomsTold: Set<string>;
+  jobs: Job[];
+}
+
+/** Refused messages kept per author for `resume`; older ones are given up (they stay untranslated). */
+const MAX_PAUSED_JOBS = 20;
 
 interface RoomQueue {
   waiting: Job[];
@@ -233,9 +256,9 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     }
   };
 
-  async function send(roomId: string, frame: ServerFrame): Promise<void> {
+  async function send(roomId: string, frame: ServerFrame, exceptUsername?: string): Promise<void> {
     try {
-      await output.broadcast(roomId, frame);
+      await output.broadcast(roomId, frame, exceptUsername ? { exceptUsername } : undefined);
     } catch (error) {
       logger.error({ err: error, roomId, frame: frame.type }, 'translation: broadcast failed');
     }
@@ -300,7 +323,30 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     call: (signal: AbortSignal, attempt: number) => Promise<T>,
   ): Promise<T> {
     if (shutdown.signal.aborted) throw new ShutdownError();
-    await meter.charge(usage); // one charge per engine call; retries of a failed call are not charged again
+    // one charge per engine call; retries of a failed call are not charged again
+    const charge = await meter.charge(usage);
+    try {
+      return await attemptCall(task, usage, call);
+    } catch (error) {
+      // nothing is charged for work that failed (or was abandoned at shutdown)
+      if (charge) await refund(charge, usage);
+      throw error;
+    }
+  }
+
+  async function refund(charge: Charge, usage: Usage): Promise<void> {
+    try {
+      await charge.refund();
+    } catch (error) {
+      logger.error({ err: error, userId: usage.userId, task: usage.task }, 'translation: refund failed');
+    }
+  }
+
+  async function attemptCall<T>(
+    task: AiTask,
+    usage: Usage,
+    call: (signal: AbortSignal, attempt: number) => Promise<T>,
+  ): Promise<T> {
     let lastError: unknown;
     for (let attempt = 1; attempt <= options.attempts; attempt += 1) {
       if (shutdown.signal.aborted) throw new ShutdownError();
@@ -346,16 +392,12 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
       return;
     }
     if (isInsufficientCredits(error)) {
-      const who = message.displayUsername ?? message.username;
+      keepRefused(job);
       logger.info(
         { roomId, messageId: message.id, task, username: message.username },
         'translation: no credits',
       );
-      notice(
-        roomId,
-        `credits:${message.username}`,
-        `Translation skipped: ${who} has run out of credits. Messages are still delivered untranslated.`,
-      );
+      tellRefused(job, error.message, error.guest);
       return;
     }
     if (error instanceof AiUnavailableError) {
@@ -376,6 +418,64 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
       transcription: `Speech recognition failed: ${reason}.`,
     };
     notice(roomId, `failed:${task}`, text[task]);
+  }
+
+  // -------------------------------------------------------------------------------- no credits
+
+  const paused = new Map<string, Paused>();
+
+  function pausedOf(userId: string): Paused {
+    let entry = paused.get(userId);
+    if (!entry) paused.set(userId, (entry = { authorTold: false, roomsTold: new Set(), jobs: [] }));
+    return entry;
+  }
+
+  /** The author once (all of their connections), each room once, until the balance grows. */
+  function tellRefused(job: Job, authorNotice: string, guest: boolean): void {
+    const entry = pausedOf(job.author.userId);
+    if (!entry.authorTold) {
+      entry.authorTold = true;
+      void deps.users
+        ?.sendToUser(job.author.userId, { type: 'error', code: 'notice', message: authorNotice })
+        .catch((error: unknown) => logger.error({ err: error }, 'translation: author notice failed'));
+    }
+    if (entry.roomsTold.has(job.roomId)) return;
+    entry.roomsTold.add(job.roomId);
+    const who = job.message.displayUsername ?? job.message.username;
+    const why = guest ? "has used a guest's AI allowance for today" : 'has run out of credits';
+    // the author has their own notice (when it can reach them), so the room line is for the others
+    void send(
+      job.roomId,
+      {
+        type: 'error',
+        code: 'notice',
+        message: `Translation paused: ${who} ${why}. Their messages are still delivered, untranslated.`,
+      },
+      deps.users ? job.message.username : undefined,
+    );
+  }
+
+  function keepRefused(job: Job): void {
+    const entry = pausedOf(job.author.userId);
+    if (entry.jobs.some((kept) => kept.roomId === job.roomId && kept.message.id === job.message.id)) return;
+    entry.jobs.push(job);
+    if (entry.jobs.length > MAX_PAUSED_JOBS) entry.jobs.shift();
+  }
+
+  function requeue(job: Job): void {
+    const translations = { ...job.message.translations, ...job.done };
+    onMessage(job.roomId, { ...job.message, translations }, job.author);
+  }
+
+  function resume(userId: string): void {
+    const entry = paused.get(userId);
+    if (!entry) return;
+    paused.delete(userId);
+    for (const job of entry.jobs) {
+      if (job.running) job.resumeWhenDone = true;
+      else requeue(job);
+    }
+    if (entry.jobs.length > 0) logger.info({ userId, jobs: entry.jobs.length }, 'translation: resumed');
   }
 
   // -------------------------------------------------------------------------------- one message
@@ -399,7 +499,14 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
   }
 
   function usageOf(job: Job, task: Usage['task'], extra: Partial<Usage>): Usage {
-    return { userId: job.author.userId, username: job.message.username, roomId: job.roomId, task, ...extra };
+    return {
+      userId: job.author.userId,
+      username: job.message.username,
+      roomId: job.roomId,
+      task,
+      messageId: job.message.id,
+      ...extra,
+    };
   }
 
   /** Translate into one language; resolves with the full text once sent and stored (undefined on failure). */
@@ -426,7 +533,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
         let chunksSent = false;
         fullText = await callEngine(
           'translation',
-          usageOf(job, 'translation', { characters: characters(message.message) }),
+          usageOf(job, 'translation', { characters: characters(message.message), language: target }),
           async (signal) => {
             // A retry after pieces were already shown is not streamed again: translationComplete replaces them.
             const live = !chunksSent;
@@ -470,6 +577,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
       reportFailure(job, 'translation', target, error);
       return undefined;
     }
+    job.done[target] = fullText;
     try {
       await store.saveTranslation(roomId, message.id, target, fullText);
       emit({ kind: 'stored', roomId, messageId: message.id, language: target });
@@ -491,7 +599,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
       if (!wav) {
         wav = await callEngine(
           'speech',
-          usageOf(job, 'speech', { characters: characters(text) }),
+          usageOf(job, 'speech', { characters: characters(text), language }),
           async (signal) => {
             const audio = await provider.synthesize({ text, language, signal });
             if (!isWav(audio))
@@ -526,7 +634,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     try {
       const note = await callEngine(
         'note',
-        usageOf(job, 'note', { characters: characters(message.message) }),
+        usageOf(job, 'note', { characters: characters(message.message), language: noteLanguage }),
         (signal) =>
           provider.note({
             text: message.message,
@@ -600,6 +708,8 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
           logger.error({ err: error, roomId, messageId: job.message.id }, 'translation: unexpected failure');
         })
         .finally(() => {
+          job.running = false;
+          if (job.resumeWhenDone && !closing) requeue(job);
           room.running -= 1;
           running -= 1;
           inFlight.delete(work);
@@ -631,7 +741,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
         notice(roomId, 'backlog', 'Too many messages at once: some messages were not translated.');
         return;
       }
-      room.waiting.push({ roomId, message, author });
+      room.waiting.push({ roomId, message, author, done: {}, running: true, resumeWhenDone: false });
       if (room.waiting.length === 1) ready.push(roomId);
       pump();
     } catch (error) {
@@ -688,5 +798,16 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     }
   }
 
-  return { onMessage, transcribe, close };
+  return {
+    onMessage,
+    transcribe,
+    resume(userId: string) {
+      try {
+        resume(userId);
+      } catch (error) {
+        logger.error({ err: error, userId }, 'translation: could not resume');
+      }
+    },
+    close,
+  };
 }

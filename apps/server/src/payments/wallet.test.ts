@@ -1,0 +1,253 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  Balance,
+  GuestLoginResponse,
+  PurchaseResponse,
+  SystemFrame,
+  TxnListResponse,
+} from '@xtalk/protocol';
+import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../test/credits.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { memberLogin } from '../test/members.js';
+
+/*
+ * The client wallet calls and the built-in TEST MODE checkout (no Stripe configured), through app.inject,
+ * plus the live BALANCE frame on a real socket when a purchase is paid.
+ */
+
+const SECRET = 'wallet-test-secret-of-enough-length';
+let server: TestServer;
+let alice: GuestLoginResponse;
+
+const auth = (login: GuestLoginResponse) => ({ authorization: `Bearer ${login.token}` });
+
+async function purchase(login: GuestLoginResponse, amount: number): Promise<PurchaseResponse> {
+  const response = await server.app.inject({
+    method: 'POST',
+    url: '/api/wallet/purchase',
+    headers: auth(login),
+    payload: { currency: 't_free', amount },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+async function balance(login: GuestLoginResponse): Promise<Balance> {
+  const response = await server.app.inject({
+    method: 'GET',
+    url: '/api/wallet/balance?currency=t_free',
+    headers: auth(login),
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json();
+}
+
+const status = async (login: GuestLoginResponse, orderId: string) =>
+  (
+    await server.app.inject({
+      method: 'GET',
+      url: `/api/wallet/purchase/status?orderId=${orderId}`,
+      headers: auth(login),
+    })
+  ).json();
+
+/** What the test checkout's form does: a POST with an empty urlencoded body. */
+const submit = (path: string) =>
+  server.app.inject({
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  });
+
+beforeAll(async () => {
+  server = await startServer({ AUTH_SECRET: SECRET, PUBLIC_URL: 'http://xtalk.test:8787' });
+  alice = await memberLogin(server, SECRET, 'alice-sub');
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(async () => {
+  await expectBalancesEqualSumOfRows(dbOf(server));
+});
+
+describe('wallet routes', () => {
+  it('need a session, in the spec words', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/api/wallet/balance?currency=t_free' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().message).toBe('No session found, please login.');
+  });
+
+  it('start a signed-in user at the daily allowance and list one wallet', async () => {
+    expect(await balance(alice)).toEqual({ free: 1000, premium: 0 });
+    const list = await server.app.inject({ method: 'GET', url: '/api/wallet/list', headers: auth(alice) });
+    expect(list.json()).toEqual({ items: [{ currency: 't_free', free: 1000, premium: 0 }] });
+    const bad = await server.app.inject({
+      method: 'GET',
+      url: '/api/wallet/balance?currency=usd',
+      headers: auth(alice),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain("currency must be 't_free'");
+  });
+
+  it('refuse an amount that is not a package, and guests, changing nothing', async () => {
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/api/wallet/purchase',
+      headers: auth(alice),
+      payload: { currency: 't_free', amount: 999 },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('amount: amount must be one of 1000, 5000, 20000.');
+    const guest = await guestLogin(server.app);
+    const refused = await server.app.inject({
+      method: 'POST',
+      url: '/api/wallet/purchase',
+      headers: auth(guest),
+      payload: { currency: 't_free', amount: 1000 },
+    });
+    expect(refused.statusCode).toBe(403);
+    const { rows } = await dbOf(server).query('select id from credit_orders');
+    expect(rows).toEqual([]);
+  });
+
+  it('buy 1,000 credits through the TEST MODE page, credited once however often Pay is pressed', async () => {
+    const { orderId, checkoutURL } = await purchase(alice, 1000);
+    expect(checkoutURL).toBe(`http://xtalk.test:8787/api/payments/test-checkout/${orderId}`);
+    expect(await status(alice, orderId)).toEqual({ orderId, status: 'pending' });
+
+    const page = await server.app.inject({ method: 'GET', url: new URL(checkoutURL).pathname });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('<div class="banner" role="alert">TEST MODE</div>');
+    expect(page.body).toMatch(/<button class="pay" type="submit">Pay<\/button>/);
+    expect(page.body).toMatch(/<button class="cancel" type="submit">Cancel<\/button>/);
+    expect(page.body).toContain('¥149');
+
+    for (let i = 0; i < 3; i += 1) {
+      const paid = await submit(`/api/payments/test-checkout/${orderId}/pay`);
+      expect(paid.statusCode).toBe(303);
+      expect(paid.headers.location).toBe(`http://xtalk.test:8787/checkout?status=success&orderId=${orderId}`);
+    }
+    expect(await status(alice, orderId)).toEqual({ orderId, status: 'paid' });
+    expect(await balance(alice)).toEqual({ free: 1000, premium: 1000 });
+    const txns: TxnListResponse = (
+      await server.app.inject({ method: 'GET', url: '/api/wallet/txn/list', headers: auth(alice) })
+    ).json();
+    expect(txns).toMatchObject({ page: 0, limit: 100 });
+    expect(txns.items.filter((t) => t.kind === 'purchase')).toEqual([
+      expect.objectContaining({ premium: 1000, free: 0, reference: orderId, status: 'completed' }),
+    ]);
+    // a paid order's page sends the buyer to the landing page instead of offering Pay again
+    const again = await server.app.inject({ method: 'GET', url: new URL(checkoutURL).pathname });
+    expect(again.statusCode).toBe(303);
+  });
+
+  it('cancel an order; a canceled order cannot be paid', async () => {
+    const before = await balance(alice);
+    const { orderId } = await purchase(alice, 5000);
+    const canceled = await submit(`/api/payments/test-checkout/${orderId}/cancel`);
+    expect(canceled.headers.location).toBe(
+      `http://xtalk.test:8787/checkout?status=canceled&orderId=${orderId}`,
+    );
+    const paid = await submit(`/api/payments/test-checkout/${orderId}/pay`);
+    expect(paid.headers.location).toContain('status=canceled');
+    expect(await status(alice, orderId)).toEqual({ orderId, status: 'canceled' });
+    expect(await balance(alice)).toEqual(before);
+  });
+
+  it("do not show one user's order to another; unknown orders are 404", async () => {
+    const { orderId } = await purchase(alice, 1000);
+    const bob = await memberLogin(server, SECRET, 'bob-sub');
+    const response = await server.app.inject({
+      method: 'GET',
+      url: `/api/wallet/purchase/status?orderId=${orderId}`,
+      headers: auth(bob),
+    });
+    expect(response.statusCode).toBe(404);
+    expect((await submit('/api/payments/test-checkout/ord_nope/pay')).statusCode).toBe(404);
+    const missing = await server.app.inject({
+      method: 'GET',
+      url: '/api/wallet/purchase/status',
+      headers: auth(alice),
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toContain('orderId is required.');
+  });
+
+  it('page the transaction list and refuse a bad limit', async () => {
+    const ledger = ledgerOf(server);
+    const carol = await memberLogin(server, SECRET, 'carol-sub');
+    for (let i = 0; i < 3; i += 1)
+      await ledger.spend({ userId: carol.user.userId, key: `s${i}`, cause: 'translation', amount: 1 });
+    const page = await server.app.inject({
+      method: 'GET',
+      url: '/api/wallet/txn/list?limit=2&page=1',
+      headers: auth(carol),
+    });
+    expect(page.json()).toMatchObject({
+      page: 1,
+      limit: 2,
+      items: [{ kind: 'spend' }, { kind: 'daily_grant' }],
+    });
+    const reversed = await server.app.inject({
+      method: 'GET',
+      url: '/api/wallet/txn/list?status=reversed',
+      headers: auth(carol),
+    });
+    expect(reversed.json().items).toEqual([]);
+    const bad = await server.app.inject({
+      method: 'GET',
+      url: '/api/wallet/txn/list?limit=0',
+      headers: auth(carol),
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('record a withdraw request without moving credits, and refuse more than the premium part', async () => {
+    const before = await balance(alice);
+    const tooMuch = await server.app.inject({
+      method: 'POST',
+      url: '/api/wallet/withdraw-request',
+      headers: auth(alice),
+      payload: { currency: 't_free', amount: before.premium + 1 },
+    });
+    expect(tooMuch.statusCode).toBe(400);
+    const ok = await server.app.inject({
+      method: 'POST',
+      url: '/api/wallet/withdraw-request',
+      headers: auth(alice),
+      payload: { currency: 't_free', amount: 500, note: 'please' },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ status: 'pending', currency: 't_free', amount: 500 });
+    expect(await balance(alice)).toEqual(before);
+  });
+
+  it('sends BALANCE to every connection of the buyer when the order is paid, and none to a guest', async () => {
+    const dave = await memberLogin(server, SECRET, 'dave-sub');
+    const guest = await guestLogin(server.app);
+    const { roomId } = await joinRoom(server.app, dave.token, null);
+    const first = await TestClient.join(server, dave, roomId);
+    const second = await TestClient.join(server, dave, roomId, 'ja');
+    const guestClient = await TestClient.join(server, guest, roomId);
+    const initial = await first.next<SystemFrame>((f) => f.type === 'system' && f.message === 'BALANCE');
+    expect(initial.balance).toEqual({ free: 1000, premium: 0 });
+
+    const { orderId } = await purchase(dave, 20_000);
+    const updates = [first, second].map((client) =>
+      client.nextNew<SystemFrame>(
+        (f) => f.type === 'system' && f.message === 'BALANCE' && f.balance?.premium !== 0,
+      ),
+    );
+    await submit(`/api/payments/test-checkout/${orderId}/pay`);
+    for (const frame of await Promise.all(updates))
+      expect(frame.balance).toEqual({ free: 1000, premium: 20_000 });
+    // a guest gets no balance after READY: its own message, which comes after, is preceded by none
+    guestClient.send({ type: 'chat', language: 'en', message: 'hi', room: roomId });
+    await guestClient.next((f) => f.type === 'message' && f.username === guest.user.username);
+    expect(guestClient.frames.some((f) => f.type === 'system' && f.message === 'BALANCE')).toBe(false);
+    for (const client of [first, second, guestClient]) client.close();
+  });
+});
