@@ -1,9 +1,12 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GuestLoginResponse, PurchaseResponse } from '@xtalk/protocol';
 import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../test/credits.js';
+import {
+  startFakeStripe,
+  stripeEvent as event,
+  stripeSignature,
+  type FakeStripe,
+} from '../test/fake-stripe.js';
 import { startServer, type TestServer } from '../test/harness.js';
 import { memberLogin } from '../test/members.js';
 
@@ -15,73 +18,9 @@ import { memberLogin } from '../test/members.js';
 const SECRET = 'stripe-test-auth-secret-long-enough';
 const WEBHOOK_SECRET = 'whsec_test_secret_for_xtalk';
 
-interface CreateRequest {
-  authorization: string | undefined;
-  idempotencyKey: string | undefined;
-  form: Record<string, string>;
-}
-
-/** Just enough of Stripe's API: POST /v1/checkout/sessions (form-encoded, as the SDK sends it). */
-async function startFakeStripe() {
-  const requests: CreateRequest[] = [];
-  let failNext = false;
-  let count = 0;
-  const read = async (request: IncomingMessage) => {
-    let body = '';
-    for await (const chunk of request) body += chunk;
-    return body;
-  };
-  const server: Server = createServer((request, response) => {
-    void read(request).then((body) => {
-      response.setHeader('content-type', 'application/json');
-      if (request.method !== 'POST' || request.url !== '/v1/checkout/sessions') {
-        response.statusCode = 404;
-        response.end(
-          JSON.stringify({ error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } }),
-        );
-        return;
-      }
-      const form = Object.fromEntries(new URLSearchParams(body));
-      requests.push({
-        authorization: request.headers.authorization,
-        idempotencyKey: request.headers['idempotency-key'] as string | undefined,
-        form,
-      });
-      if (failNext) {
-        failNext = false;
-        response.statusCode = 400;
-        response.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Bad things' } }));
-        return;
-      }
-      count += 1;
-      const id = `cs_test_${count}`;
-      response.end(
-        JSON.stringify({
-          id,
-          object: 'checkout.session',
-          url: `https://checkout.stripe.test/c/pay/${id}`,
-          metadata: { orderId: form['metadata[orderId]'] },
-          payment_status: 'unpaid',
-          status: 'open',
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    failOnce: () => {
-      failNext = true;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-let fake: Awaited<ReturnType<typeof startFakeStripe>>;
+let fake: FakeStripe;
 let server: TestServer;
 let alice: GuestLoginResponse;
-const signer = new Stripe('sk_test_signer_only');
 
 async function purchase(amount: number): Promise<PurchaseResponse> {
   const response = await server.app.inject({
@@ -94,25 +33,7 @@ async function purchase(amount: number): Promise<PurchaseResponse> {
   return response.json();
 }
 
-function event(
-  type: string,
-  session: Record<string, unknown>,
-  id = `evt_${Math.random().toString(36).slice(2)}`,
-) {
-  return JSON.stringify({
-    id,
-    object: 'event',
-    api_version: '2026-10-28.endive',
-    created: Math.floor(Date.now() / 1000),
-    type,
-    data: { object: { object: 'checkout.session', ...session } },
-  });
-}
-
-function deliver(
-  payload: string,
-  signature = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-) {
+function deliver(payload: string, signature = stripeSignature(payload, WEBHOOK_SECRET)) {
   return server.app.inject({
     method: 'POST',
     url: '/api/payments/stripe/webhook',
@@ -199,13 +120,13 @@ describe('Stripe checkout', () => {
       metadata: { orderId },
       payment_status: 'paid',
     });
-    const forged = signer.webhooks.generateTestHeaderString({ payload, secret: 'whsec_someone_else' });
+    const forged = stripeSignature(payload, 'whsec_someone_else');
     const bad = await deliver(payload, forged);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('The Stripe signature does not match this payload.');
     const tampered = await deliver(
       payload.replace('"paid"', '"paid" '),
-      signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+      stripeSignature(payload, WEBHOOK_SECRET),
     );
     expect(tampered.statusCode).toBe(400);
     const missing = await server.app.inject({

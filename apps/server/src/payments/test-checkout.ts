@@ -32,7 +32,8 @@ function page(title: string, body: string): string {
   body { margin: 0; font-family: system-ui, sans-serif; background: #f8fafc; color: #0f172a; }
   .banner { background: #b91c1c; color: #fff; text-align: center; font-weight: 800; font-size: 1.5rem;
     letter-spacing: .15em; padding: .9rem 1rem; }
-  main { max-width: 26rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: .75rem;
+  main { width: min(26rem, calc(100% - 2rem)); box-sizing: border-box; margin: 2rem auto; padding: 1.5rem;
+    background: #fff; border-radius: .75rem;
     box-shadow: 0 1px 4px rgb(0 0 0 / .12); }
   h1 { font-size: 1.25rem; margin: 0 0 1rem; }
   .price { font-size: 2rem; font-weight: 700; margin: .25rem 0 1rem; }

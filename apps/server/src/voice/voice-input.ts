@@ -122,7 +122,10 @@ export function createVoiceInput(deps: VoiceInputDeps) {
       });
     } catch (error) {
       if (isInsufficientCredits(error)) {
-        return tell('transcription_failed', 'Voice message not transcribed: you have run out of credits.');
+        const why = error.guest
+          ? "you have used today's allowance for guests; sign in to keep going"
+          : 'you have run out of credits';
+        return tell('transcription_failed', `Voice message not transcribed: ${why}.`);
       }
       if (error instanceof AiUnavailableError) {
         return tell('transcription_failed', `Voice message not transcribed: ${error.message}.`);
