@@ -27,6 +27,7 @@ import { createGateway } from './realtime/gateway.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import { createRoomHub } from './realtime/room-hub.js';
 import { playerRoutes } from './players/routes.js';
+import { paymentServiceRoutes } from './payments/service.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
@@ -157,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     codeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
   });
   await app.register(playerRoutes, { users, authenticator, adminKey: config.ADMIN_API_KEY });
+  await app.register(paymentServiceRoutes, { config, db, clock, ledger, users });
   await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
   await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
   await app.register(paymentsRoutes, {

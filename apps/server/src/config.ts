@@ -60,6 +60,16 @@ export const configSchema = z
     ADMIN_API_KEY: optionalString.refine((value) => value === undefined || value.length >= 16, {
       message: 'ADMIN_API_KEY must be at least 16 characters.',
     }),
+    /** Private key of the payment service's server calls (header X-Server-Key). Unset: those calls are off. */
+    PAYMENT_SERVER_KEY: optionalString.refine((value) => value === undefined || value.length >= 16, {
+      message: 'PAYMENT_SERVER_KEY must be at least 16 characters.',
+    }),
+    /** Google Play purchase verification: a service-account key file's JSON, or a path to it. */
+    GOOGLE_PLAY_SERVICE_ACCOUNT: optionalString,
+    /** Base URL of the Google Play Developer API (tests point it at a server of their own). */
+    GOOGLE_PLAY_API_URL: z.string().url().default('https://androidpublisher.googleapis.com/'),
+    /** Facebook purchase verification: the app secret that signs `signed_request`. */
+    FACEBOOK_APP_SECRET: optionalString,
     TURNSTILE_SITE_KEY: optionalString,
     TURNSTILE_SECRET_KEY: optionalString,
     /** Turnstile's siteverify endpoint (tests point it at a server of their own). */
@@ -133,6 +143,9 @@ const SECRET_KEYS = [
   'OPENAI_API_KEY',
   'GOOGLE_CLIENT_SECRET',
   'ADMIN_API_KEY',
+  'PAYMENT_SERVER_KEY',
+  'GOOGLE_PLAY_SERVICE_ACCOUNT',
+  'FACEBOOK_APP_SECRET',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
 ] as const;

@@ -4,6 +4,8 @@ export * from './frames.js';
 export * from './http.js';
 export * from './language.js';
 export * from './names.js';
+export * from './payment-server.js';
 export * from './room-code.js';
+export * from './store-purchases.js';
 export * from './usernames.js';
 export * from './wallet.js';

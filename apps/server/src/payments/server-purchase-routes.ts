@@ -1,0 +1,126 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  creditPackageOf,
+  purchaseStatusQuerySchema,
+  serverPurchaseBodySchema,
+  serverPurchaseListQuerySchema,
+  ServerPath,
+  type OrderStatus,
+} from '@xtalk/protocol';
+import type { UsersRepo } from '../auth/users-repo.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { parseOr400 } from '../http-errors.js';
+import type { Db } from '../store/db.js';
+import { publicBase, returnUrl, testCheckoutUrl } from './checkout-urls.js';
+import { PaymentError, usePaymentErrors } from './errors.js';
+import type { KeyCheck } from './keys.js';
+import { createOrdersRepo, type Order } from './orders-repo.js';
+import { createStripeGateway } from './stripe-gateway.js';
+
+/*
+ * Orders started by another server for a player (spec section 7, "wallet purchase, purchase status,
+ * purchase list"): the same orders and checkout as the client's POST /api/wallet/purchase (Stripe when
+ * configured, else the TEST MODE page), credited by the same webhook or test-checkout path.
+ */
+
+const toApiOrder = (order: Order) => ({
+  orderId: order.id,
+  gctId: order.userId,
+  amount: order.amount,
+  priceJpy: order.priceJpy,
+  productId: order.productId,
+  provider: order.provider,
+  status: order.status,
+  createdAt: order.createdAt,
+});
+
+export async function serverPurchaseRoutes(
+  app: FastifyInstance,
+  deps: { config: Config; db: Db; clock: Clock; users: Pick<UsersRepo, 'findById'>; serverKey: KeyCheck },
+) {
+  usePaymentErrors(app);
+  const { config, db } = deps;
+  const orders = createOrdersRepo(db, deps.clock);
+  const stripe =
+    config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+      ? createStripeGateway({
+          secretKey: config.STRIPE_SECRET_KEY,
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+          apiUrl: config.STRIPE_API_URL,
+        })
+      : undefined;
+
+  async function player(gctId: string): Promise<string> {
+    if (!(await deps.users.findById(gctId))) throw new PaymentError(404, 'not_found', `No player ${gctId}.`);
+    return gctId;
+  }
+
+  app.post(ServerPath.walletPurchase, async (request) => {
+    deps.serverKey(request);
+    const body = parseOr400(serverPurchaseBodySchema, request.body);
+    const pack = creditPackageOf(body.amount);
+    if (!pack) throw new PaymentError(400, 'invalid_request', 'amount must be one of 1000, 5000, 20000.');
+    const order = await orders.create(await player(body.gctId), pack, stripe ? 'stripe' : 'test');
+    const base = publicBase(config.PUBLIC_URL, request);
+    if (!stripe) return { orderId: order.id, checkoutURL: testCheckoutUrl(base, order.id) };
+    try {
+      const session = await stripe.createCheckout(order, {
+        successUrl: returnUrl(base, 'success', order.id),
+        cancelUrl: returnUrl(base, 'canceled', order.id),
+      });
+      await orders.setProviderRef(order.id, session.id);
+      return { orderId: order.id, checkoutURL: session.url };
+    } catch (error) {
+      request.log.error({ err: error, orderId: order.id }, 'Stripe Checkout Session could not be created');
+      await orders.cancelPending(order.id);
+      throw new PaymentError(
+        502,
+        'provider_error',
+        'The payment provider could not start the checkout; try again.',
+      );
+    }
+  });
+
+  app.get(ServerPath.walletPurchaseStatus, async (request) => {
+    deps.serverKey(request);
+    const { orderId } = parseOr400(purchaseStatusQuerySchema, request.query);
+    const order = await orders.find(orderId);
+    if (!order) throw new PaymentError(404, 'not_found', `No order ${orderId}.`);
+    return toApiOrder(order);
+  });
+
+  app.get(ServerPath.walletPurchaseList, async (request) => {
+    deps.serverKey(request);
+    const query = parseOr400(serverPurchaseListQuerySchema, request.query);
+    const statuses: OrderStatus[] = query.status ? [query.status] : ['pending', 'paid', 'canceled'];
+    const { rows } = await db.query<{
+      id: string;
+      user_id: string;
+      amount: number;
+      price_jpy: number;
+      product_id: string;
+      provider: Order['provider'];
+      status: OrderStatus;
+      created_at: Date | string;
+    }>(
+      `select id, user_id, amount, price_jpy, product_id, provider, status, created_at from credit_orders
+       where user_id = $1 and status = any($2::text[]) order by created_at desc, id limit $3 offset $4`,
+      [await player(query.gctId), statuses, query.limit, query.page * query.limit],
+    );
+    const items = rows.map((row) =>
+      toApiOrder({
+        id: row.id,
+        userId: row.user_id,
+        amount: Number(row.amount),
+        priceJpy: Number(row.price_jpy),
+        productId: row.product_id,
+        provider: row.provider,
+        providerRef: null,
+        status: row.status,
+        createdAt: new Date(row.created_at).getTime(),
+      }),
+    );
+    return { items, page: query.page, limit: query.limit };
+  });
+}

@@ -1,0 +1,199 @@
+import {
+  CREDIT_PACKAGES,
+  type Balance,
+  type PurchaseVerifyBody,
+  type PurchaseVerifyResponse,
+  type StorePlatform,
+} from '@xtalk/protocol';
+import type { UsersRepo } from '../auth/users-repo.js';
+import type { Ledger } from '../credits/index.js';
+import { PaymentError } from './errors.js';
+import type { StoredPurchase, StorePurchasesRepo } from './store-purchases-repo.js';
+import type { StoreVerifier } from './store-verify/index.js';
+
+/*
+ * What the purchase routes do with an app-store purchase: verify it at its store, claim it for one
+ * player, credit its package through the ledger exactly once, and later record consumption or revoke
+ * it. Replays of any step answer what the first one did and move nothing.
+ */
+
+/** Google Play lets a buyer take several of one product at once; more than this is not a real purchase. */
+const MAX_QUANTITY = 100;
+
+const ledgerKey = (purchase: Pick<StoredPurchase, 'platform' | 'key'>) =>
+  `store:${purchase.platform}:${purchase.key}`;
+
+const PLATFORM_SETTING: Record<StorePlatform, string> = {
+  google: 'GOOGLE_PLAY_SERVICE_ACCOUNT',
+  facebook: 'FACEBOOK_APP_SECRET',
+};
+
+export function createStorePurchases(deps: {
+  purchases: StorePurchasesRepo;
+  ledger: Ledger;
+  users: Pick<UsersRepo, 'findById'>;
+  verifiers: Partial<Record<StorePlatform, StoreVerifier>>;
+}) {
+  const { purchases, ledger } = deps;
+
+  async function requirePlayer(gctId: string): Promise<void> {
+    if (!(await deps.users.findById(gctId))) throw new PaymentError(404, 'not_found', `No player ${gctId}.`);
+  }
+
+  /** Credits a claimed purchase (once: the ledger key is the purchase's) and answers the verification. */
+  async function settle(purchase: StoredPurchase, gctId: string): Promise<PurchaseVerifyResponse> {
+    if (purchase.userId !== gctId) {
+      throw new PaymentError(
+        409,
+        'purchase_claimed',
+        'This purchase was already credited to another player.',
+      );
+    }
+    if (purchase.status === 'revoked') {
+      throw new PaymentError(409, 'purchase_revoked', 'This purchase was revoked by an administrator.');
+    }
+    let balance: Balance;
+    if (purchase.status === 'crediting') {
+      const result = await ledger.credit({
+        userId: gctId,
+        key: ledgerKey(purchase),
+        cause: `store:${purchase.platform}`,
+        reference: purchase.id,
+        amount: purchase.credits,
+        part: 'premium',
+        kind: 'purchase',
+      });
+      await purchases.transition(purchase.id, ['crediting'], 'credited', { ledgerTxnId: result.txn.id });
+      balance = result.balance;
+    } else {
+      balance = await ledger.balance(gctId);
+    }
+    return { verified: true, credited: purchase.credits, balance };
+  }
+
+  /** The stored purchase a consume or admin call names, or 404. */
+  async function named(body: {
+    platform?: string | undefined;
+    purchaseToken?: string | undefined;
+    gctId?: string | undefined;
+    appId?: string | undefined;
+  }): Promise<StoredPurchase> {
+    const purchase = await purchases.find(body.platform as StorePlatform, body.purchaseToken ?? '');
+    if (!purchase || purchase.userId !== body.gctId || purchase.appId !== body.appId) {
+      throw new PaymentError(
+        404,
+        'not_found',
+        'No purchase with this purchaseToken for this gctId and appId.',
+      );
+    }
+    return purchase;
+  }
+
+  return {
+    named,
+
+    /** Verifies at the store and credits `gctId`; without gctId (anonymous form) only verifies. */
+    async verify(body: PurchaseVerifyBody): Promise<PurchaseVerifyResponse> {
+      const platform = body.platform as StorePlatform;
+      const key = (platform === 'google' ? body.purchaseToken : body.paymentId) as string;
+      const gctId = body.gctId?.trim() || undefined;
+      if (gctId) {
+        const known = await purchases.find(platform, key);
+        if (known) return settle(known, gctId);
+        await requirePlayer(gctId);
+      }
+      const verifier = deps.verifiers[platform];
+      if (!verifier) {
+        throw new PaymentError(
+          503,
+          'platform_not_configured',
+          `${platform} purchases are not configured on this server (${PLATFORM_SETTING[platform]} is not set).`,
+        );
+      }
+      const verified = await verifier.verify({
+        appId: body.appId as string,
+        productId: body.productId as string,
+        purchaseToken: body.purchaseToken,
+        paymentId: body.paymentId,
+        signedRequest: body.signedRequest,
+      });
+      if (gctId && verified.accountId && verified.accountId !== gctId) {
+        throw new PaymentError(
+          403,
+          'account_mismatch',
+          'The purchase was made for another account than gctId.',
+        );
+      }
+      if (verified.quantity > MAX_QUANTITY) {
+        throw new PaymentError(
+          400,
+          'invalid_quantity',
+          `A purchase of ${verified.quantity} packages is not credited.`,
+        );
+      }
+      const pack = CREDIT_PACKAGES.find((candidate) => candidate.productId === verified.productId);
+      if (!pack) throw new PaymentError(400, 'invalid_request', `Unknown product ${verified.productId}.`);
+      if (!gctId) return { verified: true, credited: 0, balance: null };
+      const claimed = await purchases.claim({
+        platform,
+        key: verified.key,
+        appId: body.appId as string,
+        userId: gctId,
+        productId: verified.productId,
+        orderId: verified.orderId,
+        quantity: verified.quantity,
+        credits: pack.amount * verified.quantity,
+      });
+      return settle(claimed, gctId);
+    },
+
+    /** The app consumed the purchase; a replay (or a consume after one) changes nothing. */
+    async consume(purchase: StoredPurchase): Promise<StoredPurchase> {
+      if (purchase.status === 'revoked') {
+        throw new PaymentError(409, 'purchase_revoked', 'This purchase was revoked by an administrator.');
+      }
+      if (purchase.status === 'crediting') await settle(purchase, purchase.userId);
+      await purchases.transition(purchase.id, ['crediting', 'credited', 'consume_failed'], 'consumed');
+      return (await purchases.find(purchase.platform, purchase.key)) as StoredPurchase;
+    },
+
+    /** The app's consume failed; kept for support. A consumed purchase stays consumed. */
+    async consumeError(purchase: StoredPurchase, error: string): Promise<StoredPurchase> {
+      if (purchase.status === 'revoked') {
+        throw new PaymentError(409, 'purchase_revoked', 'This purchase was revoked by an administrator.');
+      }
+      const moved = await purchases.transition(purchase.id, ['crediting', 'credited'], 'consume_failed', {
+        consumeError: error,
+      });
+      if (!moved) await purchases.noteConsumeError(purchase.id, error);
+      return (await purchases.find(purchase.platform, purchase.key)) as StoredPurchase;
+    },
+
+    /**
+     * Revokes a purchase (admin): its credits go back out through a reversal row, and it never credits
+     * again. Refused, changing nothing, when the credits are already spent.
+     */
+    async revoke(purchase: StoredPurchase): Promise<StoredPurchase> {
+      if (purchase.status !== 'revoked') {
+        const credit = await ledger.findByKey(purchase.userId, ledgerKey(purchase));
+        if (credit && credit.status !== 'reversed') {
+          await ledger.reverse({
+            userId: purchase.userId,
+            key: `revoke:${ledgerKey(purchase)}`,
+            cause: 'store_purchase_revoked',
+            reference: purchase.id,
+            txnId: credit.id,
+            kind: 'reversal',
+          });
+        }
+        await purchases.transition(
+          purchase.id,
+          ['crediting', 'credited', 'consumed', 'consume_failed'],
+          'revoked',
+        );
+      }
+      return (await purchases.find(purchase.platform, purchase.key)) as StoredPurchase;
+    },
+  };
+}
+export type StorePurchases = ReturnType<typeof createStorePurchases>;
