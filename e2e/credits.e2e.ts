@@ -104,6 +104,7 @@ describe('credits in the browser', () => {
     await expect.poll(() => result.getAttribute('data-state'), { timeout: 15_000 }).toBe('paid');
     // bought credits are the premium part, which spending touches only when free runs out: whatever
     // the translation still charges (hints, speech) comes out of free, so premium is exactly 1,000
+    await expect.poll(() => result.textContent()).toMatch(/Your balance is now [\d,]+ credits\./);
     const landed = await result.textContent();
     const shown = Number(/Your balance is now ([\d,]+) credits\./.exec(landed ?? '')?.[1]?.replace(/,/g, ''));
     expect(shown).toBeGreaterThan(afterChat);
