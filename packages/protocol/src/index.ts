@@ -6,3 +6,4 @@ export * from './language.js';
 export * from './names.js';
 export * from './room-code.js';
 export * from './usernames.js';
+export * from './wav.js';

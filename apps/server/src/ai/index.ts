@@ -25,8 +25,6 @@ export type {
 } from './local-provider.js';
 export { OpenAiProvider } from './openai-provider.js';
 export type { OpenAiProviderOptions } from './openai-provider.js';
-export { encodeWav, sineWav, readWavInfo, isWav } from './wav.js';
-export { decodeOggOpus, isOgg, OpusDecodeError, PCM_SAMPLE_RATE } from './ogg-opus.js';
 
 /**
  * The configuration the AI factory reads. The optional members are not in config.ts yet; when they are added

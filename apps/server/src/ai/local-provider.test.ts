@@ -11,7 +11,7 @@ import { LocalProvider, transformersLoader } from './local-provider.js';
 import type { ProviderStatus } from './provider.js';
 import { AiUnavailableError } from './provider.js';
 import { recordingLogger } from './testing/logger.js';
-import { readWavInfo } from './wav.js';
+import { readWavInfo } from '../audio/index.js';
 import { collect } from './testing/collect.js';
 
 /*

@@ -11,8 +11,14 @@ import type {
   TranslateRequest,
 } from './provider.js';
 import { AiError, AiUnavailableError, languageFromScript } from './provider.js';
-import { PCM_SAMPLE_RATE, decodeOggOpus, isOgg } from './ogg-opus.js';
-import { encodeWav, readWavInfo, wavToMonoFloat32 } from './wav.js';
+import {
+  PCM_SAMPLE_RATE,
+  decodeOggOpus,
+  encodeWav,
+  isOgg,
+  readWavInfo,
+  wavToMonoFloat32,
+} from '../audio/index.js';
 
 /*
  * Local engines in-process with transformers.js (ONNX Runtime on the CPU). Weights are fetched once from the

@@ -5,7 +5,7 @@ import type {
   TranslationChunkFrame,
   TranslationCompleteFrame,
 } from '@xtalk/protocol';
-import { readWavInfo } from '../ai/wav.js';
+import { readWavInfo } from '../audio/index.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
 
 /* The translation pipeline wired into the real server: frames over real sockets, storage, replay. */

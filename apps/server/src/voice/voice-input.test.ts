@@ -1,7 +1,7 @@
 import type { ErrorFrame, MessageFrame, TranslationCompleteFrame } from '@xtalk/protocol';
 import { MAX_AUDIO_CLIP_BYTES } from '@xtalk/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readWavInfo } from '../ai/wav.js';
+import { readWavInfo } from '../audio/index.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
 import { InsufficientCreditsError } from '../translation/errors.js';
 import type { Usage } from '../translation/ports.js';
