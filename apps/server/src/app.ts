@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { ApiPath } from '@xtalk/protocol';
 import { createAiProvider } from './ai/index.js';
+import './app-decorations.js';
 import { accountRoutes } from './auth/account-routes.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { resolveAuthSecret } from './auth/auth-secret.js';
@@ -92,7 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         })
       : createAltchaBotCheck({ secret, cost: config.ALTCHA_COST, db, clock }));
 
-  // Exposed for tests that need to arrange state no API writes yet; modules receive what they need instead.
+  // Typed in app-decorations.ts; tests reach it as TestServer.db, modules receive what they need instead.
   app.decorate('xtalkDb', db);
 
   const rooms = createRoomsRepo(db, clock);

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import type { GuestLoginResponse, JoinRoomResponse, ServerFrame } from '@xtalk/protocol';
 import { buildApp, type AppOptions } from '../app.js';
 import { loadConfig } from '../config.js';
+import type { Db } from '../store/db.js';
 
 /*
  * Test harness: the real app on a real port, with its database in memory (or in a temp DATA_DIR when a
@@ -19,6 +20,8 @@ export interface TestServer {
   baseUrl: string;
   wsBase: string;
   dataDir: string;
+  /** The app's own database, to arrange state no API writes yet (never a second connection). */
+  db: Db;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export async function startServer(
     baseUrl: `http://127.0.0.1:${port}`,
     wsBase: `ws://127.0.0.1:${port}`,
     dataDir,
+    db: app.xtalkDb,
     async close() {
       await app.close();
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
