@@ -5,6 +5,7 @@ import { createAiProvider } from './ai/index.js';
 import './app-decorations.js';
 import { accountRoutes } from './auth/account-routes.js';
 import { createAuthenticator } from './auth/authenticate.js';
+import { deleteExpiredAuthRows } from './auth/expired-rows.js';
 import { resolveAuthSecret } from './auth/auth-secret.js';
 import { createOidc } from './auth/oidc.js';
 import { createSignInStore } from './auth/sign-in-store.js';
@@ -22,6 +23,7 @@ import { createRoomHub } from './realtime/room-hub.js';
 import { playerRoutes } from './players/routes.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createChatService } from './rooms/chat-service.js';
+import { deleteExpiredSessions } from './rooms/expired-rows.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { roomRoutes } from './rooms/routes.js';
 import { openDb, type Db } from './store/db.js';
@@ -188,7 +190,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     oidc?.warmUp();
     provider.warmUp?.().catch((error: unknown) => app.log.warn({ err: error }, 'AI engine warm-up failed'));
   });
-  const sweeper = startExpirySweeper(db, clock, EXPIRY_SWEEP_MS, (error) =>
+  const expirySweeps = [
+    (now: Date) => deleteExpiredAuthRows(db, now),
+    (now: Date) => deleteExpiredSessions(db, now),
+  ];
+  const sweeper = startExpirySweeper(expirySweeps, clock, EXPIRY_SWEEP_MS, (error) =>
     app.log.warn({ err: error }, 'removing expired sessions and codes failed'),
   );
   app.addHook('onClose', async () => {
