@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MessageFrame } from '@xtalk/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from '../translation/memory-ports.js';
+import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from '../translation/testing/index.js';
 import { createTranslationService } from '../translation/service.js';
 import type { LoadedModel, LocalModelLoader, LoaderOptions } from './local-provider.js';
 import { LocalProvider, transformersLoader } from './local-provider.js';
