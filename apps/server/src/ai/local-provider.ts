@@ -31,18 +31,6 @@ import {
   type LocalPipelineTask,
 } from './local-models.js';
 
-export {
-  DEFAULT_LOCAL_MODELS,
-  NLLB_CODES,
-  transformersLoader,
-  type LoadProgress,
-  type LoadedModel,
-  type LocalModelLoader,
-  type LocalModels,
-  type LocalPipelineTask,
-  type LoaderOptions,
-} from './local-models.js';
-
 /*
  * Local engines in-process with transformers.js (ONNX Runtime on the CPU). Weights are fetched once from the
  * Hugging Face hub into MODELS_DIR (layout MODELS_DIR/<org>/<model>/..., the same layout used to pre-place
