@@ -6,6 +6,15 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // `npm run check` measures coverage (V8's own counters, no instrumentation) and prints the summary;
+    // the full report lands in coverage/ for a closer look.
+    coverage: {
+      provider: 'v8',
+      include: ['packages/protocol/src/**/*.ts', 'apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+      exclude: ['**/*.test.{ts,tsx}', '**/*.services.ts', '**/test/**', '**/testing/**', '**/*.d.ts'],
+      reporter: ['text-summary', 'html'],
+      reportsDirectory: 'coverage',
+    },
     projects: [
       {
         test: {
@@ -24,6 +33,14 @@ export default defineConfig({
         },
       },
       'apps/web/vitest.config.ts',
+      {
+        test: {
+          name: 'lint',
+          include: ['eslint/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
       {
         test: {
           name: 'e2e',

@@ -4,15 +4,14 @@ import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
 import type { AiProvider, Logger, TranslateRequest } from '../apps/server/src/ai/provider.js';
 import { createMemoryBus } from '../apps/server/src/bus/bus.js';
 import { createRoomHub, type HubMember } from '../apps/server/src/realtime/room-hub.js';
+import { createTranslationService, type PipelineEvent } from '../apps/server/src/translation/index.js';
 import {
   FakeProvider,
   MemoryMeter,
   MemoryTranslationStore,
-  createTranslationService,
   runPipelineBench,
   type PipelineBenchResult,
-  type PipelineEvent,
-} from '../apps/server/src/translation/index.js';
+} from '../apps/server/src/translation/testing/index.js';
 import { mapLimit } from './lib/guest.js';
 import { summarise, type Summary } from './lib/stats.js';
 

@@ -2,8 +2,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { ApiPath } from '@xtalk/protocol';
 import { createAiProvider } from './ai/index.js';
+import './app-decorations.js';
 import { accountRoutes } from './auth/account-routes.js';
 import { createAuthenticator } from './auth/authenticate.js';
+import { deleteExpiredAuthRows } from './auth/expired-rows.js';
 import { resolveAuthSecret } from './auth/auth-secret.js';
 import { createOidc } from './auth/oidc.js';
 import { createSignInStore } from './auth/sign-in-store.js';
@@ -30,6 +32,7 @@ import { playerRoutes } from './players/routes.js';
 import { paymentServiceRoutes } from './payments/service.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createChatService } from './rooms/chat-service.js';
+import { deleteExpiredSessions } from './rooms/expired-rows.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { roomRoutes } from './rooms/routes.js';
 import { openDb, type Db } from './store/db.js';
@@ -98,7 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         })
       : createAltchaBotCheck({ secret, cost: config.ALTCHA_COST, db, clock }));
 
-  // Exposed for tests that need to arrange state no API writes yet; modules receive what they need instead.
+  // Typed in app-decorations.ts; tests reach it as TestServer.db, modules receive what they need instead.
   app.decorate('xtalkDb', db);
 
   const rooms = createRoomsRepo(db, clock);
@@ -243,7 +246,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     oidc?.warmUp();
     provider.warmUp?.().catch((error: unknown) => app.log.warn({ err: error }, 'AI engine warm-up failed'));
   });
-  const sweeper = startExpirySweeper(db, clock, EXPIRY_SWEEP_MS, (error) =>
+  const expirySweeps = [
+    (now: Date) => deleteExpiredAuthRows(db, now),
+    (now: Date) => deleteExpiredSessions(db, now),
+  ];
+  const sweeper = startExpirySweeper(expirySweeps, clock, EXPIRY_SWEEP_MS, (error) =>
     app.log.warn({ err: error }, 'removing expired sessions and codes failed'),
   );
   app.addHook('onClose', async () => {

@@ -9,3 +9,4 @@ export * from './room-code.js';
 export * from './store-purchases.js';
 export * from './usernames.js';
 export * from './wallet.js';
+export * from './wav.js';

@@ -8,7 +8,7 @@ import type {
   TranslateRequest,
 } from './provider.js';
 import { AiError, languageFromScript } from './provider.js';
-import { sineWav } from './wav.js';
+import { sineWav } from '../audio/index.js';
 
 /*
  * Deterministic provider for tests, e2e and the bench; never chosen by AI_PROVIDER=auto.

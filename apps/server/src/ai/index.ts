@@ -15,18 +15,12 @@ export {
   FAKE_TRANSCRIPT_MARKER,
 } from './fake-provider.js';
 export type { FakeProviderOptions, FakeCall } from './fake-provider.js';
-export { LocalProvider, transformersLoader, DEFAULT_LOCAL_MODELS, NLLB_CODES } from './local-provider.js';
-export type {
-  LocalModelLoader,
-  LoadedModel,
-  LoadProgress,
-  LocalModels,
-  LocalProviderOptions,
-} from './local-provider.js';
+export { LocalProvider } from './local-provider.js';
+export type { LocalProviderOptions } from './local-provider.js';
+export { transformersLoader, DEFAULT_LOCAL_MODELS, NLLB_CODES } from './local-models.js';
+export type { LocalModelLoader, LoadedModel, LoadProgress, LocalModels } from './local-models.js';
 export { OpenAiProvider } from './openai-provider.js';
 export type { OpenAiProviderOptions } from './openai-provider.js';
-export { encodeWav, sineWav, readWavInfo, isWav } from './wav.js';
-export { decodeOggOpus, isOgg, OpusDecodeError, PCM_SAMPLE_RATE } from './ogg-opus.js';
 
 /**
  * The configuration the AI factory reads. The optional members are not in config.ts yet; when they are added

@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MessageFrame } from '@xtalk/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from '../translation/memory-ports.js';
+import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from '../translation/testing/index.js';
 import { createTranslationService } from '../translation/service.js';
-import type { LoadedModel, LocalModelLoader, LoaderOptions } from './local-provider.js';
-import { LocalProvider, transformersLoader } from './local-provider.js';
+import type { LoadedModel, LocalModelLoader, LoaderOptions } from './local-models.js';
+import { transformersLoader } from './local-models.js';
+import { LocalProvider } from './local-provider.js';
 import type { ProviderStatus } from './provider.js';
 import { AiUnavailableError } from './provider.js';
 import { recordingLogger } from './testing/logger.js';
-import { readWavInfo } from './wav.js';
+import { readWavInfo } from '../audio/index.js';
 import { collect } from './testing/collect.js';
 
 /*

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAiProvider } from './openai-provider.js';
 import type { FakeOpenAiServer } from './testing/fake-openai-server.js';
 import { startFakeOpenAiServer } from './testing/fake-openai-server.js';
-import { sineWav } from './wav.js';
+import { sineWav } from '../audio/index.js';
 import { collect } from './testing/collect.js';
 
 let server: FakeOpenAiServer;

@@ -10,7 +10,7 @@ import type {
   TranslateRequest,
 } from './provider.js';
 import { AiError, languageFromScript, normaliseLanguage } from './provider.js';
-import { isWav } from './wav.js';
+import { isWav } from '../audio/index.js';
 
 /*
  * Any OpenAI-compatible API through the official SDK: streaming chat completions for translation and

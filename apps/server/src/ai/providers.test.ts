@@ -5,7 +5,7 @@ import type { AiConfig } from './index.js';
 import { parseNote } from './prompts.js';
 import { isRetryable, AiTimeoutError, AiUnavailableError } from './provider.js';
 import { recordingLogger } from './testing/logger.js';
-import { encodeWav, isWav, readWavInfo, sineWav, wavToMonoFloat32 } from './wav.js';
+import { encodeWav, isWav, readWavInfo, sineWav, wavToMonoFloat32 } from '../audio/index.js';
 import { collect } from './testing/collect.js';
 
 const baseConfig: AiConfig = {

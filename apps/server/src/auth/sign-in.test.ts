@@ -49,7 +49,7 @@ describe('sign-in with an OpenID provider', () => {
       },
       { clock },
     );
-    db = (server.app as unknown as { xtalkDb: Db }).xtalkDb;
+    db = server.db;
   });
   afterAll(async () => {
     await server?.close();

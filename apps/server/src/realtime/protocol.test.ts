@@ -190,8 +190,5 @@ describe('room protocol', () => {
 });
 
 async function renameInDb(server: TestServer, userId: string, displayName: string | null) {
-  const db = (
-    server.app as unknown as { xtalkDb: { query(sql: string, params: unknown[]): Promise<unknown> } }
-  ).xtalkDb;
-  await db.query('update users set display_name = $2 where id = $1', [userId, displayName]);
+  await server.db.query('update users set display_name = $2 where id = $1', [userId, displayName]);
 }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roomHistoryResponseSchema } from '@xtalk/protocol';
-import type { Db } from '../store/db.js';
 import { guestLogin, joinRoom, startServer, type TestServer } from '../test/harness.js';
 import { memberLogin } from '../test/members.js';
 
@@ -57,7 +56,7 @@ describe('room history', () => {
 
   it('returns at most 20 rooms', async () => {
     const member = await memberLogin(server, SECRET, 'history-many');
-    const db = (server.app as unknown as { xtalkDb: Db }).xtalkDb;
+    const db = server.db;
     const created: string[] = [];
     for (let i = 0; i < 22; i++) created.push((await joinRoom(server.app, member.token, null)).roomId);
     // distinct, known update times so the order is certain

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from './db.js';
+import { deleteExpiredAuthRows } from '../auth/expired-rows.js';
+import { deleteExpiredSessions } from '../rooms/expired-rows.js';
 import { deleteExpiredRows } from './expired-rows.js';
 import { migrate } from './migrations.js';
 
@@ -34,7 +36,10 @@ describe('expired rows', () => {
         expires,
       ]);
     }
-    await deleteExpiredRows(db, new Date(2_000_000));
+    await deleteExpiredRows(
+      [(now) => deleteExpiredAuthRows(db, now), (now) => deleteExpiredSessions(db, now)],
+      new Date(2_000_000),
+    );
     const left = async (sql: string) => (await db.query<{ k: string }>(sql)).rows.map((row) => row.k);
     expect(await left('select id as k from sessions')).toEqual(['new']);
     expect(await left('select id as k from botcheck_used')).toEqual(['new']);

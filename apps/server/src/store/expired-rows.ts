@@ -1,26 +1,26 @@
 import type { Clock } from '../clock.js';
-import type { Db } from './db.js';
 
 /**
- * Tables whose rows end at `expires_at`. Every reader refuses an expired row by itself, so removing them
- * only frees space: it runs now and then in the background, not on the request paths that write them.
+ * Rows that end at `expires_at` are removed now and then in the background, not on the request paths that
+ * write them. Each module deletes its own expired rows (its tables are its own); the sweeper only calls
+ * them in turn.
  */
-const EXPIRING_TABLES = ['sessions', 'botcheck_used', 'auth_flows', 'auth_codes'] as const;
+export type ExpirySweep = (now: Date) => Promise<void>;
 
-export async function deleteExpiredRows(db: Db, now: Date): Promise<void> {
-  for (const table of EXPIRING_TABLES) await db.query(`delete from ${table} where expires_at < $1`, [now]);
+export async function deleteExpiredRows(sweeps: readonly ExpirySweep[], now: Date): Promise<void> {
+  for (const sweep of sweeps) await sweep(now);
 }
 
 /** Sweeps at once and then every `intervalMs`; `stop` waits for a sweep under way. */
 export function startExpirySweeper(
-  db: Db,
+  sweeps: readonly ExpirySweep[],
   clock: Clock,
   intervalMs: number,
   onError: (error: unknown) => void,
 ): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const sweep = () => {
-    running = running.then(() => deleteExpiredRows(db, new Date(clock.now()))).catch(onError);
+    running = running.then(() => deleteExpiredRows(sweeps, new Date(clock.now()))).catch(onError);
   };
   sweep();
   const timer = setInterval(sweep, intervalMs);

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import type { GuestLoginResponse, JoinRoomResponse, ServerFrame } from '@xtalk/protocol';
 import { buildApp, type AppOptions } from '../app.js';
 import { loadConfig } from '../config.js';
+import type { Db } from '../store/db.js';
 
 /*
  * Test harness: the real app on a real port, with its database in memory (or in a temp DATA_DIR when a
@@ -19,6 +20,8 @@ export interface TestServer {
   baseUrl: string;
   wsBase: string;
   dataDir: string;
+  /** The app's own database, to arrange state no API writes yet (never a second connection). */
+  db: Db;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export async function startServer(
     baseUrl: `http://127.0.0.1:${port}`,
     wsBase: `ws://127.0.0.1:${port}`,
     dataDir,
+    db: app.xtalkDb,
     async close() {
       await app.close();
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
@@ -85,6 +89,27 @@ export async function joinRoom(
   });
   if (response.statusCode !== 200) throw new Error(`join failed: ${response.statusCode} ${response.body}`);
   return response.json();
+}
+
+let barriers = 0;
+
+/**
+ * The "following frame" of a negative check: `sender` posts a marker message and each receiver waits for it.
+ * A room's frames and audio fan out through the bus in order, so everything broadcast to a receiver before
+ * the marker has arrived when this resolves; check what must not have come with `framesBefore(marker)` (or
+ * the binary frames received so far). Returns each receiver's marker frame, in order.
+ */
+export async function roomBarrier(
+  sender: TestClient,
+  roomId: string,
+  receivers: TestClient[],
+): Promise<ServerFrame[]> {
+  barriers += 1;
+  const text = `barrier ${barriers}`;
+  sender.send({ type: 'chat', language: 'en', message: text, room: roomId });
+  return Promise.all(
+    receivers.map((client) => client.next((frame) => frame.type === 'message' && frame.message === text)),
+  );
 }
 
 /** A WebSocket client that records every frame and lets a test wait for the one it expects. */
@@ -193,6 +218,13 @@ export class TestClient {
 
   messages() {
     return this.frames.filter((frame) => frame.type === 'message');
+  }
+
+  /** What arrived before `frame` (a barrier's marker): the frames a negative check looks at. */
+  framesBefore(frame: ServerFrame): ServerFrame[] {
+    const index = this.frames.indexOf(frame);
+    if (index < 0) throw new Error('framesBefore: that frame was not received by this client');
+    return this.frames.slice(0, index);
   }
 
   close(code = 1000) {

@@ -1,7 +1,6 @@
 import type { GuestLoginResponse } from '@xtalk/protocol';
 import { createTokens } from '../auth/tokens.js';
 import { createUsersRepo, toUser } from '../auth/users-repo.js';
-import type { Db } from '../store/db.js';
 import type { TestServer } from './harness.js';
 
 /*
@@ -14,7 +13,7 @@ export async function memberLogin(
   subject: string,
   name = '',
 ): Promise<GuestLoginResponse> {
-  const db = (server.app as unknown as { xtalkDb: Db }).xtalkDb;
+  const db = server.db;
   const row = await createUsersRepo(db).findOrCreateOidcUser({
     issuer: 'https://issuer.test',
     subject,

@@ -12,12 +12,4 @@ export {
   type PipelineEvent,
   type Author,
 } from './service.js';
-export { MemoryRoomOutput, MemoryTranslationStore, MemoryMeter } from './memory-ports.js';
-export {
-  runPipelineBench,
-  type PipelineBenchOptions,
-  type PipelineBenchResult,
-  type Stats,
-} from './bench.js';
-export { createFakeProvider, FakeProvider, type FakeProviderOptions } from '../ai/fake-provider.js';
 export { LruCache } from './lru.js';

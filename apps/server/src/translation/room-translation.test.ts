@@ -5,8 +5,15 @@ import type {
   TranslationChunkFrame,
   TranslationCompleteFrame,
 } from '@xtalk/protocol';
-import { readWavInfo } from '../ai/wav.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { readWavInfo } from '../audio/index.js';
+import {
+  guestLogin,
+  joinRoom,
+  roomBarrier,
+  startServer,
+  TestClient,
+  type TestServer,
+} from '../test/harness.js';
 
 /* The translation pipeline wired into the real server: frames over real sockets, storage, replay. */
 describe('translation in a room', () => {
@@ -58,7 +65,8 @@ describe('translation in a room', () => {
     // spoken translation: Japanese listener only (never the English author or other English listeners)
     await expect.poll(() => b.binary.length, { timeout: 5000 }).toBe(1);
     expect(readWavInfo(b.binary[0]!)?.sampleRate).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // audio fans out with the room's frames, in order: none before the next message means none at all
+    await roomBarrier(a, roomId, [a, c]);
     expect(a.binary).toHaveLength(0);
     expect(c.binary).toHaveLength(0);
 

@@ -8,9 +8,9 @@ import {
   startFakeOpenAiServer,
 } from '../ai/testing/fake-openai-server.js';
 import { recordingLogger } from '../ai/testing/logger.js';
-import { readWavInfo } from '../ai/wav.js';
+import { readWavInfo } from '../audio/index.js';
 import { InsufficientCreditsError } from './errors.js';
-import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './memory-ports.js';
+import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './testing/index.js';
 import type { TranslationService, TranslationServiceOptions } from './service.js';
 import { createTranslationService } from './service.js';
 

@@ -2,8 +2,7 @@ import type { MessageFrame } from '@xtalk/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { FakeProvider } from '../ai/fake-provider.js';
 import { recordingLogger } from '../ai/testing/logger.js';
-import { runPipelineBench } from './bench.js';
-import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './memory-ports.js';
+import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore, runPipelineBench } from './testing/index.js';
 import { createTranslationService, noteLanguageFor } from './service.js';
 
 function message(id: number, text: string, language = 'en', extra: Partial<MessageFrame> = {}): MessageFrame {

@@ -12,7 +12,7 @@ import type {
   Transcription,
 } from '../ai/provider.js';
 import { AiError, AiTimeoutError, AiUnavailableError, isRetryable, languageName } from '../ai/provider.js';
-import { isWav, readWavInfo } from '../ai/wav.js';
+import { isWav, readWavInfo } from '../audio/index.js';
 import { isInsufficientCredits } from './errors.js';
 import { LruCache } from './lru.js';
 import { createPausedAuthors, type PausableJob } from './paused-authors.js';

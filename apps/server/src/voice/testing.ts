@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { oggCrc } from './ogg.js';
+import { oggCrc, readOggPage } from '../audio/index.js';
 
 /* Test helpers: the committed clips (fixtures/README.md) and ways to damage them. */
 
@@ -12,11 +12,10 @@ export function pageOffsets(bytes: Uint8Array): number[] {
   const offsets: number[] = [];
   let offset = 0;
   while (offset < bytes.length) {
+    const page = readOggPage(bytes, offset, offsets.length);
+    if (typeof page === 'string') throw new Error(page);
     offsets.push(offset);
-    const segments = bytes[offset + 26]!;
-    let body = 0;
-    for (let i = 0; i < segments; i += 1) body += bytes[offset + 27 + i]!;
-    offset += 27 + segments + body;
+    offset = page.end;
   }
   return offsets;
 }

@@ -1,8 +1,15 @@
 import type { ErrorFrame, MessageFrame, TranslationCompleteFrame } from '@xtalk/protocol';
 import { MAX_AUDIO_CLIP_BYTES } from '@xtalk/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readWavInfo } from '../ai/wav.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { readWavInfo } from '../audio/index.js';
+import {
+  guestLogin,
+  joinRoom,
+  roomBarrier,
+  startServer,
+  TestClient,
+  type TestServer,
+} from '../test/harness.js';
 import { InsufficientCreditsError } from '../translation/errors.js';
 import type { Usage } from '../translation/ports.js';
 import { fixture, withGranule } from './testing.js';
@@ -102,15 +109,17 @@ describe('voice input in a room', () => {
   });
 
   it('never sends silence or noise to the provider: the speaker alone is told "No speech detected"', async () => {
-    const { speaker, listener } = await room();
+    const { roomId, speaker, listener } = await room();
     for (const name of ['silence.opus', 'noise.opus']) {
       const error = errorFor(speaker);
       speaker.ws.send(fixture(name));
       expect(await error).toEqual({ type: 'error', code: 'no_speech', message: 'No speech detected' });
     }
     expect(transcriptions()).toHaveLength(0);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(listener.frames.filter((frame) => frame.type === 'error' || frame.type === 'message')).toEqual([]);
+    const [marker] = await roomBarrier(speaker, roomId, [listener]);
+    expect(
+      listener.framesBefore(marker!).filter((frame) => frame.type === 'error' || frame.type === 'message'),
+    ).toEqual([]);
     speaker.close();
     listener.close();
   });
@@ -167,7 +176,7 @@ describe('voice input in a room', () => {
   });
 
   it('tells the speaker when there are no credits for it, and posts nothing', async () => {
-    const { speaker, listener } = await room();
+    const { roomId, speaker, listener } = await room();
     refuse = true;
     const error = errorFor(speaker);
     speaker.ws.send(fixture('hello-en.opus'));
@@ -175,8 +184,8 @@ describe('voice input in a room', () => {
       code: 'transcription_failed',
       message: expect.stringMatching(/credits/),
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(listener.messages()).toHaveLength(0);
+    const [marker] = await roomBarrier(speaker, roomId, [listener]);
+    expect(listener.framesBefore(marker!).filter((frame) => frame.type === 'message')).toHaveLength(0);
     speaker.close();
     listener.close();
   });

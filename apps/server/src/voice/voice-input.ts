@@ -7,7 +7,7 @@ import {
 } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { AiUnavailableError } from '../ai/provider.js';
-import { OpusDecodeError, decodeOggOpus } from '../ai/ogg-opus.js';
+import { OpusDecodeError, decodeOggOpus, inspectOggOpus } from '../audio/index.js';
 import type { Clock } from '../clock.js';
 import type { ConnectionContext } from '../realtime/connection.js';
 import { createTokenBucket } from '../realtime/rate-limit.js';
@@ -15,7 +15,6 @@ import type { ChatService } from '../rooms/chat-service.js';
 import { isInsufficientCredits } from '../translation/errors.js';
 import type { TranslationService } from '../translation/service.js';
 import { hasWords, isKnownHallucination } from './hallucinations.js';
-import { inspectOggOpus } from './ogg.js';
 import { analyseVoice, type VoicedAnalysis, type VoicedOptions } from './voiced.js';
 
 /*

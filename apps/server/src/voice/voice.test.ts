@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeOggOpus } from '../ai/ogg-opus.js';
-import { encodeWav } from '../ai/wav.js';
+import { decodeOggOpus, encodeWav, inspectOggOpus, oggCrc } from '../audio/index.js';
 import { isKnownHallucination, hasWords } from './hallucinations.js';
-import { inspectOggOpus, oggCrc } from './ogg.js';
 import { fixture, pageOffsets, withGranule } from './testing.js';
 import { analyseVoice } from './voiced.js';
 import { isNearSilent } from './voice-input.js';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sineWav } from '../wav.js';
+import { sineWav } from '../../audio/index.js';
 
 /*
  * A fake OpenAI-compatible HTTP server for tests: real HTTP on 127.0.0.1, real SSE streaming of

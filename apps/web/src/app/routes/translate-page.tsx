@@ -84,15 +84,16 @@ export function TranslatePage() {
     onBinary: audio.enqueueWav,
     onNewSession: () => dispatch({ type: 'reset' }),
     onRoom: (roomId) => {
-      if (roomId !== routeRoom) navigate(`/translate?r=${encodeURIComponent(roomId)}`, { replace: true });
+      if (roomId !== routeRoom)
+        void navigate(`/translate?r=${encodeURIComponent(roomId)}`, { replace: true });
     },
     onUnauthorized: () => {
       authStore.clear();
       saveRedirectAfterLogin(location.pathname + location.search);
-      navigate('/guest-login', { replace: true });
+      void navigate('/guest-login', { replace: true });
     },
     onJoinFailed: () => {
-      if (routeRoom !== null) navigate('/translate', { replace: true });
+      if (routeRoom !== null) void navigate('/translate', { replace: true });
     },
   });
 
@@ -107,7 +108,7 @@ export function TranslatePage() {
   // Signing in comes back here: a guest who signs in keeps their room (spec section 2).
   const goLogin = () => {
     saveRedirectAfterLogin(location.pathname + location.search);
-    navigate('/login');
+    void navigate('/login');
   };
 
   // The profile is saved; the session carries the new name and the room is told (usernameUpdate).
@@ -133,7 +134,7 @@ export function TranslatePage() {
   const joinCode = (code: string) => {
     setJoinOpen(false);
     if (connection.isCurrentRoom(code)) return;
-    navigate(`/translate?r=${encodeURIComponent(code)}`);
+    void navigate(`/translate?r=${encodeURIComponent(code)}`);
   };
 
   return (
@@ -166,13 +167,13 @@ export function TranslatePage() {
           )}
           <SettingsMenu
             isGuest={isGuest}
-            onCreateRoom={() => navigate(`/translate?r=${NEW_ROOM}`)}
+            onCreateRoom={() => void navigate(`/translate?r=${NEW_ROOM}`)}
             onJoinRoom={() => setJoinOpen(true)}
             onMicrophone={() => setMicPickerOpen(true)}
             onPastRooms={() => setPastRoomsOpen(true)}
             onProfile={() => setProfileOpen(true)}
             onLogin={goLogin}
-            onLogout={() => navigate('/logout')}
+            onLogout={() => void navigate('/logout')}
           />
         </div>
       </header>
@@ -207,7 +208,7 @@ export function TranslatePage() {
         devices={microphones.devices}
         selected={microphones.selected}
         onChoose={microphones.choose}
-        onOpen={microphones.refresh}
+        onOpen={() => void microphones.refresh()}
       />
       <ConnectionOverlays state={connection.state} onReconnect={connection.reconnect} />
       <JoinRoomDialog

@@ -19,7 +19,7 @@ export function AuthToken() {
 
   useEffect(() => {
     if (!token) {
-      navigate('/login', { replace: true });
+      void navigate('/login', { replace: true });
       return;
     }
     let cancelled = false;
@@ -29,7 +29,7 @@ export function AuthToken() {
         authStore.set(session);
         // a guest's rooms on this device are not the account's history (the server has that)
         remove(StorageKey.rooms);
-        navigate(consumeRedirectAfterLogin() ?? '/translate', { replace: true });
+        void navigate(consumeRedirectAfterLogin() ?? '/translate', { replace: true });
       })
       .catch((failure: unknown) => {
         if (!cancelled) setError(errorMessage(failure));

@@ -79,7 +79,7 @@ export function GuestLogin() {
     };
   }, []);
 
-  const onSolved = useCallback(async (payload: string) => {
+  const exchange = useCallback(async (payload: string) => {
     setCheck('exchanging');
     try {
       const result = await guestLogin(payload);
@@ -91,6 +91,8 @@ export function GuestLogin() {
       setCheck('failed');
     }
   }, []);
+  // the exchange reports its own failure (toast, 'failed' state); the widget only hands the payload over
+  const onSolved = useCallback((payload: string) => void exchange(payload), [exchange]);
 
   const onCheckError = useCallback((error: unknown) => {
     console.error('[guest-login] bot check failed', error);
@@ -99,7 +101,7 @@ export function GuestLogin() {
   const ready = session !== undefined && check === 'done';
   const decided = permission === 'granted' || permission === 'denied';
   useEffect(() => {
-    if (ready && decided) navigate(consumeRedirectAfterLogin() ?? '/translate', { replace: true });
+    if (ready && decided) void navigate(consumeRedirectAfterLogin() ?? '/translate', { replace: true });
   }, [ready, decided, navigate]);
 
   const askMic = async () => {
@@ -149,7 +151,7 @@ export function GuestLogin() {
               data-testid="mic-permission"
               data-permission={permission}
               variant={permission === 'denied' ? 'outline' : 'primary'}
-              onClick={askMic}
+              onClick={() => void askMic()}
               disabled={permission === 'requesting'}
               className="w-full sm:w-auto"
             >

@@ -14,7 +14,7 @@ export function HomeRedirect() {
   useEffect(() => {
     const session = authStore.get();
     if (!session) {
-      navigate('/guest-login', { replace: true });
+      void navigate('/guest-login', { replace: true });
       return;
     }
     let cancelled = false;
@@ -28,7 +28,7 @@ export function HomeRedirect() {
         else console.warn('[home] could not confirm the session', error);
       })
       .finally(() => {
-        if (!cancelled) navigate(authStore.get() ? '/translate' : '/guest-login', { replace: true });
+        if (!cancelled) void navigate(authStore.get() ? '/translate' : '/guest-login', { replace: true });
       });
     return () => {
       cancelled = true;

@@ -84,7 +84,7 @@ export function LoginCard() {
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('login.subtitle')}</p>
       <div className="mt-8 flex flex-col gap-3">
         <GoogleButton label={t('login.google')} />
-        <Button variant="secondary" size="lg" onClick={() => navigate('/')}>
+        <Button variant="secondary" size="lg" onClick={() => void navigate('/')}>
           <UserRound className="size-4" aria-hidden="true" />
           {isGuest ? t('login.continueGuest') : t('login.guest')}
         </Button>

@@ -15,7 +15,7 @@ export function Logout() {
     // what belonged to the account goes with it: its room history mirror and balance
     remove(StorageKey.rooms);
     remove(StorageKey.bal);
-    const id = setTimeout(() => navigate('/login', { replace: true }), 800);
+    const id = setTimeout(() => void navigate('/login', { replace: true }), 800);
     return () => clearTimeout(id);
   }, [navigate]);
   return (

@@ -11,9 +11,13 @@ describe('useTypingIndicator', () => {
     expect(result.current.isTyping).toBe(false);
     act(() => result.current.start());
     expect(result.current.isTyping).toBe(true);
-    act(() => vi.advanceTimersByTime(4999));
+    act(() => {
+      vi.advanceTimersByTime(4999);
+    });
     expect(result.current.isTyping).toBe(true);
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(result.current.isTyping).toBe(false);
   });
 
@@ -27,11 +31,17 @@ describe('useTypingIndicator', () => {
   it('restarts the 5 s on a second send', () => {
     const { result } = renderHook(() => useTypingIndicator());
     act(() => result.current.start());
-    act(() => vi.advanceTimersByTime(4000));
+    act(() => {
+      vi.advanceTimersByTime(4000);
+    });
     act(() => result.current.start());
-    act(() => vi.advanceTimersByTime(4000));
+    act(() => {
+      vi.advanceTimersByTime(4000);
+    });
     expect(result.current.isTyping).toBe(true);
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(result.current.isTyping).toBe(false);
   });
 });

@@ -102,7 +102,12 @@ export function InviteDialog({
               aria-label={t('invite.copy')}
               className="min-w-0 flex-1 bg-transparent font-mono text-sm text-slate-700 outline-none dark:text-slate-200"
             />
-            <Button size="sm" onClick={copy} aria-label={t('invite.copy')} data-testid="copy-link">
+            <Button
+              size="sm"
+              onClick={() => void copy()}
+              aria-label={t('invite.copy')}
+              data-testid="copy-link"
+            >
               {copied ? (
                 <Check className="size-4" aria-hidden="true" />
               ) : (

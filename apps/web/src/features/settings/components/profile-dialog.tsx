@@ -73,7 +73,7 @@ function ProfileForm({ onClose, token, user, onSaved, onLogin }: ProfileDialogPr
 
   const labelClass = 'mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300';
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={(event) => void submit(event)} noValidate>
       <div className="relative">
         <fieldset
           disabled={isGuest}

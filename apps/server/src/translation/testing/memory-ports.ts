@@ -1,5 +1,5 @@
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
-import type { Charge, Meter, RoomOutput, TranslationStore, Usage, UserOutput } from './ports.js';
+import type { Charge, Meter, RoomOutput, TranslationStore, Usage, UserOutput } from '../ports.js';
 
 /*
  * In-memory implementations of the ports, recording every call: for tests and the bench. Not used by the

@@ -1,7 +1,11 @@
+import { readWavHeader } from '@xtalk/protocol';
+import type { WavHeader } from '@xtalk/protocol';
+import { resample } from './resample.js';
+
 /*
- * WAV (RIFF/WAVE, PCM16 little-endian) encoding and header checks. The web client accepts audio only with
- * RIFF and WAVE markers and a positive sample rate (spec section 5), so every provider's speech goes
- * through `isWav` before it reaches a room.
+ * WAV (RIFF/WAVE, PCM16 little-endian) encoding and reading. Which headers are acceptable is the protocol's
+ * `readWavHeader`, the rule the web client applies before playback (spec section 5), so every provider's
+ * speech goes through `isWav` before it reaches a room.
  */
 
 /** Encode mono or interleaved samples in [-1, 1] (Float32) or PCM16 as a WAV file. */
@@ -42,51 +46,24 @@ export function sineWav(seconds: number, frequency = 440, sampleRate = 16_000): 
   return encodeWav(samples, sampleRate);
 }
 
-export interface WavInfo {
-  sampleRate: number;
-  channels: number;
-  bitsPerSample: number;
-  /** Offset and length of the data chunk. */
-  dataOffset: number;
-  dataLength: number;
+export interface WavInfo extends WavHeader {
   durationSeconds: number;
 }
 
 /** Parse a WAV header; undefined when the bytes are not a WAV the client would accept. */
 export function readWavInfo(bytes: Uint8Array): WavInfo | undefined {
-  if (bytes.length < 12) return undefined;
-  const ascii = (offset: number) => String.fromCharCode(...bytes.subarray(offset, offset + 4));
-  if (ascii(0) !== 'RIFF' || ascii(8) !== 'WAVE') return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let offset = 12;
-  let format: { sampleRate: number; channels: number; bitsPerSample: number } | undefined;
-  while (offset + 8 <= bytes.length) {
-    const id = ascii(offset);
-    const size = view.getUint32(offset + 4, true);
-    if (id === 'fmt ' && offset + 24 <= bytes.length) {
-      format = {
-        channels: view.getUint16(offset + 10, true),
-        sampleRate: view.getUint32(offset + 12, true),
-        bitsPerSample: view.getUint16(offset + 22, true),
-      };
-    } else if (id === 'data' && format) {
-      if (format.sampleRate <= 0) return undefined;
-      // Streaming encoders write 0 or 0xffffffff as the data size; take what is there.
-      const available = bytes.length - (offset + 8);
-      const dataLength = size === 0 || size > available ? available : size;
-      const bytesPerSecond = format.sampleRate * format.channels * Math.max(1, format.bitsPerSample / 8);
-      return { ...format, dataOffset: offset + 8, dataLength, durationSeconds: dataLength / bytesPerSecond };
-    }
-    offset += 8 + size + (size % 2);
-  }
-  return undefined;
+  const header = readWavHeader(bytes);
+  if (!header.ok) return undefined;
+  const { ok: _ok, ...info } = header;
+  const bytesPerSecond = info.sampleRate * info.channels * Math.max(1, info.bitsPerSample / 8);
+  return { ...info, durationSeconds: info.dataLength / bytesPerSecond };
 }
 
 export function isWav(bytes: Uint8Array): boolean {
-  return readWavInfo(bytes) !== undefined;
+  return readWavHeader(bytes).ok;
 }
 
-/** Mono Float32 samples of a PCM16 WAV, resampled (linear) to `targetRate`; for local speech recognition. */
+/** Mono Float32 samples of a PCM16 WAV, resampled (band-limited) to `targetRate`; for speech recognition. */
 export function wavToMonoFloat32(bytes: Uint8Array, targetRate = 16_000): Float32Array | undefined {
   const info = readWavInfo(bytes);
   if (!info || info.bitsPerSample !== 16) return undefined;
@@ -100,15 +77,5 @@ export function wavToMonoFloat32(bytes: Uint8Array, targetRate = 16_000): Float3
     }
     mono[frame] = sum / info.channels;
   }
-  if (info.sampleRate === targetRate) return mono;
-  const ratio = info.sampleRate / targetRate;
-  const out = new Float32Array(Math.floor(frames / ratio));
-  for (let i = 0; i < out.length; i += 1) {
-    const position = i * ratio;
-    const left = Math.floor(position);
-    const right = Math.min(left + 1, frames - 1);
-    const fraction = position - left;
-    out[i] = (mono[left] ?? 0) * (1 - fraction) + (mono[right] ?? 0) * fraction;
-  }
-  return out;
+  return resample(mono, info.sampleRate, targetRate);
 }

@@ -1,9 +1,9 @@
 import type { MessageFrame } from '@xtalk/protocol';
-import { FakeProvider } from '../ai/fake-provider.js';
-import type { Logger } from '../ai/provider.js';
+import { FakeProvider } from '../../ai/fake-provider.js';
+import type { Logger } from '../../ai/provider.js';
 import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './memory-ports.js';
-import type { PipelineEvent, TranslationServiceOptions } from './service.js';
-import { createTranslationService } from './service.js';
+import type { PipelineEvent, TranslationServiceOptions } from '../service.js';
+import { createTranslationService } from '../service.js';
 
 /*
  * The translation pipeline's own overhead, measured against the fake provider of fixed latency: for every

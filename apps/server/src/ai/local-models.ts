@@ -1,0 +1,127 @@
+import path from 'node:path';
+
+/*
+ * The local engines' models and how they load: which transformers.js pipelines serve which task, the
+ * NLLB language codes, and the real loader (weights cached in MODELS_DIR). LocalProvider takes the loader
+ * as an option, so tests exercise progress and failure without weights.
+ */
+
+export type LocalPipelineTask = 'translation' | 'text-to-speech' | 'automatic-speech-recognition';
+
+export interface LoadProgress {
+  status: string;
+  file?: string;
+  /** 0..100 */
+  progress?: number;
+  loaded?: number;
+  total?: number;
+}
+
+export interface LoadedModel {
+  run(input: unknown, options?: Record<string, unknown>): Promise<unknown>;
+  /** A generation streamer that calls `onText` with decoded pieces, when the model supports streaming. */
+  streamer?(onText: (text: string) => void): unknown;
+  dispose?(): Promise<void>;
+}
+
+export interface LoaderOptions {
+  modelsDir: string;
+  allowDownload: boolean;
+  onProgress(progress: LoadProgress): void;
+}
+
+export type LocalModelLoader = (
+  task: LocalPipelineTask,
+  model: string,
+  options: LoaderOptions,
+) => Promise<LoadedModel>;
+
+export interface LocalModels {
+  translation: string;
+  transcription: string;
+  /** Text-to-speech model per spoken language; languages without one get no spoken translation. */
+  speech: Record<string, string>;
+}
+
+export const DEFAULT_LOCAL_MODELS: LocalModels = {
+  translation: 'Xenova/nllb-200-distilled-600M',
+  transcription: 'onnx-community/whisper-base',
+  // MMS-TTS (VITS) voices with ONNX exports; there is none for Japanese.
+  speech: {
+    en: 'Xenova/mms-tts-eng',
+    fr: 'Xenova/mms-tts-fra',
+    es: 'Xenova/mms-tts-spa',
+    vi: 'Xenova/mms-tts-vie',
+  },
+};
+
+/** NLLB-200 language codes for BCP 47 primary tags (extend as LANGUAGES grows). */
+export const NLLB_CODES: Record<string, string> = {
+  en: 'eng_Latn',
+  ja: 'jpn_Jpan',
+  ko: 'kor_Hang',
+  zh: 'zho_Hans',
+  'zh-TW': 'zho_Hant',
+  es: 'spa_Latn',
+  fr: 'fra_Latn',
+  de: 'deu_Latn',
+  pt: 'por_Latn',
+  it: 'ita_Latn',
+  ru: 'rus_Cyrl',
+  vi: 'vie_Latn',
+  th: 'tha_Thai',
+  id: 'ind_Latn',
+  ar: 'arb_Arab',
+  hi: 'hin_Deva',
+};
+
+export function nllbCode(language: string): string | undefined {
+  return NLLB_CODES[language] ?? NLLB_CODES[language.split('-')[0] ?? ''];
+}
+
+/** The real loader: transformers.js pipelines, weights cached in (and read from) `modelsDir`. */
+export const transformersLoader =
+  (dtype = 'q8'): LocalModelLoader =>
+  async (task, model, options) => {
+    const transformers = await import('@huggingface/transformers');
+    const { env, pipeline, TextStreamer } = transformers;
+    const dir = path.resolve(options.modelsDir);
+    env.cacheDir = dir;
+    env.localModelPath = `${dir}${path.sep}`;
+    env.allowLocalModels = true;
+    env.allowRemoteModels = options.allowDownload;
+    const loaded = await pipeline(task, model, {
+      dtype: dtype as 'q8',
+      device: 'cpu',
+      progress_callback: (info: unknown) => options.onProgress(info as LoadProgress),
+    });
+    const callable = loaded as unknown as (
+      input: unknown,
+      options?: Record<string, unknown>,
+    ) => Promise<unknown>;
+    const tokenizer = (loaded as unknown as { tokenizer?: unknown }).tokenizer;
+    return {
+      run: (input, runOptions) => callable(input, runOptions),
+      streamer: tokenizer
+        ? (onText) =>
+            new TextStreamer(tokenizer as never, {
+              skip_prompt: true,
+              skip_special_tokens: true,
+              callback_function: onText,
+            })
+        : undefined,
+      dispose: async () => {
+        await (loaded as unknown as { dispose?: () => Promise<void> }).dispose?.();
+      },
+    };
+  };
+
+/** The error's message plus its cause's (fetch hides ENOTFOUND and the like in `cause`). */
+export function describeLoadError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = cause ? (typeof cause.code === 'string' ? cause.code : cause.message) : undefined;
+  return typeof detail === 'string' && detail && !error.message.includes(detail)
+    ? `${error.message} (${detail})`
+    : error.message;
+}

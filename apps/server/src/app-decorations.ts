@@ -1,0 +1,15 @@
+import type { Db } from './store/db.js';
+
+/*
+ * What `buildApp` decorates the Fastify instance with, declared through Fastify's declaration merging so
+ * `app.xtalkDb` is typed wherever the app is (no casts).
+ */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The app's database. Modules receive what they need through their factories instead; this is the
+     * seam tests use (as `TestServer.db`) to arrange state no API writes yet.
+     */
+    xtalkDb: Db;
+  }
+}

@@ -1,0 +1,10 @@
+/*
+ * Audio formats in one place: WAV (speech out, PCM for recognition), Ogg/Opus (speech in: container check
+ * and decoding) and the band-limited resampler both use.
+ */
+export { encodeWav, sineWav, readWavInfo, isWav, wavToMonoFloat32 } from './wav.js';
+export type { WavInfo } from './wav.js';
+export { inspectOggOpus, isOgg, oggCrc, readOggPage } from './ogg.js';
+export type { OggOpusCheck, OggOpusInfo, OggPage } from './ogg.js';
+export { decodeOggOpus, OpusDecodeError, PCM_SAMPLE_RATE } from './opus.js';
+export { resample } from './resample.js';

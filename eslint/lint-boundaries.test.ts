@@ -1,0 +1,163 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { ESLint, type Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * The lint configuration is code too: probe files that cross a boundary must fail with the boundary's
+ * message, and the same import from where it is allowed must pass. Probes are linted as text at paths
+ * inside the modules (nothing is written); the type-aware rules are left out of the probes (their project
+ * service only knows files on disk) and checked for being on instead.
+ */
+
+const root = new URL('..', import.meta.url).pathname;
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfig: [
+    {
+      files: ['**/*.{ts,tsx}'],
+      languageOptions: { parserOptions: { projectService: false } },
+      rules: {
+        '@typescript-eslint/no-floating-promises': 'off',
+        '@typescript-eslint/no-misused-promises': 'off',
+      },
+    },
+  ],
+});
+
+/** The rule ids and messages of the errors ESLint reports for `code` at `filePath`. */
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
+}
+
+describe('web boundaries', () => {
+  it('a feature importing another feature fails; importing itself or shared code passes', async () => {
+    expect(
+      await problems(
+        'apps/web/src/features/chat/lint-probe.ts',
+        "import { validateWav } from '../voice/utils/wav';\nexport const probe = validateWav;\n",
+      ),
+    ).toEqual([expect.stringMatching(/no-restricted-paths: .*Features do not import each other/)]);
+    expect(
+      await problems(
+        'apps/web/src/features/voice/lint-probe.ts',
+        "import { validateWav } from './utils/wav';\nimport { cn } from '../../lib/cn';\nexport const probe = [validateWav, cn];\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('a feature importing the app fails, and so does shared code importing a feature', async () => {
+    expect(
+      await problems(
+        'apps/web/src/features/chat/lint-probe.ts',
+        "import { App } from '../../app/app';\nexport const probe = App;\n",
+      ),
+    ).toEqual([expect.stringMatching(/no-restricted-paths: .*Features do not import the app/)]);
+    expect(
+      await problems(
+        'apps/web/src/lib/lint-probe.ts',
+        "import { validateWav } from '../features/voice/utils/wav';\nexport const probe = validateWav;\n",
+      ),
+    ).toEqual([expect.stringMatching(/no-restricted-paths: .*Shared code sits below features and app/)]);
+  });
+
+  it('guards every feature folder on disk, with no list to keep up to date', async () => {
+    const features = readdirSync(`${root}apps/web/src/features`, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    const config = (await eslint.calculateConfigForFile('apps/web/src/features/chat/x.ts')) as Linter.Config;
+    const [, options] = config.rules?.['import-x/no-restricted-paths'] as [
+      unknown,
+      { zones: { target: string | string[] }[] },
+    ];
+    const guarded = options.zones.flatMap((zone) => zone.target);
+    for (const feature of features) expect(guarded).toContain(`./apps/web/src/features/${feature}`);
+  });
+});
+
+describe('server boundaries', () => {
+  it('rooms and translation never import realtime', async () => {
+    for (const module of ['rooms', 'translation']) {
+      expect(
+        await problems(
+          `apps/server/src/${module}/lint-probe.ts`,
+          "import { createRoomHub } from '../realtime/room-hub.js';\nexport const probe = createRoomHub;\n",
+        ),
+      ).toEqual([
+        expect.stringMatching(/no-restricted-paths: .*rooms and translation never import realtime/),
+      ]);
+    }
+  });
+
+  it('production code never imports test helpers or benchmark code; tests may', async () => {
+    const code = [
+      "import { fixture } from '../voice/testing.js';",
+      "import { MemoryMeter } from '../translation/testing/index.js';",
+      "import { startServer } from '../test/harness.js';",
+      "import { summarise } from '../../../../bench/lib/stats.js';",
+      'export const probe = [fixture, MemoryMeter, startServer, summarise];',
+    ].join('\n');
+    const found = await problems('apps/server/src/rooms/lint-probe.ts', code);
+    expect(found).toHaveLength(4);
+    for (const problem of found) expect(problem).toMatch(/Production code never imports test helpers/);
+    expect(await problems('apps/server/src/rooms/lint-probe.test.ts', code)).toEqual([]);
+  });
+
+  it("a module's SQL names only its own tables", async () => {
+    const code = (sql: string) =>
+      `export const probe = (db: { query(sql: string): unknown }) => db.query(${sql});\n`;
+    expect(
+      await problems(
+        'apps/server/src/store/lint-probe.ts',
+        code("'delete from sessions where expires_at < now()'"),
+      ),
+    ).toEqual([expect.stringMatching(/xtalk\/table-owner: Table 'sessions' belongs to the rooms module/)]);
+    expect(
+      await problems(
+        'apps/server/src/rooms/lint-probe.ts',
+        code('`select m.id from messages m join users u on u.id = m.user_id`'),
+      ),
+    ).toEqual([expect.stringMatching(/Table 'users' belongs to the auth module; rooms goes through/)]);
+    expect(
+      await problems(
+        'apps/server/src/rooms/lint-probe.ts',
+        code("'delete from sessions where expires_at < $1'"),
+      ),
+    ).toEqual([]);
+    // prose that happens to contain "from users" is not SQL
+    expect(
+      await problems('apps/server/src/rooms/lint-probe.ts', code("'Messages from users in the room'")),
+    ).toEqual([]);
+  });
+
+  it('every table the migrations create has an owner', async () => {
+    const migrations = readFileSync(`${root}apps/server/src/store/migrations.ts`, 'utf8');
+    const tables = [...migrations.matchAll(/create table (?:if not exists )?([a-z_]+)/gi)].map(
+      (match) => match[1]!,
+    );
+    expect(tables.length).toBeGreaterThan(5);
+    const config = (await eslint.calculateConfigForFile('apps/server/src/rooms/x.ts')) as Linter.Config;
+    const [, { owners: serverTableOwners }] = config.rules?.['xtalk/table-owner'] as [
+      unknown,
+      { owners: Record<string, string> },
+    ];
+    const unowned = tables.filter((table) => !(table in serverTableOwners));
+    expect(unowned, 'add these tables to serverTableOwners in eslint/table-owner.js').toEqual([]);
+  });
+});
+
+describe('type-aware rules', () => {
+  it('floating and misused promises are errors in the sources of the server, the web app and the protocol', async () => {
+    // the probes' instance switches them off: read the repository's own config
+    const own = new ESLint({ cwd: root });
+    for (const file of [
+      'apps/server/src/app.ts',
+      'apps/web/src/main.tsx',
+      'packages/protocol/src/index.ts',
+    ]) {
+      const config = (await own.calculateConfigForFile(file)) as Linter.Config;
+      expect(config.rules?.['@typescript-eslint/no-floating-promises'], file).toEqual([2]);
+      expect(config.rules?.['@typescript-eslint/no-misused-promises'], file).toEqual([2]);
+    }
+  });
+});
