@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { FakeProvider } from '../ai/fake-provider.js';
 import { recordingLogger } from '../ai/testing/logger.js';
 import { InsufficientCreditsError } from './errors.js';
-import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './memory-ports.js';
+import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './testing/index.js';
 import { createTranslationService } from './service.js';
 
 /* Metering in the pipeline: refunds for failed work, and what happens when the author cannot pay. */

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { androidpublisher, type androidpublisher_v3 } from '@googleapis/androidpublisher';
-import { JWT } from 'google-auth-library';
+import { androidpublisher, auth as googleAuth, type androidpublisher_v3 } from '@googleapis/androidpublisher';
 import { StoreVerifyError, type StoreVerifier, type VerifiedPurchase } from './verifier.js';
 
 /*
@@ -53,7 +52,8 @@ export function createGooglePlayVerifier(options: {
   apiUrl: string;
 }): StoreVerifier {
   const { serviceAccount } = options;
-  const auth = new JWT({
+  // the JWT class of the client's own google-auth-library, so its type always matches the client's
+  const auth = new googleAuth.JWT({
     email: serviceAccount.client_email,
     key: serviceAccount.private_key,
     keyId: serviceAccount.private_key_id,
