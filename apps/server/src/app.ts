@@ -6,6 +6,8 @@ import { accountRoutes } from './auth/account-routes.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { resolveAuthSecret } from './auth/auth-secret.js';
 import { createOidc } from './auth/oidc.js';
+import { playerAccounts } from './auth/player-accounts.js';
+import { createPlayerLinks } from './auth/player-links.js';
 import { createSignInStore } from './auth/sign-in-store.js';
 import { createAltchaBotCheck, createTurnstileBotCheck, type BotCheck } from './auth/botcheck.js';
 import { authRoutes } from './auth/routes.js';
@@ -79,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
   const tokens = createTokens(secret, config.SESSION_TTL_SECONDS, clock);
   const users = createUsersRepo(db);
+  const links = createPlayerLinks(db);
   const authenticator = createAuthenticator(tokens, users);
   const botCheck =
     options.botCheck ??
@@ -131,6 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     : undefined;
   await app.register(accountRoutes, {
     oidc,
+    links,
     store: signInStore,
     tokens,
     users,
@@ -138,7 +142,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: config.PUBLIC_URL,
     codeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
   });
-  await app.register(playerRoutes, { users, authenticator, adminKey: config.ADMIN_API_KEY });
+  await app.register(playerRoutes, { users, links, authenticator, adminKey: config.ADMIN_API_KEY });
+  await app.register(playerAccounts, {
+    config,
+    db,
+    clock,
+    tokens,
+    users,
+    links,
+    authenticator,
+    store: signInStore,
+  });
   await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
   await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
   app.get(ApiPath.health, async () => ({

@@ -60,6 +60,14 @@ export const configSchema = z
     ADMIN_API_KEY: optionalString.refine((value) => value === undefined || value.length >= 16, {
       message: 'ADMIN_API_KEY must be at least 16 characters.',
     }),
+    /** Where account mails go (smtp://user:pass@host:587); unset: they are written to the server log. */
+    SMTP_URL: optionalString.refine((value) => value === undefined || /^smtps?:\/\//.test(value), {
+      message: 'SMTP_URL must start with smtp:// or smtps://.',
+    }),
+    /** The From of account mails. */
+    MAIL_FROM: z.string().default('XTalk <no-reply@xtalk.invalid>'),
+    /** Turns on Telegram sign-in (Login Widget tgw, Mini App tga) checked with this bot's token. */
+    TELEGRAM_BOT_TOKEN: optionalString,
     TURNSTILE_SITE_KEY: optionalString,
     TURNSTILE_SECRET_KEY: optionalString,
     /** Turnstile's siteverify endpoint (tests point it at a server of their own). */
@@ -119,6 +127,8 @@ const SECRET_KEYS = [
   'OPENAI_API_KEY',
   'GOOGLE_CLIENT_SECRET',
   'ADMIN_API_KEY',
+  'SMTP_URL',
+  'TELEGRAM_BOT_TOKEN',
 ] as const;
 
 /** The configuration as printed at start: secrets masked, passwords in URLs hidden. */

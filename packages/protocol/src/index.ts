@@ -6,3 +6,5 @@ export * from './language.js';
 export * from './names.js';
 export * from './room-code.js';
 export * from './usernames.js';
+export * from './auth-options.js';
+export * from './player-accounts.js';

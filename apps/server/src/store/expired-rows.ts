@@ -5,7 +5,15 @@ import type { Db } from './db.js';
  * Tables whose rows end at `expires_at`. Every reader refuses an expired row by itself, so removing them
  * only frees space: it runs now and then in the background, not on the request paths that write them.
  */
-const EXPIRING_TABLES = ['sessions', 'botcheck_used', 'auth_flows', 'auth_codes'] as const;
+const EXPIRING_TABLES = [
+  'sessions',
+  'botcheck_used',
+  'auth_flows',
+  'auth_codes',
+  'email_tokens',
+  'wallet_nonces',
+  'auth_counters',
+] as const;
 
 export async function deleteExpiredRows(db: Db, now: Date): Promise<void> {
   for (const table of EXPIRING_TABLES) await db.query(`delete from ${table} where expires_at < $1`, [now]);
