@@ -21,7 +21,12 @@ describe('email accounts', () => {
   beforeAll(async () => {
     mailbox = await startMailbox();
     server = await startServer(
-      { SMTP_URL: mailbox.url, MAIL_FROM: 'XTalk <accounts@xtalk.test>', PUBLIC_URL: 'http://xtalk.test' },
+      {
+        SMTP_URL: mailbox.url,
+        MAIL_FROM: 'XTalk <accounts@xtalk.test>',
+        PUBLIC_URL: 'http://xtalk.test',
+        ADMIN_API_KEY: 'admin-key-for-the-email-tests',
+      },
       { clock },
     );
   });
@@ -95,6 +100,13 @@ describe('email accounts', () => {
       headers: { authorization: `Bearer ${session.token}` },
     });
     expect(player.body).not.toMatch(/scrypt|password/i);
+    // an admin looking the player up sees that there is an email, not the address
+    const admin = await server.app.inject({
+      method: 'GET',
+      url: `/api/player/${session.user.userId}`,
+      headers: { 'x-admin-key': 'admin-key-for-the-email-tests' },
+    });
+    expect(admin.json().links).toEqual([{ provider: 'email', subject: 'a***@example.com' }]);
   });
 
   it('answers the same whether or not an address is registered, and mails only its owner', async () => {
