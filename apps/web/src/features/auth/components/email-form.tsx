@@ -112,38 +112,31 @@ export function EmailForm({ initialMode }: { initialMode: 'login' | 'register' }
         {busy && <Spinner className="size-4" />}
         {submitLabel}
       </Button>
-      <div className="flex flex-wrap justify-between gap-2 text-sm">
-        {mode === 'login' && (
-          <button
-            type="button"
-            className="font-medium text-indigo-600 hover:underline dark:text-indigo-400"
-            onClick={() => setMode('forgot')}
-            data-testid="email-forgot"
-          >
-            {t('email.forgot')}
-          </button>
-        )}
-        {mode === 'forgot' && (
-          <button
-            type="button"
-            className="font-medium text-indigo-600 hover:underline dark:text-indigo-400"
-            onClick={() => setMode('login')}
-          >
-            {t('email.backToSignIn')}
-          </button>
-        )}
-        {mode === 'register' && canResend && (
-          <button
-            type="button"
-            className="font-medium text-indigo-600 hover:underline dark:text-indigo-400"
-            onClick={() => void resend()}
-            data-testid="email-resend"
-          >
-            {t('email.resend')}
-          </button>
-        )}
-      </div>
+      {mode === 'login' && (
+        <FormLink onClick={() => setMode('forgot')} testId="email-forgot">
+          {t('email.forgot')}
+        </FormLink>
+      )}
+      {mode === 'forgot' && <FormLink onClick={() => setMode('login')}>{t('email.backToSignIn')}</FormLink>}
+      {mode === 'register' && canResend && (
+        <FormLink onClick={() => void resend()} testId="email-resend">
+          {t('email.resend')}
+        </FormLink>
+      )}
     </form>
+  );
+}
+
+function FormLink({ onClick, testId, children }: { onClick: () => void; testId?: string; children: string }) {
+  return (
+    <button
+      type="button"
+      className="self-start text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+      onClick={onClick}
+      data-testid={testId}
+    >
+      {children}
+    </button>
   );
 }
 
