@@ -88,6 +88,25 @@ describe('email accounts', () => {
     expect(signedIn.statusCode, signedIn.body).toBe(200);
     const session = signInResponseSchema.parse(signedIn.json());
     expect(session.user.provider).toBe('ggl');
+    // native clients: the token endpoint takes the same email and password
+    const native = await post('/api/auth/token', {
+      app_id: 'xtalk',
+      platform: 'ios',
+      identity_provider: 'email',
+      platform_player_id: 'ada@example.com',
+      payload: 'correct horse',
+      data: {},
+    });
+    expect(native.statusCode, native.body).toBe(200);
+    expect(signInResponseSchema.parse(native.json()).user.userId).toBe(session.user.userId);
+    const nativeWrong = await post('/api/auth/token', {
+      app_id: 'xtalk',
+      platform: 'ios',
+      identity_provider: 'email',
+      platform_player_id: 'ada@example.com',
+      payload: 'wrong horse',
+    });
+    expect(nativeWrong.statusCode).toBe(401);
     const links = await server.app.inject({
       method: 'GET',
       url: '/api/player/links',
