@@ -8,6 +8,8 @@ import { createAuthenticator } from './auth/authenticate.js';
 import { deleteExpiredAuthRows } from './auth/expired-rows.js';
 import { resolveAuthSecret } from './auth/auth-secret.js';
 import { createOidc } from './auth/oidc.js';
+import { playerAccounts } from './auth/player-accounts.js';
+import { createPlayerLinks } from './auth/player-links.js';
 import { createSignInStore } from './auth/sign-in-store.js';
 import { createAltchaBotCheck, createTurnstileBotCheck, type BotCheck } from './auth/botcheck.js';
 import { authRoutes } from './auth/routes.js';
@@ -88,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
   const tokens = createTokens(secret, config.SESSION_TTL_SECONDS, clock);
   const users = createUsersRepo(db);
+  const links = createPlayerLinks(db);
   const authenticator = createAuthenticator(tokens, users);
   const botCheck =
     options.botCheck ??
@@ -108,16 +111,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const hub = createRoomHub(bus);
   const provider = createAiProvider(config, app.log);
   // Credits: the author of a message pays for its AI work from the ledger.
+  const isGuest = createGuestCheck(users, clock);
   const ledger = createLedger({
     db,
     clock,
-    dailyAllowance: dailyAllowance({
+    dailyAllowance: dailyAllowance(isGuest, {
       accountDaily: config.CREDITS_DAILY_FREE,
       guestDaily: config.CREDITS_GUEST_DAILY,
     }),
   });
   app.decorate('xtalkLedger', ledger);
-  const isGuest = createGuestCheck(users);
   const creditMeter = createCreditMeter({ ledger, isGuest, clock, logger: app.log });
   const translation = createTranslationService({
     config,
@@ -153,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     : undefined;
   await app.register(accountRoutes, {
     oidc,
+    links,
     store: signInStore,
     tokens,
     users,
@@ -160,7 +164,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: config.PUBLIC_URL,
     codeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
   });
-  await app.register(playerRoutes, { users, authenticator, adminKey: config.ADMIN_API_KEY });
+  await app.register(playerRoutes, { users, links, authenticator, adminKey: config.ADMIN_API_KEY });
+  await app.register(playerAccounts, {
+    config,
+    db,
+    clock,
+    tokens,
+    users,
+    links,
+    authenticator,
+    store: signInStore,
+  });
   await app.register(paymentServiceRoutes, { config, db, clock, ledger, users });
   await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
   await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds: config.SESSION_TTL_SECONDS });

@@ -70,6 +70,14 @@ export const configSchema = z
     GOOGLE_PLAY_API_URL: z.string().url().default('https://androidpublisher.googleapis.com/'),
     /** Facebook purchase verification: the app secret that signs `signed_request`. */
     FACEBOOK_APP_SECRET: optionalString,
+    /** Where account mails go (smtp://user:pass@host:587); unset: they are written to the server log. */
+    SMTP_URL: optionalString.refine((value) => value === undefined || /^smtps?:\/\//.test(value), {
+      message: 'SMTP_URL must start with smtp:// or smtps://.',
+    }),
+    /** The From of account mails. */
+    MAIL_FROM: z.string().default('XTalk <no-reply@xtalk.invalid>'),
+    /** Turns on Telegram sign-in (Login Widget tgw, Mini App tga) checked with this bot's token. */
+    TELEGRAM_BOT_TOKEN: optionalString,
     TURNSTILE_SITE_KEY: optionalString,
     TURNSTILE_SECRET_KEY: optionalString,
     /** Turnstile's siteverify endpoint (tests point it at a server of their own). */
@@ -148,6 +156,8 @@ const SECRET_KEYS = [
   'FACEBOOK_APP_SECRET',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
+  'SMTP_URL',
+  'TELEGRAM_BOT_TOKEN',
 ] as const;
 
 /** The configuration as printed at start: secrets masked, passwords in URLs hidden. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROVIDERS, userSchema } from './http.js';
+import { playerLinkSchema } from './player-accounts.js';
 import { FULL_NAME_MAX_LENGTH, USERNAME_MAX_LENGTH } from './usernames.js';
 
 /*
@@ -81,6 +82,8 @@ export const playerSchema = z.object({
   platformPlayerID: z.string(),
   /** Free-form data; always carries `name` (spec section 3, "data (with name)"). */
   data: z.record(z.string(), z.unknown()),
+  /** Every sign-in the player holds (never secrets; another player's email is masked). */
+  links: z.array(playerLinkSchema).optional(),
 });
 export type Player = z.infer<typeof playerSchema>;
 

@@ -10,3 +10,5 @@ export * from './store-purchases.js';
 export * from './usernames.js';
 export * from './wallet.js';
 export * from './wav.js';
+export * from './auth-options.js';
+export * from './player-accounts.js';

@@ -15,6 +15,7 @@ import {
 import { HttpError, parseOr400 } from '../http-errors.js';
 import type { Authenticator } from './authenticate.js';
 import { FLOW_COOKIE, FLOW_TTL_SECONDS, SignInError, type Oidc } from './oidc.js';
+import type { PlayerLinks } from './player-links.js';
 import type { SignInStore } from './sign-in-store.js';
 import type { Tokens } from './tokens.js';
 import { UsernameTakenError, toUser, type UsersRepo } from './users-repo.js';
@@ -23,6 +24,7 @@ export interface AccountRoutesDeps {
   /** Undefined when sign-in is not configured. */
   oidc: Oidc | undefined;
   store: SignInStore;
+  links: PlayerLinks;
   tokens: Tokens;
   users: UsersRepo;
   authenticator: Authenticator;
@@ -116,6 +118,18 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
     }
   });
 
+  /** A guest signing in sends their guest token along and keeps their player (history, username). */
+  async function carryOverGuest(request: FastifyRequest, accountId: string): Promise<void> {
+    if (!request.headers.authorization) return;
+    const guest = await deps.authenticator.fromRequest(request).then(
+      ({ user }) => user,
+      () => undefined,
+    );
+    if (guest?.provider !== 'guest' || guest.id === accountId) return;
+    await deps.links.absorb(guest.id, accountId);
+    request.log.info({ userId: accountId, guestId: guest.id }, 'guest carried into the account');
+  }
+
   app.post(ApiPath.exchange, async (request, reply): Promise<ExchangeResponse> => {
     reply.header('cache-control', 'no-store');
     const body = parseOr400(exchangeBodySchema, request.body);
@@ -123,6 +137,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
       throw new HttpError(400, 'Guests enter through the bot check at /guest-login.');
     }
     const userId = body.token ? await deps.store.redeemCode(body.token) : undefined;
+    if (userId) await carryOverGuest(request, userId);
     const row = userId ? await deps.users.findById(userId) : undefined;
     if (!row)
       throw new HttpError(

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { generatedDisplayName, type Provider, type User } from '@xtalk/protocol';
 import type { Db } from '../store/db.js';
+import { createPlayerLinks } from './player-links.js';
 import type { TokenClaims } from './tokens.js';
 
 export interface UserRow {
@@ -20,57 +21,41 @@ const USER_COLUMNS = 'id, provider, subject, username, display_name, name';
 export const APP_ID = 'xtalk';
 export const PLATFORM = 'web';
 
-/** A signed-in user's username until they choose one (shown as a generated display name meanwhile). */
-function memberUsername(): string {
-  return `u-${randomBytes(6).toString('hex')}`;
-}
-
 /** Guest usernames start with g- (which is why chosen names may not). */
 function guestUsername(): string {
   return `g-${randomBytes(6).toString('hex')}`;
 }
 
 export function createUsersRepo(db: Db) {
+  const links = createPlayerLinks(db);
   return {
     async createGuest(): Promise<UserRow> {
       const id = randomUUID();
       const subject = `guest_${randomBytes(8).toString('hex')}`;
-      const { rows } = await db.query<UserRow>(
-        `insert into users (id, provider, subject, username) values ($1, 'guest', $2, $3)
-         returning ${USER_COLUMNS}`,
-        [id, subject, guestUsername()],
-      );
-      return rows[0]!;
+      // the guest identity is the player's first link: it moves with them when they sign in
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.query<UserRow>(
+          `insert into users (id, provider, subject, username) values ($1, 'guest', $2, $3)
+           returning ${USER_COLUMNS}`,
+          [id, subject, guestUsername()],
+        );
+        await tx.query(`insert into player_links (user_id, provider, subject) values ($1, 'guest', $2)`, [
+          id,
+          subject,
+        ]);
+        return rows[0]!;
+      });
     },
-    /** Finds the signed-in user of an OIDC identity, creating it on first sign-in (race-safe across nodes). */
+    /** Finds the player of an OIDC identity, creating it on first sign-in (race-safe across nodes). */
     async findOrCreateOidcUser(identity: {
       issuer: string;
       subject: string;
       name?: string;
     }): Promise<UserRow> {
-      const find = async () => {
-        const { rows } = await db.query<UserRow>(
-          `select ${USER_COLUMNS} from users where provider = 'ggl' and issuer = $1 and subject = $2`,
-          [identity.issuer, identity.subject],
-        );
-        return rows[0];
-      };
-      const existing = await find();
-      if (existing) return existing;
-      await db.query(
-        `insert into users (id, provider, issuer, subject, username, name) values ($1, 'ggl', $2, $3, $4, $5)
-         on conflict do nothing`,
-        [
-          randomUUID(),
-          identity.issuer,
-          identity.subject,
-          memberUsername(),
-          (identity.name ?? '').slice(0, 80),
-        ],
+      return links.findOrCreate(
+        { provider: 'ggl', issuer: identity.issuer, subject: identity.subject },
+        { ...(identity.name ? { name: identity.name } : {}), preferredSubject: identity.subject },
       );
-      const created = await find();
-      if (!created) throw new Error('Could not create the signed-in user.');
-      return created;
     },
 
     /**
@@ -121,19 +106,27 @@ export function createUsersRepo(db: Db) {
     },
 
     async findByIds(ids: string[]): Promise<UserRow[]> {
-      const { rows } = await db.query<UserRow>(`select ${USER_COLUMNS} from users where id = any($1)`, [ids]);
+      const { rows } = await db.query<UserRow>(
+        `select ${USER_COLUMNS} from users where id = any($1) and merged_into is null`,
+        [ids],
+      );
       return rows;
     },
 
     async findBySubjects(subjects: string[]): Promise<UserRow[]> {
-      const { rows } = await db.query<UserRow>(`select ${USER_COLUMNS} from users where subject = any($1)`, [
-        subjects,
-      ]);
+      const { rows } = await db.query<UserRow>(
+        `select ${USER_COLUMNS} from users where subject = any($1) and merged_into is null`,
+        [subjects],
+      );
       return rows;
     },
 
+    /** The user of this id; undefined when unknown or merged into the account its guest signed in to. */
     async findById(id: string): Promise<UserRow | undefined> {
-      const { rows } = await db.query<UserRow>(`select ${USER_COLUMNS} from users where id = $1`, [id]);
+      const { rows } = await db.query<UserRow>(
+        `select ${USER_COLUMNS} from users where id = $1 and merged_into is null`,
+        [id],
+      );
       return rows[0];
     },
   };

@@ -1,30 +1,34 @@
 import { LruCache } from '../translation/lru.js';
+import type { Clock } from '../clock.js';
 import type { UsersRepo } from '../auth/users-repo.js';
-import type { Reader } from './ledger.js';
 
 /*
  * Who is a guest, for the credits rules: guests have a smaller daily allowance (CREDITS_GUEST_DAILY), are
- * told to sign in rather than to buy, and see no balance. A user's provider never changes, so it is cached.
+ * told to sign in rather than to buy, and see no balance. A guest can become signed in (linking a sign-in
+ * keeps their player, issue 11) but an account never becomes a guest: so "signed in" is cached for good
+ * and "guest" only briefly.
  */
 
-export function createGuestCheck(users: UsersRepo): (userId: string) => Promise<boolean> {
-  const cache = new LruCache<boolean>(10_000);
+const GUEST_ANSWER_MS = 60_000;
+
+export function createGuestCheck(users: UsersRepo, clock: Clock): (userId: string) => Promise<boolean> {
+  const cache = new LruCache<{ guest: boolean; until: number }>(10_000);
   return async (userId) => {
     const known = cache.get(userId);
-    if (known !== undefined) return known;
+    if (known && known.until > clock.now()) return known.guest;
     const user = await users.findById(userId);
     const guest = user?.provider !== 'ggl';
-    if (user) cache.set(userId, guest);
+    if (user)
+      cache.set(userId, { guest, until: guest ? clock.now() + GUEST_ANSWER_MS : Number.POSITIVE_INFINITY });
     return guest;
   };
 }
 
-/** The ledger's daily allowance: read inside the account's transaction, once a day per account. */
-export function dailyAllowance(limits: { accountDaily: number; guestDaily: number }) {
-  return async (userId: string, tx: Reader): Promise<number> => {
-    const { rows } = await tx.query<{ provider: string }>('select provider from users where id = $1', [
-      userId,
-    ]);
-    return rows[0]?.provider === 'ggl' ? limits.accountDaily : limits.guestDaily;
-  };
+/** The ledger's daily allowance, from the (cached) guest check. */
+export function dailyAllowance(
+  isGuest: (userId: string) => Promise<boolean>,
+  limits: { accountDaily: number; guestDaily: number },
+) {
+  return async (userId: string): Promise<number> =>
+    (await isGuest(userId)) ? limits.guestDaily : limits.accountDaily;
 }

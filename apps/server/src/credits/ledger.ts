@@ -59,9 +59,10 @@ export interface LedgerDeps {
   clock: Clock;
   /**
    * The free credits an account is topped up to each Tokyo day (guests get less than accounts). Asked
-   * inside the account's transaction, once a day per account; read through `tx` (PGlite is one connection).
+   * before the account's transaction opens (PGlite is one connection: nothing else may query inside it),
+   * so it must be cheap: the caller caches who is a guest.
    */
-  dailyAllowance(userId: string, tx: Reader): number | Promise<number>;
+  dailyAllowance(userId: string): number | Promise<number>;
 }
 
 interface AccountRow {
@@ -184,6 +185,7 @@ export function createLedger(deps: LedgerDeps) {
     fn: (tx: Queryable, balance: Balance) => Promise<T>,
   ): Promise<{ value: T; topUp: LedgerResult | undefined }> {
     const day = tokyoDay(clock.now());
+    const allowance = await deps.dailyAllowance(userId);
     return db.transaction(async (tx) => {
       await tx.query('insert into credit_accounts (user_id) values ($1) on conflict (user_id) do nothing', [
         userId,
@@ -197,8 +199,7 @@ export function createLedger(deps: LedgerDeps) {
       let topUp: LedgerResult | undefined;
       // Days compare as 'YYYY-MM-DD' strings; a node whose clock lags never grants an older day again.
       if (row.daily_day === null || row.daily_day < day) {
-        const target = await deps.dailyAllowance(userId, tx);
-        const grant = Math.max(0, target - balance.free);
+        const grant = Math.max(0, allowance - balance.free);
         const key = `daily:${day}`;
         if (grant > 0 && !(await findByKey(tx, userId, key))) {
           topUp = await append(

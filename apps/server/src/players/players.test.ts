@@ -46,6 +46,8 @@ describe('player API', () => {
       appId: 'xtalk',
       platformPlayerID: 'player-1',
       data: { name: 'Yuki' },
+      // every sign-in of the player (issue 11)
+      links: [{ provider: 'ggl', issuer: 'https://issuer.test', subject: 'player-1' }],
     });
 
     const renamed = await call('PUT', '/api/player', { token: me.token }, { id, name: ' Yuki  Tanaka ' });

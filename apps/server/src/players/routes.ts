@@ -9,9 +9,11 @@ import {
   putPlayerBodySchema,
   putPlayerDataBodySchema,
   type Player,
+  type PlayerLink,
   type PlayersResponse,
 } from '@xtalk/protocol';
 import type { Authenticator } from '../auth/authenticate.js';
+import type { PlayerLinks } from '../auth/player-links.js';
 import { APP_ID, PLATFORM, type UserRow, type UsersRepo } from '../auth/users-repo.js';
 import { HttpError, parseOr400 } from '../http-errors.js';
 
@@ -23,11 +25,17 @@ import { HttpError, parseOr400 } from '../http-errors.js';
 
 const MAX_DATA_BYTES = 16 * 1024;
 
+/** a***@example.com: enough for an admin to tell accounts apart, not enough to mail the person. */
+function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at > 0 ? `${email[0]}***${email.slice(at)}` : '***';
+}
+
 type Caller = { admin: true } | { admin: false; user: UserRow };
 
 export async function playerRoutes(
   app: FastifyInstance,
-  deps: { users: UsersRepo; authenticator: Authenticator; adminKey: string | undefined },
+  deps: { users: UsersRepo; links: PlayerLinks; authenticator: Authenticator; adminKey: string | undefined },
 ) {
   const adminKey = deps.adminKey ? Buffer.from(deps.adminKey) : undefined;
 
@@ -52,9 +60,18 @@ export async function playerRoutes(
     }
   }
 
-  async function players(rows: UserRow[]): Promise<Player[]> {
+  /** Every sign-in of the player; an email is shown in full only to its own player. */
+  async function linksOf(row: UserRow, who: Caller): Promise<PlayerLink[]> {
+    const own = !who.admin && who.user.id === row.id;
+    return (await deps.links.list(row.id)).map((link) =>
+      link.provider === 'email' && !own ? { ...link, subject: maskEmail(link.subject) } : link,
+    );
+  }
+
+  async function players(rows: UserRow[], who: Caller): Promise<Player[]> {
     const data = await deps.users.playerData(rows.map((row) => row.id));
-    return rows.map((row) => ({
+    const links = await Promise.all(rows.map((row) => linksOf(row, who)));
+    return rows.map((row, index) => ({
       id: row.id,
       name: row.name,
       username: row.username,
@@ -63,13 +80,14 @@ export async function playerRoutes(
       appId: APP_ID,
       platformPlayerID: row.subject,
       data: { ...data.get(row.id), name: row.name },
+      links: links[index]!,
     }));
   }
 
-  async function onePlayer(id: string): Promise<Player> {
+  async function onePlayer(id: string, who: Caller): Promise<Player> {
     const row = await deps.users.findById(id);
     if (!row) throw new HttpError(404, `No player ${id}.`);
-    return (await players([row]))[0]!;
+    return (await players([row], who))[0]!;
   }
 
   function idParam(request: FastifyRequest): string {
@@ -82,16 +100,16 @@ export async function playerRoutes(
     mayAccess(who, body.id, true);
     const name = checkFullName(body.name);
     if (!name.ok) throw new HttpError(400, name.message);
-    await onePlayer(body.id);
+    await onePlayer(body.id, who);
     await deps.users.setName(body.id, name.value);
-    return onePlayer(body.id);
+    return onePlayer(body.id, who);
   });
 
   app.get(`${ApiPath.player}/:id`, async (request): Promise<Player> => {
     const who = await caller(request);
     const id = idParam(request);
     mayAccess(who, id, false);
-    return onePlayer(id);
+    return onePlayer(id, who);
   });
 
   app.put(`${ApiPath.player}/:id/data`, async (request): Promise<Player> => {
@@ -104,9 +122,9 @@ export async function playerRoutes(
     if (Buffer.byteLength(JSON.stringify(rest)) > MAX_DATA_BYTES) {
       throw new HttpError(413, `Player data is limited to ${MAX_DATA_BYTES} bytes.`);
     }
-    await onePlayer(id);
+    await onePlayer(id, who);
     await deps.users.setPlayerData(id, rest);
-    return onePlayer(id);
+    return onePlayer(id, who);
   });
 
   app.post(ApiPath.playersByPlatformId, async (request): Promise<PlayersResponse> => {
@@ -117,7 +135,7 @@ export async function playerRoutes(
     if (!who.admin && body.platformPlayerIds.some((id) => id !== who.user.subject)) {
       throw new HttpError(403, 'You can only access your own player.');
     }
-    return { players: await players(await deps.users.findBySubjects(body.platformPlayerIds)) };
+    return { players: await players(await deps.users.findBySubjects(body.platformPlayerIds), who) };
   });
 
   app.post(ApiPath.playersByGctId, async (request): Promise<PlayersResponse> => {
@@ -126,6 +144,6 @@ export async function playerRoutes(
     if (!who.admin && body.gctIDs.some((id) => id !== who.user.id)) {
       throw new HttpError(403, 'You can only access your own player.');
     }
-    return { players: await players(await deps.users.findByIds(body.gctIDs)) };
+    return { players: await players(await deps.users.findByIds(body.gctIDs), who) };
   });
 }

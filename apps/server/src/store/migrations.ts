@@ -191,6 +191,58 @@ export const migrations: { id: number; name: string; sql: string }[] = [
       alter table credit_withdraw_requests add column ledger_txn_id text;
     `,
   },
+  {
+    id: 5,
+    name: 'players: linked sign-ins, email accounts, wallet nonces, attempt counters',
+    sql: `
+      -- every identity a player signs in with (and the guest identity they started as); users keeps its
+      -- provider/subject as the player's own id (platformPlayerId)
+      create table player_links (
+        user_id text not null references users(id),
+        provider text not null,
+        issuer text not null default '',
+        subject text not null,
+        created_at timestamptz not null default now(),
+        primary key (provider, issuer, subject)
+      );
+      create index player_links_user_idx on player_links (user_id);
+      insert into player_links (user_id, provider, issuer, subject)
+        select id, provider, coalesce(issuer, ''), subject from users;
+      -- a guest whose player was absorbed into an account: its old tokens no longer sign anyone in
+      alter table users add column merged_into text;
+      create table email_accounts (
+        email text primary key,
+        user_id text references users(id),
+        -- who asked for the account while signed in (or as a guest): linked into that player on verify
+        pending_user_id text references users(id),
+        password_hash text not null,
+        verified_at timestamptz,
+        created_at timestamptz not null default now()
+      );
+      -- verification and reset tokens: only their hash, single-use, expiring
+      create table email_tokens (
+        token_hash text primary key,
+        email text not null,
+        purpose text not null,
+        expires_at timestamptz not null
+      );
+      create index email_tokens_email_idx on email_tokens (email, purpose);
+      create index email_tokens_expires_idx on email_tokens (expires_at);
+      create table wallet_nonces (
+        nonce text primary key,
+        address text not null,
+        expires_at timestamptz not null
+      );
+      create index wallet_nonces_expires_idx on wallet_nonces (expires_at);
+      -- fixed-window counters of wrong passwords and mails, per account and per IP
+      create table auth_counters (
+        key text primary key,
+        count integer not null,
+        expires_at timestamptz not null
+      );
+      create index auth_counters_expires_idx on auth_counters (expires_at);
+    `,
+  },
 ];
 
 const LOCK_KEY = 87_870_001;

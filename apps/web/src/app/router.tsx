@@ -1,5 +1,10 @@
 import { createBrowserRouter } from 'react-router';
 import { AuthToken } from '../features/auth/components/auth-token';
+import {
+  ChangePasswordPage,
+  ResetPasswordPage,
+  VerifyEmailPage,
+} from '../features/auth/components/email-pages';
 import { HomeRedirect } from '../features/auth/components/home-redirect';
 import { LoginCard, SignupCard } from '../features/auth/components/login-card';
 import { Logout } from '../features/auth/components/logout';
@@ -34,6 +39,9 @@ export const router = createBrowserRouter([
   { path: '/login', element: <LoginCard /> },
   { path: '/signup', element: <SignupCard /> },
   { path: '/logout', element: <Logout /> },
+  { path: '/verify-email', element: <VerifyEmailPage /> },
+  { path: '/reset-password', element: <ResetPasswordPage /> },
+  { path: '/account/password', element: <ChangePasswordPage /> },
   { path: '/checkout', element: <CheckoutPage /> },
   { path: '/auth/:token?', element: <AuthToken /> },
   { path: '/error', element: <ErrorPage /> },

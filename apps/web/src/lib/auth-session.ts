@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { userSchema, type User } from '@xtalk/protocol';
+import { forgetSessionTokens, rememberSessionToken } from './session-token-keys';
 import { StorageKey, readJson, readString, remove, writeJson, writeString } from './storage';
 
 /*
@@ -35,6 +36,7 @@ export function readValidSession(nowMs = Date.now()): AuthSession | undefined {
 function clearStoredSession(): void {
   remove(StorageKey.token);
   remove(StorageKey.user);
+  forgetSessionTokens();
 }
 
 type Listener = () => void;
@@ -59,6 +61,7 @@ export const authStore = {
   set(session: AuthSession): void {
     writeString(StorageKey.token, session.token);
     writeJson(StorageKey.user, session.user);
+    rememberSessionToken(session.token, session.user);
     current = session;
     loaded = true;
     emit();

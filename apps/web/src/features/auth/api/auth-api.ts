@@ -12,6 +12,7 @@ import {
   type User,
 } from '@xtalk/protocol';
 import { request } from '../../../lib/api-client';
+import { authStore } from '../../../lib/auth-session';
 
 export async function fetchBotcheck(): Promise<BotcheckChallenge> {
   return botcheckChallengeSchema.parse(await request<unknown>('GET', ApiPath.botcheck));
@@ -30,7 +31,13 @@ export async function fetchMe(token: string): Promise<User> {
 
 /** /auth/{token}: trade the one-time code of the sign-in redirect for a session token and user. */
 export async function exchangeToken(token: string, provider: string): Promise<ExchangeResponse> {
-  const body = await request<unknown>('POST', ApiPath.exchange, { body: { token, provider } });
+  // a guest signing in sends their guest token: the server carries their rooms and name into the account
+  const current = authStore.get();
+  const guestToken = current?.user.provider === 'guest' ? current.token : undefined;
+  const body = await request<unknown>('POST', ApiPath.exchange, {
+    body: { token, provider },
+    token: guestToken,
+  });
   const parsed = exchangeResponseSchema.safeParse(body);
   if (!parsed.success || parsed.data.token === '') throw new Error('Invalid sign-in response.');
   return parsed.data;

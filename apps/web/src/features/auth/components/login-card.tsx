@@ -5,6 +5,7 @@ import { CenteredCard } from '../../../components/ui/card';
 import { useAuthSession } from '../../../lib/auth-session';
 import { useI18n } from '../../../lib/i18n';
 import { useGoogleSignIn } from '../hooks/use-auth-config';
+import { EmailForm, OrDivider } from './email-form';
 
 export const GOOGLE_LOGIN_PATH = '/auth/google/login';
 const DEFAULT_ORIGIN = '/chat/default';
@@ -84,6 +85,8 @@ export function LoginCard() {
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('login.subtitle')}</p>
       <div className="mt-8 flex flex-col gap-3">
         <GoogleButton label={t('login.google')} />
+        <OrDivider />
+        <EmailForm initialMode="login" />
         <Button variant="secondary" size="lg" onClick={() => void navigate('/')}>
           <UserRound className="size-4" aria-hidden="true" />
           {isGuest ? t('login.continueGuest') : t('login.guest')}
@@ -112,6 +115,8 @@ export function SignupCard() {
       <h1 className="mt-3 text-xl font-semibold">{t('signup.title')}</h1>
       <div className="mt-8 flex flex-col gap-3">
         <GoogleButton label={t('signup.google')} />
+        <OrDivider />
+        <EmailForm initialMode="register" />
       </div>
       <p className="mt-6 text-sm text-slate-600 dark:text-slate-400">
         {t('signup.haveAccount')}{' '}

@@ -165,7 +165,15 @@ function ProfileForm({ onClose, token, user, onSaved, onLogin }: ProfileDialogPr
           </div>
         )}
       </div>
-      <div className="mt-6 flex justify-end gap-2">
+      <div className="mt-6 flex items-center justify-end gap-2">
+        {!isGuest && (
+          <a
+            href="/account/password"
+            className="mr-auto text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+          >
+            {t('email.changeTitle')}
+          </a>
+        )}
         <Button variant="secondary" onClick={onClose}>
           {t('common.cancel')}
         </Button>

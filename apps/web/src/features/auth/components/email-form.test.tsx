@@ -1,0 +1,115 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { authStore } from '../../../lib/auth-session';
+import { setLanguage } from '../../../lib/i18n';
+import { testUser } from '../../../test/fixtures';
+import { EmailForm } from './email-form';
+
+/* The email form of /login and /signup: what it sends, what it shows. */
+
+type Call = { url: string; init: RequestInit };
+
+function server(answers: Record<string, { status: number; body: unknown }>) {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      const answer = answers[url] ?? {
+        status: 404,
+        body: { statusCode: 404, error: 'Not Found', message: 'no' },
+      };
+      return new Response(JSON.stringify(answer.body), { status: answer.status });
+    }),
+  );
+  return calls;
+}
+
+function fill(email: string, password?: string) {
+  fireEvent.change(screen.getByTestId('email-address'), { target: { value: email } });
+  if (password !== undefined)
+    fireEvent.change(screen.getByTestId('email-password'), { target: { value: password } });
+  fireEvent.click(screen.getByTestId('email-submit'));
+}
+
+describe('email form', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    authStore.reset();
+    setLanguage('en');
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('signs in, sending the guest token along so the guest keeps their player', async () => {
+    const guest = testUser({ provider: 'guest', expiresAt: Math.floor(Date.now() / 1000) + 600 });
+    authStore.set({ token: 'guest-token', user: guest });
+    const member = { ...guest, provider: 'ggl' as const, userId: 'member-1' };
+    const calls = server({
+      '/api/auth/email/login': { status: 200, body: { token: 'member-token', user: member } },
+    });
+    render(
+      <MemoryRouter initialEntries={['/login']}>
+        <Routes>
+          <Route path="/login" element={<EmailForm initialMode="login" />} />
+          <Route path="/translate" element={<p>room</p>} />
+        </Routes>
+      </MemoryRouter>,
+    );
+    fill('ada@example.com', 'correct horse');
+    await screen.findByText('room');
+    expect(calls[0]!.init.headers).toMatchObject({ Authorization: 'Bearer guest-token' });
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({
+      email: 'ada@example.com',
+      password: 'correct horse',
+    });
+    expect(authStore.get()?.token).toBe('member-token');
+  });
+
+  it("shows the server's refusal in words and stays", async () => {
+    server({
+      '/api/auth/email/login': {
+        status: 401,
+        body: { statusCode: 401, error: 'Unauthorized', message: 'The email or the password is wrong.' },
+      },
+    });
+    render(
+      <MemoryRouter>
+        <EmailForm initialMode="login" />
+      </MemoryRouter>,
+    );
+    fill('ada@example.com', 'nope-nope');
+    expect((await screen.findByRole('alert')).textContent).toBe('The email or the password is wrong.');
+    expect(authStore.get()).toBeUndefined();
+  });
+
+  it('registers, says to check the mail, and offers a resend; forgot asks only for the address', async () => {
+    const sent = { status: 202, body: { ok: true, message: 'sent' } };
+    const calls = server({
+      '/api/auth/email/register': sent,
+      '/api/auth/email/resend': sent,
+      '/api/auth/email/forgot': sent,
+    });
+    const { unmount } = render(
+      <MemoryRouter>
+        <EmailForm initialMode="register" />
+      </MemoryRouter>,
+    );
+    fill('new@example.com', 'long-enough');
+    await screen.findByText(/Check your mail/);
+    fireEvent.click(screen.getByTestId('email-resend'));
+    await waitFor(() => expect(calls.map((call) => call.url)).toContain('/api/auth/email/resend'));
+    unmount();
+
+    render(
+      <MemoryRouter>
+        <EmailForm initialMode="login" />
+      </MemoryRouter>,
+    );
+    fireEvent.click(screen.getByTestId('email-forgot'));
+    expect(screen.queryByTestId('email-password')).toBeNull();
+    fill('new@example.com');
+    await screen.findByText(/reset link is on its way/);
+    expect(JSON.parse(String(calls.at(-1)!.init.body))).toEqual({ email: 'new@example.com' });
+  });
+});

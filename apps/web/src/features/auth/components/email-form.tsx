@@ -1,0 +1,156 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { PASSWORD_MIN_LENGTH } from '@xtalk/protocol';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { TextField } from '../../../components/ui/text-field';
+import { errorMessage } from '../../../lib/api-client';
+import { authStore } from '../../../lib/auth-session';
+import { useI18n } from '../../../lib/i18n';
+import { StorageKey, consumeRedirectAfterLogin, remove } from '../../../lib/storage';
+import { emailForgot, emailLogin, emailRegister, emailResend } from '../api/email-api';
+
+type Mode = 'login' | 'register' | 'forgot';
+
+/**
+ * The email part of the /login and /signup cards: sign in, create an account (then the mail's link
+ * confirms it), or ask for a password reset link. What the server answers is shown as it says it.
+ */
+export function EmailForm({ initialMode }: { initialMode: 'login' | 'register' }) {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const [mode, setMode] = useState<Mode>(initialMode);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [canResend, setCanResend] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      if (mode === 'login') {
+        const session = await emailLogin(email, password);
+        authStore.set(session);
+        remove(StorageKey.rooms);
+        navigate(consumeRedirectAfterLogin() ?? '/translate', { replace: true });
+        return;
+      }
+      if (mode === 'register') {
+        await emailRegister(email, password);
+        setNotice(t('email.checkMailVerify'));
+        setCanResend(true);
+      } else {
+        await emailForgot(email);
+        setNotice(t('email.checkMailReset'));
+      }
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function resend() {
+    setError(null);
+    try {
+      await emailResend(email);
+      setNotice(t('email.resent'));
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  }
+
+  const submitLabel =
+    mode === 'login'
+      ? t('email.signIn')
+      : mode === 'register'
+        ? t('email.createAccount')
+        : t('email.sendReset');
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-3" data-testid="email-form" data-mode={mode}>
+      <TextField
+        label={t('email.address')}
+        type="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        data-testid="email-address"
+      />
+      {mode !== 'forgot' && (
+        <TextField
+          label={t('email.password')}
+          type="password"
+          autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+          required
+          minLength={mode === 'register' ? PASSWORD_MIN_LENGTH : undefined}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          data-testid="email-password"
+        />
+      )}
+      {error && (
+        <p role="alert" className="text-left text-sm text-rose-600 dark:text-rose-400">
+          {error}
+        </p>
+      )}
+      {notice && (
+        <p
+          role="status"
+          data-testid="email-notice"
+          className="text-left text-sm text-emerald-700 dark:text-emerald-400"
+        >
+          {notice}
+        </p>
+      )}
+      <Button type="submit" size="lg" disabled={busy} data-testid="email-submit">
+        {busy && <Spinner className="size-4" />}
+        {submitLabel}
+      </Button>
+      {mode === 'login' && (
+        <FormLink onClick={() => setMode('forgot')} testId="email-forgot">
+          {t('email.forgot')}
+        </FormLink>
+      )}
+      {mode === 'forgot' && <FormLink onClick={() => setMode('login')}>{t('email.backToSignIn')}</FormLink>}
+      {mode === 'register' && canResend && (
+        <FormLink onClick={() => void resend()} testId="email-resend">
+          {t('email.resend')}
+        </FormLink>
+      )}
+    </form>
+  );
+}
+
+function FormLink({ onClick, testId, children }: { onClick: () => void; testId?: string; children: string }) {
+  return (
+    <button
+      type="button"
+      className="self-start text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+      onClick={onClick}
+      data-testid={testId}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** "or" between the Google button and the email form. */
+export function OrDivider() {
+  const { t } = useI18n();
+  return (
+    <div
+      className="flex items-center gap-3 text-xs text-slate-500 uppercase dark:text-slate-400"
+      aria-hidden="true"
+    >
+      <span className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
+      {t('email.or')}
+      <span className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
+    </div>
+  );
+}
