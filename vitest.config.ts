@@ -14,6 +14,8 @@ export default defineConfig({
       exclude: ['**/*.test.{ts,tsx}', '**/*.services.ts', '**/test/**', '**/testing/**', '**/*.d.ts'],
       reporter: ['text-summary', 'html'],
       reportsDirectory: 'coverage',
+      // printed even when a test fails, so CI's log always shows it
+      reportOnFailure: true,
     },
     projects: [
       {
