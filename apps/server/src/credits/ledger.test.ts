@@ -185,6 +185,13 @@ describe('ledger', () => {
       ['daily_grant', 1000],
       ['spend', 990],
     ]);
+    // the first spend of a new Tokyo day tells both the top-up and the spend
+    clock.now = () => Date.parse('2026-03-11T03:00:00Z');
+    await ledger.spend({ userId: user, key: 's2', cause: 'translation', amount: 10 });
+    expect(changes.slice(2).map((c) => [c.txn.kind, c.balance.free])).toEqual([
+      ['daily_grant', 1000],
+      ['spend', 990],
+    ]);
   });
 });
 

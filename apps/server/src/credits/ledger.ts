@@ -224,7 +224,9 @@ export function createLedger(deps: LedgerDeps) {
       if (earlier) return { txn: earlier, balance, applied: false };
       return decide(tx, balance);
     });
-    notify(entry.userId, value.applied ? value : topUp);
+    // both: the top-up is a change of its own (it resumes refused work) even when a spend follows it
+    notify(entry.userId, topUp);
+    notify(entry.userId, value);
     return value;
   }
 

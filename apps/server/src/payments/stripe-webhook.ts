@@ -37,7 +37,9 @@ export async function stripeWebhookRoutes(app: FastifyInstance, deps: StripeWebh
     try {
       event = deps.stripe.verify(request.body, signature);
     } catch (error) {
-      request.log.warn({ err: error }, 'Stripe webhook refused: bad signature');
+      // the reason only: the payload of a forged delivery is not worth keeping in the logs
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      request.log.warn({ reason }, 'Stripe webhook refused: bad signature');
       throw new HttpError(400, 'The Stripe signature does not match this payload.');
     }
     await handle(event, request.log);

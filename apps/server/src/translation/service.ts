@@ -15,6 +15,7 @@ import { AiError, AiTimeoutError, AiUnavailableError, isRetryable, languageName 
 import { isWav, readWavInfo } from '../ai/wav.js';
 import { isInsufficientCredits } from './errors.js';
 import { LruCache } from './lru.js';
+import { createPausedAuthors, type PausableJob } from './paused-authors.js';
 import type { Charge, Meter, RoomOutput, TranslationStore, Usage, UserOutput } from './ports.js';
 
 /*
@@ -136,26 +137,9 @@ export interface TranslationService {
   close(): Promise<void>;
 }
 
-interface Job {
-  roomId: string;
-  message: MessageFrame;
+interface Job extends PausableJob {
   author: Author;
-  /** Translations finished for this job (kept so a resumed job does not redo them). */
-  done: Record<string, string>;
-  /** Still being processed; a `resume` meanwhile re-queues it once it finishes. */
-  running: boolean;
-  resumeWhenDone: boolean;
 }
-
-/** An author who could not pay: who was told, and the work waiting for the balance to grow. */
-interface Paused {
-  authorTold: boolean;
-  roomsTold: Set<string>;
-  jobs: Job[];
-}
-
-/** Refused messages kept per author for `resume`; older ones are given up (they stay untranslated). */
-const MAX_PAUSED_JOBS = 20;
 
 interface RoomQueue {
   waiting: Job[];
@@ -392,12 +376,11 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
       return;
     }
     if (isInsufficientCredits(error)) {
-      keepRefused(job);
       logger.info(
         { roomId, messageId: message.id, task, username: message.username },
         'translation: no credits',
       );
-      tellRefused(job, error.message, error.guest);
+      pausedAuthors.refused(job, error.message, error.guest);
       return;
     }
     if (error instanceof AiUnavailableError) {
@@ -422,61 +405,18 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
 
   // -------------------------------------------------------------------------------- no credits
 
-  const paused = new Map<string, Paused>();
-
-  function pausedOf(userId: string): Paused {
-    let entry = paused.get(userId);
-    if (!entry) paused.set(userId, (entry = { authorTold: false, roomsTold: new Set(), jobs: [] }));
-    return entry;
-  }
-
-  /** The author once (all of their connections), each room once, until the balance grows. */
-  function tellRefused(job: Job, authorNotice: string, guest: boolean): void {
-    const entry = pausedOf(job.author.userId);
-    if (!entry.authorTold) {
-      entry.authorTold = true;
-      void deps.users
-        ?.sendToUser(job.author.userId, { type: 'error', code: 'notice', message: authorNotice })
-        .catch((error: unknown) => logger.error({ err: error }, 'translation: author notice failed'));
-    }
-    if (entry.roomsTold.has(job.roomId)) return;
-    entry.roomsTold.add(job.roomId);
-    const who = job.message.displayUsername ?? job.message.username;
-    const why = guest ? "has used a guest's AI allowance for today" : 'has run out of credits';
-    // the author has their own notice (when it can reach them), so the room line is for the others
-    void send(
-      job.roomId,
-      {
-        type: 'error',
-        code: 'notice',
-        message: `Translation paused: ${who} ${why}. Their messages are still delivered, untranslated.`,
-      },
-      deps.users ? job.message.username : undefined,
-    );
-  }
-
-  function keepRefused(job: Job): void {
-    const entry = pausedOf(job.author.userId);
-    if (entry.jobs.some((kept) => kept.roomId === job.roomId && kept.message.id === job.message.id)) return;
-    entry.jobs.push(job);
-    if (entry.jobs.length > MAX_PAUSED_JOBS) entry.jobs.shift();
-  }
-
   function requeue(job: Job): void {
     const translations = { ...job.message.translations, ...job.done };
     onMessage(job.roomId, { ...job.message, translations }, job.author);
   }
 
-  function resume(userId: string): void {
-    const entry = paused.get(userId);
-    if (!entry) return;
-    paused.delete(userId);
-    for (const job of entry.jobs) {
-      if (job.running) job.resumeWhenDone = true;
-      else requeue(job);
-    }
-    if (entry.jobs.length > 0) logger.info({ userId, jobs: entry.jobs.length }, 'translation: resumed');
-  }
+  const pausedAuthors = createPausedAuthors<Job>({
+    users: deps.users,
+    tellRoom: (roomId, message, exceptUsername) =>
+      void send(roomId, { type: 'error', code: 'notice', message }, exceptUsername),
+    requeue,
+    logger,
+  });
 
   // -------------------------------------------------------------------------------- one message
 
@@ -803,7 +743,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     transcribe,
     resume(userId: string) {
       try {
-        resume(userId);
+        pausedAuthors.resume(userId);
       } catch (error) {
         logger.error({ err: error, userId }, 'translation: could not resume');
       }

@@ -1,6 +1,8 @@
-import { CircleAlert, CircleCheck, CircleX, Compass } from 'lucide-react';
+import { CircleAlert, Compass } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { CenteredCard } from '../../components/ui/card';
+import { CheckoutResult } from '../../features/credits/components/checkout-result';
+import { useAuthSession } from '../../lib/auth-session';
 import { useI18n } from '../../lib/i18n';
 
 const homeLink =
@@ -38,25 +40,13 @@ export function NotFoundPage() {
   );
 }
 
-/** /checkout?status=: the payment window's landing page. */
+/** /checkout?status=: the payment window's landing page, true to what the server says of the order. */
 export function CheckoutPage() {
-  const { t } = useI18n();
   const [search] = useSearchParams();
-  const success = search.get('status') === 'success';
+  const session = useAuthSession();
   return (
     <CenteredCard testId="checkout">
-      {success ? (
-        <CircleCheck className="mx-auto size-10 text-emerald-500" aria-hidden="true" />
-      ) : (
-        <CircleX className="mx-auto size-10 text-slate-400" aria-hidden="true" />
-      )}
-      <h1 className="mt-3 text-xl font-semibold">
-        {success ? t('checkout.success') : t('checkout.canceled')}
-      </h1>
-      <p className="mt-2 text-slate-600 dark:text-slate-300">
-        {success ? t('checkout.successBody') : t('checkout.canceledBody')}
-      </p>
-      <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">{t('checkout.close')}</p>
+      <CheckoutResult status={search.get('status')} orderId={search.get('orderId')} token={session?.token} />
     </CenteredCard>
   );
 }

@@ -8,6 +8,8 @@ import { Button } from '../../components/ui/button';
 import { ChatComposer } from '../../features/chat/components/chat-composer';
 import { LandscapeView } from '../../features/chat/components/landscape-view';
 import { MessageList } from '../../features/chat/components/message-list';
+import { BalanceButton } from '../../features/credits/components/balance-button';
+import { balanceStore } from '../../features/credits/hooks/use-balance';
 import { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
 import { chatReducer, initialChatState } from '../../features/chat/utils/messages-reducer';
 import { InviteButton } from '../../features/invite/components/invite-dialog';
@@ -58,6 +60,7 @@ export function TranslatePage() {
           break;
         case 'system':
           if (frame.message === 'READY' && chat.items.length === 0) writeString(StorageKey.tut, '1');
+          if (frame.message === 'BALANCE' && frame.balance) balanceStore.set(frame.balance);
           break;
         case 'usernameUpdate':
           toast(say('chat.renamed', { old: frame.oldDisplayUsername, name: frame.displayUsername }));
@@ -148,6 +151,7 @@ export function TranslatePage() {
             items={chat.items}
             link={connection.roomId ? shareLink(window.location.href, connection.roomId) : ''}
           />
+          {!isGuest && <BalanceButton token={session.token} />}
           {isGuest && (
             <Button
               size="sm"

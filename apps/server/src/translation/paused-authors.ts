@@ -1,0 +1,89 @@
+import type { MessageFrame } from '@xtalk/protocol';
+import type { Logger } from '../ai/provider.js';
+import type { UserOutput } from './ports.js';
+
+/*
+ * Authors who could not pay (Meter.charge refused): the author is told once (on all of their connections),
+ * each room gets one line (not one per message), and their refused messages are kept, a bounded few, until
+ * `resume` says the balance grew; then each is queued again without what was already done, and a later
+ * refusal is told again.
+ */
+
+/** Refused messages kept per author; older ones are given up (they stay untranslated). */
+const MAX_PAUSED_JOBS = 20;
+
+export interface PausableJob {
+  roomId: string;
+  message: MessageFrame;
+  author: { userId: string };
+  /** Translations finished for this job (so a resumed job does not redo them). */
+  done: Record<string, string>;
+  /** Still being processed; a `resume` meanwhile re-queues it once it finishes. */
+  running: boolean;
+  resumeWhenDone: boolean;
+}
+
+interface Paused<J> {
+  authorTold: boolean;
+  roomsTold: Set<string>;
+  jobs: J[];
+}
+
+export interface PausedAuthorsDeps<J> {
+  users: UserOutput | undefined;
+  /** Sends a notice line to a room, except to `exceptUsername`'s connections if given. */
+  tellRoom(roomId: string, message: string, exceptUsername?: string): void;
+  requeue(job: J): void;
+  logger: Logger;
+}
+
+export function createPausedAuthors<J extends PausableJob>(deps: PausedAuthorsDeps<J>) {
+  const paused = new Map<string, Paused<J>>();
+
+  function pausedOf(userId: string): Paused<J> {
+    let entry = paused.get(userId);
+    if (!entry) paused.set(userId, (entry = { authorTold: false, roomsTold: new Set(), jobs: [] }));
+    return entry;
+  }
+
+  return {
+    /** A task of `job` was refused: keep the job, tell the author and the room if not told yet. */
+    refused(job: J, authorNotice: string, guest: boolean): void {
+      const entry = pausedOf(job.author.userId);
+      const kept = entry.jobs.some((j) => j.roomId === job.roomId && j.message.id === job.message.id);
+      if (!kept) {
+        entry.jobs.push(job);
+        if (entry.jobs.length > MAX_PAUSED_JOBS) entry.jobs.shift();
+      }
+      if (!entry.authorTold) {
+        entry.authorTold = true;
+        void deps.users
+          ?.sendToUser(job.author.userId, { type: 'error', code: 'notice', message: authorNotice })
+          .catch((error: unknown) => deps.logger.error({ err: error }, 'translation: author notice failed'));
+      }
+      if (entry.roomsTold.has(job.roomId)) return;
+      entry.roomsTold.add(job.roomId);
+      const who = job.message.displayUsername ?? job.message.username;
+      const why = guest ? "has used a guest's AI allowance for today" : 'has run out of credits';
+      // the author has their own notice (when it can reach them), so the room line is for the others
+      deps.tellRoom(
+        job.roomId,
+        `Translation paused: ${who} ${why}. Their messages are still delivered, untranslated.`,
+        deps.users ? job.message.username : undefined,
+      );
+    },
+
+    /** The author's balance grew: queue their refused work again. */
+    resume(userId: string): void {
+      const entry = paused.get(userId);
+      if (!entry) return;
+      paused.delete(userId);
+      for (const job of entry.jobs) {
+        if (job.running) job.resumeWhenDone = true;
+        else deps.requeue(job);
+      }
+      if (entry.jobs.length > 0)
+        deps.logger.info({ userId, jobs: entry.jobs.length }, 'translation: resumed');
+    },
+  };
+}
