@@ -173,6 +173,14 @@ describe('purchase verification and consumption', () => {
       expect(refused.statusCode).toBe(400);
       expect(refused.json().code).toBe('signed_request_invalid');
     }
+    // a known payment id still needs Facebook's signature, and a known purchase its own product
+    const unsigned = await call(server, 'POST', PaymentPath.verify, facebook('fb-pay-1', otherPayment));
+    expect(unsigned.json().code).toBe('signed_request_invalid');
+    const otherProduct = await call(server, 'POST', PaymentPath.verify, {
+      ...facebook('fb-pay-1', good),
+      productId: 'credits_1000',
+    });
+    expect(otherProduct.json().code).toBe('product_mismatch');
     expect(await snapshot(server)).toEqual(before);
     await expectBalanced(server, gctId);
   });

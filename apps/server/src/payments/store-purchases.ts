@@ -97,26 +97,41 @@ export function createStorePurchases(deps: {
       const platform = body.platform as StorePlatform;
       const key = (platform === 'google' ? body.purchaseToken : body.paymentId) as string;
       const gctId = body.gctId?.trim() || undefined;
+      const verify = () => {
+        const verifier = deps.verifiers[platform];
+        if (!verifier) {
+          throw new PaymentError(
+            503,
+            'platform_not_configured',
+            `${platform} purchases are not configured on this server (${PLATFORM_SETTING[platform]} is not set).`,
+          );
+        }
+        return verifier.verify({
+          appId: body.appId as string,
+          productId: body.productId as string,
+          purchaseToken: body.purchaseToken,
+          paymentId: body.paymentId,
+          signedRequest: body.signedRequest,
+        });
+      };
       if (gctId) {
         const known = await purchases.find(platform, key);
-        if (known) return settle(known, gctId);
+        if (known) {
+          if (known.appId !== body.appId || known.productId !== body.productId) {
+            throw new PaymentError(
+              400,
+              'product_mismatch',
+              'This purchase is known for another appId or productId.',
+            );
+          }
+          // A Google token is itself the secret; a Facebook payment id is not, so its signature is checked
+          // again (locally, no call to Facebook) before the replay is answered.
+          if (platform === 'facebook') await verify();
+          return settle(known, gctId);
+        }
         await requirePlayer(gctId);
       }
-      const verifier = deps.verifiers[platform];
-      if (!verifier) {
-        throw new PaymentError(
-          503,
-          'platform_not_configured',
-          `${platform} purchases are not configured on this server (${PLATFORM_SETTING[platform]} is not set).`,
-        );
-      }
-      const verified = await verifier.verify({
-        appId: body.appId as string,
-        productId: body.productId as string,
-        purchaseToken: body.purchaseToken,
-        paymentId: body.paymentId,
-        signedRequest: body.signedRequest,
-      });
+      const verified = await verify();
       if (gctId && verified.accountId && verified.accountId !== gctId) {
         throw new PaymentError(
           403,
