@@ -14,6 +14,17 @@ export const serverTableOwners = {
   room_members: 'rooms',
   sessions: 'rooms',
   messages: 'rooms',
+  player_links: 'auth',
+  email_accounts: 'auth',
+  email_tokens: 'auth',
+  wallet_nonces: 'auth',
+  auth_counters: 'auth',
+  credit_accounts: 'credits',
+  credit_txns: 'credits',
+  credit_orders: 'payments',
+  credit_withdraw_requests: 'payments',
+  store_purchases: 'payments',
+  payment_txns: 'payments',
   schema_migrations: 'store',
 };
 
