@@ -1,12 +1,20 @@
+import { httpErrorCodeOf, type HttpErrorCode } from '@xtalk/protocol';
 import type { ZodType } from 'zod';
 
-/** An error Fastify turns into `{ statusCode, error, message }` with that status. */
+/**
+ * An error Fastify turns into `{ statusCode, code, error, message }` with that status. `code` (one of
+ * HTTP_ERROR_CODES, by default the status's) is what clients word in their language; `message` stays
+ * English for logs and older clients.
+ */
 export class HttpError extends Error {
+  readonly code: HttpErrorCode;
   constructor(
     readonly statusCode: number,
     message: string,
+    code?: HttpErrorCode,
   ) {
     super(message);
+    this.code = code ?? httpErrorCodeOf(statusCode);
   }
 }
 

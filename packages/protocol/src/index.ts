@@ -6,3 +6,6 @@ export * from './language.js';
 export * from './names.js';
 export * from './room-code.js';
 export * from './usernames.js';
+export * from './colours.js';
+export * from './error-codes.js';
+export * from './api-paths.js';

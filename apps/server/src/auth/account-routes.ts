@@ -139,7 +139,8 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
 
   app.patch(ApiPath.users, async (request): Promise<UpdateUserResponse> => {
     const { claims, user } = await deps.authenticator.fromRequest(request);
-    if (user.provider === 'guest') throw new HttpError(403, 'Login to customize your username and profile.');
+    if (user.provider === 'guest')
+      throw new HttpError(403, 'Login to customize your username and profile.', 'login_required');
     const body = parseOr400(updateUserBodySchema, request.body);
     const username = normalizeUsername(body.name);
     let fullName: string | undefined;

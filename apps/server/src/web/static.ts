@@ -47,6 +47,11 @@ export async function webRoutes(app: FastifyInstance, options: { root: string })
     }
     return reply
       .code(404)
-      .send({ statusCode: 404, error: 'Not Found', message: `No route for ${request.method} ${path}.` });
+      .send({
+        statusCode: 404,
+        code: 'not_found',
+        error: 'Not Found',
+        message: `No route for ${request.method} ${path}.`,
+      });
   });
 }

@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck, CircleX, Compass } from 'lucide-react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../lib/router';
 import { CenteredCard } from '../../components/ui/card';
 import { useI18n } from '../../lib/i18n';
 

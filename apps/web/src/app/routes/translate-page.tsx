@@ -1,7 +1,7 @@
 import { NEW_ROOM, type ServerFrame, type User } from '@xtalk/protocol';
 import { LogIn } from 'lucide-react';
 import { useCallback, useReducer, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from '../../lib/router';
 import { toast } from 'sonner';
 import { LanguageToggle } from '../../components/language-toggle';
 import { Button } from '../../components/ui/button';
