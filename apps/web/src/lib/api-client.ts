@@ -106,6 +106,10 @@ export async function request<T>(
     if (response.ok) return body as T;
     // `{ statusCode, error, message, code }` (protocol's errorBodySchema), read without zod: first load
     const message = (body as { message?: unknown } | undefined)?.message;
-    throw new ApiError(response.status, body, typeof message === 'string' ? message : `HTTP ${response.status}`);
+    throw new ApiError(
+      response.status,
+      body,
+      typeof message === 'string' ? message : `HTTP ${response.status}`,
+    );
   }
 }

@@ -34,7 +34,12 @@ describe('server error codes, worded by the client', () => {
   it('words a request error by its code, not by the English message of the server', () => {
     const missing = new ApiError(
       404,
-      { statusCode: 404, error: 'Not Found', message: 'Room ZZZZZZZ does not exist.', code: 'room_not_found' },
+      {
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'Room ZZZZZZZ does not exist.',
+        code: 'room_not_found',
+      },
       'Room ZZZZZZZ does not exist.',
     );
     expect(requestErrorText('ja', missing)).toBe('そのルームは存在しません。');
