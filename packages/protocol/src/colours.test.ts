@@ -3,7 +3,9 @@ import {
   MIN_TEXT_CONTRAST,
   NAME_BACKGROUNDS,
   contrastRatio,
+  hslToRgb,
   nameColours,
+  avatarColours,
   parseHsl,
   worstContrast,
 } from './colours.js';
@@ -58,5 +60,25 @@ describe('name colours (WCAG AA in both themes, spec section 9 hue rule)', () =>
     const mascot = nameColours(SYSTEM_USERNAME, false);
     expect(parseHsl(mascot.dark)).toEqual(parseHsl(userColour(SYSTEM_USERNAME, false).userColor));
     expect(parseHsl(mascot.light).hue).toBe(48);
+  });
+});
+
+describe('avatar colours', () => {
+  it('give initials AA contrast on every avatar, the yellow mascot staying yellow', () => {
+    const toRgb = (hex: string): [number, number, number] => {
+      const n = Number.parseInt(hex.slice(1), 16);
+      return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+    };
+    for (const username of usernames) {
+      for (const isMe of [false, true]) {
+        const { background, text } = avatarColours(username, isMe);
+        const bg = parseHsl(background);
+        expect(contrastRatio(hslToRgb(bg), toRgb(text)), username).toBeGreaterThanOrEqual(MIN_TEXT_CONTRAST);
+        expect(bg.hue).toBe(parseHsl(userColour(username, isMe).userColor).hue);
+      }
+    }
+    expect(avatarColours(SYSTEM_USERNAME, false).background).toBe(
+      userColour(SYSTEM_USERNAME, false).userColor,
+    );
   });
 });

@@ -89,3 +89,26 @@ export function nameColours(username: string, isMe: boolean): NameColours {
   const base = parseHsl(userColour(username, isMe).userColor);
   return { light: formatHsl(readableOn(base, 'light')), dark: formatHsl(readableOn(base, 'dark')) };
 }
+
+const WHITE: [number, number, number] = [255, 255, 255];
+const SLATE_900: [number, number, number] = [15, 23, 42];
+
+export interface AvatarColours {
+  background: string;
+  text: string;
+}
+
+/**
+ * An avatar's fill and initials: the spec's colour (section 9) with white or slate-900 initials, whichever
+ * reads better; when neither reaches AA (mid-tone colours), the fill darkens along its own hue until white
+ * does, as the name colour does.
+ */
+export function avatarColours(username: string, isMe: boolean): AvatarColours {
+  const base = parseHsl(userColour(username, isMe).userColor);
+  const rgb = hslToRgb(base);
+  const white = contrastRatio(rgb, WHITE);
+  const dark = contrastRatio(rgb, SLATE_900);
+  if (Math.max(white, dark) >= MIN_TEXT_CONTRAST)
+    return { background: formatHsl(base), text: white >= dark ? '#ffffff' : '#0f172a' };
+  return { background: formatHsl(readableOn(base, 'light')), text: '#ffffff' };
+}

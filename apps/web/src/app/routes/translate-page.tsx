@@ -214,7 +214,7 @@ export function TranslatePage() {
             <LanguageToggle disabled={!connection.isConnected} onChange={connection.sendLanguage} />
           }
         />
-        <p className="mx-auto max-w-4xl px-4 pb-2 text-center text-[11px] text-slate-400 dark:text-slate-500">
+        <p className="mx-auto max-w-4xl px-4 pb-2 text-center text-[11px] text-slate-600 dark:text-slate-400">
           {t('room.footer')}
         </p>
       </footer>

@@ -74,6 +74,7 @@ export const en = {
   'join.same': 'You are already in this room.',
   'invite.title': 'Invite to this room',
   'invite.subtitle': 'Scan the QR code or share the link so others can join.',
+  'invite.qr': 'QR code of the room link',
   'invite.pending': 'Generating share link...',
   'invite.copy': 'Copy link',
   'invite.copied': 'Link copied to clipboard!',

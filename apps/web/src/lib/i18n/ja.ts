@@ -76,6 +76,7 @@ export const ja: Record<MessageKey, string> = {
   'join.same': 'すでにこのルームにいます。',
   'invite.title': 'このルームに招待',
   'invite.subtitle': 'QRコードを読み取るか、リンクを共有して参加してもらいましょう。',
+  'invite.qr': 'ルームのリンクのQRコード',
   'invite.pending': '共有リンクを作成しています...',
   'invite.copy': 'リンクをコピー',
   'invite.copied': 'リンクをクリップボードにコピーしました！',

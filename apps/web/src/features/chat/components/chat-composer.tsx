@@ -42,7 +42,7 @@ export function ChatComposer({ onSend, isTyping, micSlot, languageSlot }: ChatCo
             maxLength={MAX_MESSAGE_LENGTH}
             enterKeyHint="send"
             aria-label={t('chat.placeholder')}
-            className="min-w-0 flex-1 bg-transparent py-1.5 text-base text-slate-900 placeholder:text-slate-400 focus:outline-none dark:text-slate-100 dark:placeholder:text-slate-500"
+            className="min-w-0 flex-1 bg-transparent py-1.5 text-base text-slate-900 placeholder:text-slate-500 focus:outline-none dark:text-slate-100 dark:placeholder:text-slate-400"
           />
           <button
             type="submit"

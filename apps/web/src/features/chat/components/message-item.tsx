@@ -1,4 +1,4 @@
-import { nameColours, userColour, type UiLanguage } from '@xtalk/protocol';
+import { avatarColours, nameColours, type UiLanguage } from '@xtalk/protocol';
 import { Lightbulb } from 'lucide-react';
 import { useState, type CSSProperties } from 'react';
 import { useI18n } from '../../../lib/i18n';
@@ -24,7 +24,7 @@ function initials(name: string): string {
 export function MessageItem({ message, isMe, now }: MessageItemProps) {
   const { t, language } = useI18n();
   const [showNote, setShowNote] = useState(false);
-  const colour = userColour(message.username, isMe);
+  const avatar = avatarColours(message.username, isMe);
   const names = nameColours(message.username, isMe);
   const translations = visibleTranslations(message);
   const note = message.note ? stripQuotes(message.note) : '';
@@ -40,8 +40,8 @@ export function MessageItem({ message, isMe, now }: MessageItemProps) {
     >
       <div
         aria-hidden="true"
-        className="mt-5 flex size-9 shrink-0 items-center justify-center rounded-full text-xs font-bold text-white shadow-sm"
-        style={{ backgroundColor: colour.userColor }}
+        className="mt-5 flex size-9 shrink-0 items-center justify-center rounded-full text-xs font-bold shadow-sm"
+        style={{ backgroundColor: avatar.background, color: avatar.text }}
       >
         {initials(message.displayUsername)}
       </div>
@@ -60,7 +60,7 @@ export function MessageItem({ message, isMe, now }: MessageItemProps) {
           </span>
           <time
             dateTime={new Date(message.timestamp).toISOString()}
-            className="shrink-0 text-slate-400 dark:text-slate-500"
+            className="shrink-0 text-slate-600 dark:text-slate-400"
           >
             {formatRelativeTime(message.timestamp, language as UiLanguage, now)}
           </time>
@@ -94,7 +94,7 @@ export function MessageItem({ message, isMe, now }: MessageItemProps) {
             className={cn(
               'break-words whitespace-pre-wrap',
               translations.length > 0
-                ? 'mt-2 border-t border-slate-200/80 pt-2 text-sm text-slate-500 dark:border-slate-700/80 dark:text-slate-400'
+                ? 'mt-2 border-t border-slate-200/80 pt-2 text-sm text-slate-600 dark:border-slate-700/80 dark:text-slate-400'
                 : 'text-[15px] leading-relaxed text-slate-900 dark:text-slate-50',
             )}
           >

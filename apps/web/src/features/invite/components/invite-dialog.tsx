@@ -73,7 +73,14 @@ export function InviteDialog({
       {link ? (
         <div className="flex flex-col items-center gap-5">
           <div className="rounded-2xl bg-white p-3 shadow-inner ring-1 ring-slate-200">
-            <QRCodeSVG value={link} size={192} level="M" data-testid="share-qr" />
+            <QRCodeSVG
+              value={link}
+              size={192}
+              level="M"
+              data-testid="share-qr"
+              role="img"
+              aria-label={t('invite.qr')}
+            />
           </div>
           {/* The code itself, whole: a phone cuts the long link before it (issue 12, item 9) */}
           <p className="flex items-baseline gap-2 text-sm text-slate-600 dark:text-slate-300">
