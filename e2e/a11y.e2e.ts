@@ -78,7 +78,7 @@ describe('accessibility (axe)', () => {
         await page.getByTestId('room-missing').waitFor();
         await check('missing room');
 
-        expect(found.join("\n")).toBe("");
+        expect(found.join('\n')).toBe('');
         await person.context.close();
         await other.context.close();
       });
