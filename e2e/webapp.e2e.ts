@@ -156,6 +156,13 @@ describe('web app', () => {
     await messageWith(erin.page, 'hello erin').waitFor();
     expect(await frank.page.locator('[data-tutorial]').count()).toBe(0);
 
+    // a first connection to a room that has a chat log gets none either (spec section 4)
+    const hana = await newPerson(browser, server.url, { tutorial: true });
+    await enterAsGuest(hana.page, `/translate?r=${roomId}`); // returns once READY is past
+    await messageWith(hana.page, 'hello erin').waitFor();
+    expect(await hana.page.locator('[data-tutorial]').count()).toBe(0);
+    await hana.context.close();
+
     // and it is a first-connection thing: a reload does not repeat it
     await erin.page.reload();
     await messageWith(erin.page, 'hello erin').waitFor({ timeout: 30_000 });

@@ -1,6 +1,6 @@
 import { NEW_ROOM, type ServerFrame, type User } from '@xtalk/protocol';
 import { LogIn } from 'lucide-react';
-import { useCallback, useReducer, useState } from 'react';
+import { useCallback, useReducer, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from '../../lib/router';
 import { toast } from 'sonner';
 import { LanguageToggle } from '../../components/language-toggle';
@@ -53,6 +53,9 @@ export function TranslatePage() {
   // A link to a room that cannot be joined: shown in place of the chat, nothing created (issue 12, item 2).
   const [joinProblem, setJoinProblem] = useState<{ room: string | null; reason?: string } | null>(null);
 
+  // Whether this session's replay brought any message: a ref, because the replay and READY arrive in one
+  // burst, before a re-render could update a closure over the chat state.
+  const hasChatLog = useRef(false);
   const onFrame = useCallback(
     (frame: ServerFrame) => {
       dispatch({ type: 'frame', frame });
@@ -60,11 +63,12 @@ export function TranslatePage() {
         translate(getLanguage(), key, params);
       switch (frame.type) {
         case 'message':
+          hasChatLog.current = true;
           typing.clear();
           break;
         case 'system':
           // Spec section 4: on a first connection with no chat log, XTalkChan's tutorial, for this user only.
-          if (frame.message === 'READY' && chat.items.length === 0 && readString(StorageKey.tut) !== '1') {
+          if (frame.message === 'READY' && !hasChatLog.current && readString(StorageKey.tut) !== '1') {
             writeString(StorageKey.tut, '1');
             for (const tutorial of tutorialFrames(getLanguage(), Date.now()))
               dispatch({ type: 'frame', frame: tutorial });
@@ -82,7 +86,7 @@ export function TranslatePage() {
           break;
       }
     },
-    [typing, chat.items.length],
+    [typing],
   );
 
   const connection = useRoomConnection({
@@ -91,7 +95,10 @@ export function TranslatePage() {
     username: session.user.username,
     onFrame,
     onBinary: audio.enqueueWav,
-    onNewSession: () => dispatch({ type: 'reset' }),
+    onNewSession: () => {
+      hasChatLog.current = false;
+      dispatch({ type: 'reset' });
+    },
     onRoom: (roomId) => {
       setJoinProblem(null);
       if (roomId !== routeRoom) navigate(`/translate?r=${encodeURIComponent(roomId)}`, { replace: true });
