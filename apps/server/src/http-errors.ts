@@ -7,7 +7,8 @@ import type { ZodType } from 'zod';
  * English for logs and older clients.
  */
 export class HttpError extends Error {
-  readonly code: HttpErrorCode;
+  /** One of HTTP_ERROR_CODES, or a finer code of a module's own (the username rules'). */
+  readonly code: string;
   constructor(
     readonly statusCode: number,
     message: string,

@@ -35,7 +35,7 @@ class UsernameRefused extends HttpError {
   constructor(
     statusCode: number,
     message: string,
-    readonly code: string,
+    override readonly code: string,
   ) {
     super(statusCode, message);
   }

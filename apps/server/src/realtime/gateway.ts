@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { CloseCode, type HttpErrorCode } from '@xtalk/protocol';
+import { CloseCode } from '@xtalk/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticate.js';
@@ -51,7 +51,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   }
 
   function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
-    if (closing) return refuse(socket, 503, 'Server is shutting down.');
+    if (closing) return refuse(socket, 503, 'Server is shutting down.', 'unavailable');
     authorise(request).then(
       ({ auth, session }) => {
         wss.handleUpgrade(request, socket, head, (ws) => {
@@ -166,7 +166,7 @@ export function isAllowedOrigin(
   }
 }
 
-function refuse(socket: Duplex, status: number, message: string, code: HttpErrorCode) {
+function refuse(socket: Duplex, status: number, message: string, code: string) {
   const body = JSON.stringify({ statusCode: status, code, error: statusText(status), message });
   socket.end(
     `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
