@@ -121,8 +121,30 @@ export interface Person {
   page: Page;
 }
 
-export async function newPerson(browser: Browser, baseUrl: string): Promise<Person> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1100, height: 800 } });
+export interface PersonOptions {
+  /** Show XTalkChan's first-connection tutorial (off by default: other tests count messages). */
+  tutorial?: boolean;
+  viewport?: { width: number; height: number };
+  /** Interface language stored before the first page loads. */
+  language?: 'en' | 'ja';
+}
+
+export async function newPerson(
+  browser: Browser,
+  baseUrl: string,
+  options: PersonOptions = {},
+): Promise<Person> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: options.viewport ?? { width: 1100, height: 800 },
+  });
+  await context.addInitScript(
+    ({ tutorial, language }) => {
+      if (!tutorial && localStorage.getItem('tut') === null) localStorage.setItem('tut', '1');
+      if (language && localStorage.getItem('lang') === null) localStorage.setItem('lang', language);
+    },
+    { tutorial: options.tutorial ?? false, language: options.language },
+  );
   await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin: baseUrl });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error('[page error]', error.message));

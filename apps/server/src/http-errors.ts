@@ -1,12 +1,22 @@
+import { httpErrorCodeOf, type HttpErrorCode } from '@xtalk/protocol';
 import type { ZodType } from 'zod';
 
-/** An error Fastify turns into `{ statusCode, error, message }` with that status. */
+/**
+ * An error Fastify turns into `{ statusCode, code, error, message }` with that status. `code` (one of
+ * HTTP_ERROR_CODES, by default the status's) is what clients word in their language; `message` stays
+ * English for logs and older clients.
+ */
 export class HttpError extends Error {
+  /** One of HTTP_ERROR_CODES, or a finer code of a module's own (the username rules'). */
+  readonly code: string;
   constructor(
     readonly statusCode: number,
     message: string,
+    /** A module may give a finer word of its own (the payment service's, the username rules'). */
+    code?: HttpErrorCode | (string & {}),
   ) {
     super(message);
+    this.code = code ?? httpErrorCodeOf(statusCode);
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PROVIDERS, userSchema } from './http.js';
+import { PROVIDERS } from './api-paths.js';
+import { userSchema } from './http.js';
 import { playerLinkSchema } from './player-accounts.js';
 import { FULL_NAME_MAX_LENGTH, USERNAME_MAX_LENGTH } from './usernames.js';
 

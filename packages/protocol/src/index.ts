@@ -12,3 +12,6 @@ export * from './wallet.js';
 export * from './wav.js';
 export * from './auth-options.js';
 export * from './player-accounts.js';
+export * from './colours.js';
+export * from './error-codes.js';
+export * from './api-paths.js';

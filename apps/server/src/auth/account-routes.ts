@@ -37,7 +37,7 @@ class UsernameRefused extends HttpError {
   constructor(
     statusCode: number,
     message: string,
-    readonly code: string,
+    override readonly code: string,
   ) {
     super(statusCode, message);
   }
@@ -154,7 +154,8 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
 
   app.patch(ApiPath.users, async (request): Promise<UpdateUserResponse> => {
     const { claims, user } = await deps.authenticator.fromRequest(request);
-    if (user.provider === 'guest') throw new HttpError(403, 'Login to customize your username and profile.');
+    if (user.provider === 'guest')
+      throw new HttpError(403, 'Login to customize your username and profile.', 'login_required');
     const body = parseOr400(updateUserBodySchema, request.body);
     const username = normalizeUsername(body.name);
     let fullName: string | undefined;

@@ -24,7 +24,12 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     try {
       await deps.botCheck.verify(body.botcheck, request.ip);
     } catch (error) {
-      if (error instanceof BotCheckError) throw new HttpError(error.statusCode, error.message);
+      if (error instanceof BotCheckError)
+        throw new HttpError(
+          error.statusCode,
+          error.message,
+          error.statusCode === 400 ? 'bot_check_failed' : undefined,
+        );
       throw error;
     }
     const row = await deps.users.createGuest();

@@ -12,12 +12,8 @@ import { StoreVerifyError } from './store-verify/verifier.js';
  */
 
 export class PaymentError extends HttpError {
-  constructor(
-    statusCode: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(statusCode, message);
+  constructor(statusCode: number, code: string, message: string) {
+    super(statusCode, message, code);
   }
 }
 

@@ -56,7 +56,7 @@ export async function playerRoutes(
     if (who.admin) return;
     if (who.user.id !== playerId) throw new HttpError(403, 'You can only access your own player.');
     if (write && who.user.provider === 'guest') {
-      throw new HttpError(403, 'Login to customize your username and profile.');
+      throw new HttpError(403, 'Login to customize your username and profile.', 'login_required');
     }
   }
 

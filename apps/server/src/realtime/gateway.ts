@@ -44,13 +44,14 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     }
     const auth = await options.authenticator.fromToken(url.searchParams.get('t') ?? undefined);
     const session = await options.rooms.findSession(match[1]!);
-    if (!session) throw new HttpError(401, 'Session is unknown or expired; join the room again.');
+    if (!session)
+      throw new HttpError(401, 'Session is unknown or expired; join the room again.', 'session_expired');
     if (session.user_id !== auth.user.id) throw new HttpError(403, 'This session belongs to someone else.');
     return { auth, session };
   }
 
   function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
-    if (closing) return refuse(socket, 503, 'Server is shutting down.');
+    if (closing) return refuse(socket, 503, 'Server is shutting down.', 'unavailable');
     authorise(request).then(
       ({ auth, session }) => {
         wss.handleUpgrade(request, socket, head, (ws) => {
@@ -62,7 +63,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
         const status = error instanceof HttpError ? error.statusCode : 500;
         const message = error instanceof HttpError ? error.message : 'Could not open the socket.';
         if (status === 500) options.logger.error({ err: error }, 'socket upgrade failed');
-        refuse(socket, status, message);
+        refuse(socket, status, message, error instanceof HttpError ? error.code : 'internal');
       },
     );
   }
@@ -165,8 +166,8 @@ export function isAllowedOrigin(
   }
 }
 
-function refuse(socket: Duplex, status: number, message: string) {
-  const body = JSON.stringify({ statusCode: status, error: statusText(status), message });
+function refuse(socket: Duplex, status: number, message: string, code: string) {
+  const body = JSON.stringify({ statusCode: status, code, error: statusText(status), message });
   socket.end(
     `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

@@ -36,7 +36,7 @@ export async function roomHistoryRoutes(
 ) {
   async function signedIn(request: Parameters<Authenticator['fromRequest']>[0]) {
     const { user } = await deps.authenticator.fromRequest(request);
-    if (user.provider === 'guest') throw new HttpError(403, 'Login to view room history.');
+    if (user.provider === 'guest') throw new HttpError(403, 'Login to view room history.', 'login_required');
     return user;
   }
 

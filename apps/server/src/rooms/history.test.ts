@@ -101,6 +101,7 @@ describe('room history', () => {
       });
       expect(refused.statusCode).toBe(403);
       expect(refused.json().message).toBe('Login to view room history.');
+      expect(refused.json().code).toBe('login_required');
       const anonymous = await server.app.inject({ method, url: '/api/rooms/history' });
       expect(anonymous.statusCode).toBe(401);
     }

@@ -46,9 +46,12 @@ describe('POST /xtalk', () => {
     const unknown = await join('ZZZZZZ9');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe('Room ZZZZZZ9 does not exist.');
+    // the code is what the web words in the interface language (issue 12, item 5)
+    expect(unknown.json().code).toBe('room_not_found');
     for (const bad of ['ABC', 'ABCDEFGH', 'ABC-123', 42, '']) {
       const response = await join(bad);
       expect(response.statusCode, String(bad)).toBe(400);
+      expect(response.json().code, String(bad)).toBe('bad_request');
       expect(response.json().message).toMatch(/Invalid Room Code|Invalid input|expected/);
     }
     const wrongAction = await server.app.inject({
@@ -61,7 +64,9 @@ describe('POST /xtalk', () => {
   });
 
   it('needs a valid token', async () => {
-    expect((await join(null, '')).statusCode).toBe(401);
+    const missing = await join(null, '');
+    expect(missing.statusCode).toBe(401);
+    expect(missing.json().code).toBe('unauthorized');
     expect((await join(null, 'Bearer nope')).statusCode).toBe(401);
   });
 });

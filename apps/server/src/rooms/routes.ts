@@ -18,7 +18,8 @@ export async function roomRoutes(
       request.log.info({ roomId, userId: user.id }, 'room created');
     } else {
       roomId = body.roomId;
-      if (!(await deps.rooms.roomExists(roomId))) throw new HttpError(404, `Room ${roomId} does not exist.`);
+      if (!(await deps.rooms.roomExists(roomId)))
+        throw new HttpError(404, `Room ${roomId} does not exist.`, 'room_not_found');
     }
     await deps.rooms.recordMembership(user.id, roomId);
     const sessionId = await deps.rooms.createSession(user.id, roomId, deps.sessionTtlSeconds);

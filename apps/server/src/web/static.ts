@@ -45,8 +45,11 @@ export async function webRoutes(app: FastifyInstance, options: { root: string })
         .type('text/plain')
         .send('The XTalk web app is not built yet: run `npm run build` (npm start does it for you).');
     }
-    return reply
-      .code(404)
-      .send({ statusCode: 404, error: 'Not Found', message: `No route for ${request.method} ${path}.` });
+    return reply.code(404).send({
+      statusCode: 404,
+      code: 'not_found',
+      error: 'Not Found',
+      message: `No route for ${request.method} ${path}.`,
+    });
   });
 }

@@ -23,6 +23,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
         visibleToasts={2}
         closeButton
         richColors
+        // Below the room header (h-14), never over Invite or the menus (issue 12, item 3).
+        offset={{ top: 68 }}
+        mobileOffset={{ top: 68 }}
         theme={resolved}
         // Sonner sets its own font stack; the app's one carries the Japanese fallbacks.
         toastOptions={{ style: { fontFamily: 'inherit' } }}

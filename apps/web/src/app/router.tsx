@@ -1,4 +1,4 @@
-import { createBrowserRouter } from 'react-router';
+import { lazy } from 'react';
 import { AuthToken } from '../features/auth/components/auth-token';
 import {
   ChangePasswordPage,
@@ -8,34 +8,25 @@ import {
 import { HomeRedirect } from '../features/auth/components/home-redirect';
 import { LoginCard, SignupCard } from '../features/auth/components/login-card';
 import { Logout } from '../features/auth/components/logout';
-import { RequireAuth } from './routes/require-auth';
+import type { RouteDefinition } from '../lib/router';
 import { CheckoutPage, ErrorPage, NotFoundPage } from './routes/simple-pages';
 
 // The two heavy screens load on demand: the bot check (ALTCHA's solver) is only needed once, and the
-// room screen (QR code, audio) is not needed to render the small pages.
-const translateRoute = {
-  lazy: async () => {
-    const { TranslatePage } = await import('./routes/translate-page');
-    return {
-      Component: () => (
-        <RequireAuth>
-          <TranslatePage />
-        </RequireAuth>
-      ),
-    };
-  },
-};
+// room screen (QR code, audio, dialogs) is not needed to render the small pages.
+const translatePage = lazy(async () => ({
+  default: (await import('./routes/translate-route')).TranslateRoute,
+}));
+const guestLogin = lazy(async () => ({
+  default: (await import('../features/auth/components/guest-login')).GuestLogin,
+}));
 
 // The route table of spec section 2. The server's SPA fallback makes every path reloadable.
-export const router = createBrowserRouter([
+export const routes: RouteDefinition[] = [
   { path: '/', element: <HomeRedirect /> },
-  { path: '/translate', ...translateRoute },
+  { path: '/translate', lazy: translatePage },
   // The chat page path may carry /npc (spec section 2, no effect shown): same screen.
-  { path: '/translate/npc', ...translateRoute },
-  {
-    path: '/guest-login',
-    lazy: async () => ({ Component: (await import('../features/auth/components/guest-login')).GuestLogin }),
-  },
+  { path: '/translate/npc', lazy: translatePage },
+  { path: '/guest-login', lazy: guestLogin },
   { path: '/login', element: <LoginCard /> },
   { path: '/signup', element: <SignupCard /> },
   { path: '/logout', element: <Logout /> },
@@ -46,4 +37,4 @@ export const router = createBrowserRouter([
   { path: '/auth/:token?', element: <AuthToken /> },
   { path: '/error', element: <ErrorPage /> },
   { path: '*', element: <NotFoundPage /> },
-]);
+];

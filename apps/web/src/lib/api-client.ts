@@ -1,4 +1,4 @@
-import { errorBodySchema } from '@xtalk/protocol';
+import { httpErrorCodeOf, isHttpErrorCode, type HttpErrorCode } from '@xtalk/protocol';
 
 /*
  * HTTP helper (spec section 7, "HTTP helper behaviour"): credentials included, GET/DELETE carry params,
@@ -15,6 +15,12 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
+  }
+
+  /** What went wrong, for the client to word (the body's `code`, else the status's). */
+  get code(): HttpErrorCode {
+    const code = (this.body as { code?: unknown } | undefined)?.code;
+    return isHttpErrorCode(code) ? code : httpErrorCodeOf(this.status);
   }
 }
 
@@ -98,8 +104,12 @@ export async function request<T>(
     }
     const body = await readBody(response);
     if (response.ok) return body as T;
-    const parsed = errorBodySchema.safeParse(body);
-    const message = parsed.success ? parsed.data.message : `HTTP ${response.status}`;
-    throw new ApiError(response.status, body, message);
+    // `{ statusCode, error, message, code }` (protocol's errorBodySchema), read without zod: first load
+    const message = (body as { message?: unknown } | undefined)?.message;
+    throw new ApiError(
+      response.status,
+      body,
+      typeof message === 'string' ? message : `HTTP ${response.status}`,
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { userSchema, type User } from '@xtalk/protocol';
+import { PROVIDERS, type User } from '@xtalk/protocol';
 import { forgetSessionTokens, rememberSessionToken } from './session-token-keys';
 import { StorageKey, readJson, readString, remove, writeJson, writeString } from './storage';
 
@@ -27,10 +27,25 @@ export function readValidSession(nowMs = Date.now()): AuthSession | undefined {
   }
   const token = readString(StorageKey.token);
   if (!token) return undefined;
-  const parsed = userSchema.safeParse(readJson(StorageKey.user));
-  if (!parsed.success) return undefined;
-  if (parsed.data.expiresAt * 1000 <= nowMs) return undefined;
-  return { token, user: parsed.data };
+  const user = readJson<unknown>(StorageKey.user);
+  if (!isStoredUser(user)) return undefined;
+  if (user.expiresAt * 1000 <= nowMs) return undefined;
+  return { token, user };
+}
+
+/**
+ * The stored user's shape (protocol's userSchema, checked by hand): this runs on every first load, and
+ * zod would add 26 KB to it (issue 12). The server checks the token anyway; this only guards bad storage.
+ */
+function isStoredUser(value: unknown): value is User {
+  if (!value || typeof value !== 'object') return false;
+  const user = value as Record<string, unknown>;
+  const strings = ['userId', 'appId', 'platform', 'platformPlayerId', 'username', 'displayUsername', 'name'];
+  return (
+    strings.every((key) => typeof user[key] === 'string') &&
+    (PROVIDERS as readonly unknown[]).includes(user.provider) &&
+    Number.isInteger(user.expiresAt)
+  );
 }
 
 function clearStoredSession(): void {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation } from '../../lib/router';
 import { useAuthSession } from '../../lib/auth-session';
 import { saveRedirectAfterLogin } from '../../lib/storage';
 

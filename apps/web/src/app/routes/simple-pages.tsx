@@ -1,5 +1,5 @@
-import { CircleAlert, Compass } from 'lucide-react';
-import { Link, useSearchParams } from 'react-router';
+import { CircleAlert, CircleCheck, CircleX, Compass } from 'lucide-react';
+import { Link, useSearchParams } from '../../lib/router';
 import { CenteredCard } from '../../components/ui/card';
 import { CheckoutResult } from '../../features/credits/components/checkout-result';
 import { useAuthSession } from '../../lib/auth-session';

@@ -1,6 +1,6 @@
+import * as RadixDialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { createPortal } from 'react-dom';
+import { useRef, type ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
 export interface DialogProps {
@@ -15,7 +15,15 @@ export interface DialogProps {
   testId?: string;
 }
 
-/** A modal dialog: backdrop click and Escape close it; focus moves in on open and back on close. */
+// The first field or action, not the corner close button: what the person came to the dialog for.
+const FIRST_FOCUS =
+  'input:not([disabled]), select, textarea, button:not([data-dialog-close]):not([disabled])';
+
+/**
+ * A modal dialog on Radix's Dialog: focus trap, scroll lock, the rest of the page inert, Escape and a
+ * click outside close it, focus returns to the opener. Focus moves in once, when it opens: re-renders
+ * (every incoming frame re-renders the room screen, with a new `onClose`) never move it again (issue 12).
+ */
 export function Dialog({
   open,
   onClose,
@@ -27,69 +35,44 @@ export function Dialog({
   className,
   testId,
 }: DialogProps) {
-  const titleId = useId();
-  const descriptionId = useId();
   const panel = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const previous = document.activeElement as HTMLElement | null;
-    const focusable = panel.current?.querySelector<HTMLElement>(
-      'input, button:not([data-dialog-close]), [tabindex]',
-    );
-    (focusable ?? panel.current)?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      previous?.focus?.();
-    };
-  }, [open, onClose]);
-
-  if (!open) return null;
-  return createPortal(
-    <div className="fixed inset-0 z-50 flex items-end justify-center p-0 sm:items-center sm:p-4">
-      <div
-        className="absolute inset-0 bg-slate-950/50 backdrop-blur-sm"
-        onClick={onClose}
-        aria-hidden="true"
-      />
-      <div
-        ref={panel}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={description ? descriptionId : undefined}
-        tabIndex={-1}
-        data-testid={testId}
-        className={cn(
-          'relative w-full max-w-md rounded-t-3xl bg-white p-6 shadow-2xl outline-none sm:rounded-3xl dark:bg-slate-900 dark:text-slate-100',
-          className,
-        )}
-      >
-        <button
-          type="button"
-          data-dialog-close
-          onClick={onClose}
-          aria-label={closeLabel ?? 'Close'}
-          className="absolute top-4 right-4 cursor-pointer rounded-full p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white"
-        >
-          <X className="size-5" />
-        </button>
-        <h2 id={titleId} className="pr-8 text-lg font-semibold">
-          {title}
-        </h2>
-        {description && (
-          <p id={descriptionId} className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            {description}
-          </p>
-        )}
-        {children && <div className="mt-5">{children}</div>}
-        {footer && <div className="mt-6 flex justify-end gap-2">{footer}</div>}
-      </div>
-    </div>,
-    document.body,
+  return (
+    <RadixDialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-50 flex items-end justify-center overflow-y-auto bg-slate-950/50 p-0 backdrop-blur-sm sm:items-center sm:p-4">
+          <RadixDialog.Content
+            ref={panel}
+            data-testid={testId}
+            {...(description ? {} : { 'aria-describedby': undefined })}
+            onOpenAutoFocus={(event) => {
+              const first = panel.current?.querySelector<HTMLElement>(FIRST_FOCUS);
+              if (!first) return; // Radix focuses the panel itself
+              event.preventDefault();
+              first.focus();
+            }}
+            className={cn(
+              'relative w-full max-w-md rounded-t-3xl bg-white p-6 shadow-2xl outline-none sm:rounded-3xl dark:bg-slate-900 dark:text-slate-100',
+              className,
+            )}
+          >
+            <RadixDialog.Close
+              data-dialog-close
+              aria-label={closeLabel ?? 'Close'}
+              className="absolute top-4 right-4 cursor-pointer rounded-full p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white"
+            >
+              <X className="size-5" aria-hidden="true" />
+            </RadixDialog.Close>
+            <RadixDialog.Title className="pr-8 text-lg font-semibold">{title}</RadixDialog.Title>
+            {description && (
+              <RadixDialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                {description}
+              </RadixDialog.Description>
+            )}
+            {children && <div className="mt-5">{children}</div>}
+            {footer && <div className="mt-6 flex justify-end gap-2">{footer}</div>}
+          </RadixDialog.Content>
+        </RadixDialog.Overlay>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
   );
 }

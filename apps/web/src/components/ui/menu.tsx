@@ -1,79 +1,91 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import type { ReactElement, ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
 export interface MenuItem {
   key: string;
   label: ReactNode;
   icon?: ReactNode;
-  onSelect: () => void;
+  /** What choosing it does; not needed for a link (`href`). */
+  onSelect?: () => void;
+  /** A link, opened in a new tab (the creator's and the provider's pages). */
+  href?: string;
   active?: boolean;
   separatorBefore?: boolean;
-  /** data-testid of the item's button. */
+  /** data-testid of the item. */
   testId?: string;
 }
 
 export interface MenuProps {
-  trigger: (props: { onClick: () => void; 'aria-expanded': boolean; 'aria-haspopup': 'menu' }) => ReactNode;
+  /** The button that opens the menu; Radix gives it aria-expanded, aria-haspopup and the key handling. */
+  trigger: ReactElement;
   items: MenuItem[];
   label: string;
 }
 
-/** A dropdown menu anchored to its trigger; closes on outside click, Escape or selection. */
+const itemClass =
+  'flex w-full cursor-pointer items-center gap-3 px-4 py-2 text-left text-sm text-slate-700 outline-none select-none data-[highlighted]:bg-slate-100 dark:text-slate-200 dark:data-[highlighted]:bg-slate-800';
+
+/** A dropdown menu on Radix's DropdownMenu: arrow keys, typeahead, Escape, focus back to the trigger. */
 export function Menu({ trigger, items, label }: MenuProps) {
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    root.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
-
   return (
-    <div ref={root} className="relative">
-      {trigger({ onClick: () => setOpen((value) => !value), 'aria-expanded': open, 'aria-haspopup': 'menu' })}
-      {open && (
-        <div
-          role="menu"
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
           aria-label={label}
-          className="absolute right-0 z-40 mt-2 w-60 origin-top-right overflow-hidden rounded-2xl border border-slate-200 bg-white py-1.5 shadow-xl dark:border-slate-700 dark:bg-slate-900"
+          align="end"
+          sideOffset={8}
+          collisionPadding={8}
+          // An item that opened a dialog: the dialog keeps the focus, not the menu's trigger.
+          onCloseAutoFocus={(event) => {
+            if (document.querySelector('[role="dialog"]')) event.preventDefault();
+          }}
+          className="z-40 max-h-[var(--radix-dropdown-menu-content-available-height)] w-64 overflow-y-auto rounded-2xl border border-slate-200 bg-white py-1.5 shadow-xl dark:border-slate-700 dark:bg-slate-900"
         >
-          {items.map((item) => (
-            <div key={item.key}>
-              {item.separatorBefore && <div className="my-1.5 h-px bg-slate-200 dark:bg-slate-700" />}
-              <button
-                type="button"
-                role="menuitem"
-                data-testid={item.testId}
-                onClick={() => {
-                  setOpen(false);
-                  item.onSelect();
-                }}
-                className={cn(
-                  'flex w-full cursor-pointer items-center gap-3 px-4 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 focus:bg-slate-100 focus:outline-none dark:text-slate-200 dark:hover:bg-slate-800 dark:focus:bg-slate-800',
-                  item.active && 'font-semibold text-indigo-600 dark:text-indigo-400',
-                )}
-              >
-                <span className="flex size-4 items-center justify-center text-slate-500 dark:text-slate-400">
+          {items.map((item) => {
+            const content = (
+              <>
+                <span
+                  aria-hidden="true"
+                  className="flex size-4 items-center justify-center text-slate-500 dark:text-slate-400"
+                >
                   {item.icon}
                 </span>
                 {item.label}
-              </button>
-            </div>
-          ))}
-        </div>
-      )}
-    </div>
+              </>
+            );
+            const className = cn(
+              itemClass,
+              item.active && 'font-semibold text-indigo-700 dark:text-indigo-300',
+            );
+            return [
+              item.separatorBefore && (
+                <DropdownMenu.Separator
+                  key={`${item.key}-separator`}
+                  className="my-1.5 h-px bg-slate-200 dark:bg-slate-700"
+                />
+              ),
+              item.href ? (
+                <DropdownMenu.Item key={item.key} asChild className={className} data-testid={item.testId}>
+                  <a href={item.href} target="_blank" rel="noopener noreferrer">
+                    {content}
+                  </a>
+                </DropdownMenu.Item>
+              ) : (
+                <DropdownMenu.Item
+                  key={item.key}
+                  className={className}
+                  data-testid={item.testId}
+                  onSelect={() => item.onSelect?.()}
+                >
+                  {content}
+                </DropdownMenu.Item>
+              ),
+            ];
+          })}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
   );
 }

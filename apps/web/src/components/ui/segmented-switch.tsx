@@ -43,7 +43,7 @@ export function SegmentedSwitch<T extends string>({
             data-value={option.value}
             onClick={() => !selected && onChange(option.value)}
             className={cn(
-              'min-w-11 cursor-pointer rounded-full px-3 py-1.5 text-xs font-semibold tracking-wide transition-colors disabled:cursor-not-allowed',
+              'min-w-10 cursor-pointer rounded-full px-2.5 py-1.5 sm:min-w-11 sm:px-3 text-xs font-semibold tracking-wide transition-colors disabled:cursor-not-allowed',
               selected
                 ? 'bg-white text-indigo-700 shadow-sm dark:bg-slate-950 dark:text-indigo-300'
                 : 'text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white',

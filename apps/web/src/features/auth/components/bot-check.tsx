@@ -1,6 +1,5 @@
-import 'altcha';
 import type { BotcheckChallenge } from '@xtalk/protocol';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 declare global {
   interface Window {
@@ -43,10 +42,20 @@ function AltchaCheck({
   useEffect(() => {
     callbacks.current = { onSolved, onError };
   });
+  // The widget (and its solver) loads after the page has painted: it is most of this screen's script,
+  // and the page's text should not wait for it (Lighthouse LCP, issue 12).
+  const [loaded, setLoaded] = useState(() => customElements.get('altcha-widget') !== undefined);
+  useEffect(() => {
+    if (loaded) return;
+    import('altcha').then(
+      () => setLoaded(true),
+      (error: unknown) => callbacks.current.onError(error),
+    );
+  }, [loaded]);
 
   useEffect(() => {
     const element = widget.current;
-    if (!element) return;
+    if (!loaded || !element) return;
     let done = false;
     const solved = (payload: unknown) => {
       if (done || typeof payload !== 'string' || !payload) return;
@@ -65,10 +74,14 @@ function AltchaCheck({
       element.removeEventListener('verified', onVerified);
       element.removeEventListener('statechange', onState);
     };
-  }, []);
+  }, [loaded]);
 
   // A challenge string starting with '{' is read by the widget as the challenge itself (no extra fetch);
   // auto="onload" makes it solve without a click.
+  if (!loaded)
+    return (
+      <div className="h-[70px] w-full max-w-[260px] animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800" />
+    );
   return (
     <altcha-widget
       ref={widget}

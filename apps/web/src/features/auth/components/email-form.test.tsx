@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Routes } from '../../../lib/router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-session';
 import { setLanguage } from '../../../lib/i18n';
@@ -50,10 +50,12 @@ describe('email form', () => {
     });
     render(
       <MemoryRouter initialEntries={['/login']}>
-        <Routes>
-          <Route path="/login" element={<EmailForm initialMode="login" />} />
-          <Route path="/translate" element={<p>room</p>} />
-        </Routes>
+        <Routes
+          routes={[
+            { path: '/login', element: <EmailForm initialMode="login" /> },
+            { path: '/translate', element: <p>room</p> },
+          ]}
+        />
       </MemoryRouter>,
     );
     fill('ada@example.com', 'correct horse');

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../../lib/router';
 import { PASSWORD_MIN_LENGTH } from '@xtalk/protocol';
 import { Button } from '../../../components/ui/button';
 import { CenteredCard } from '../../../components/ui/card';

@@ -1,7 +1,7 @@
 import type { BotcheckChallenge } from '@xtalk/protocol';
 import { CheckCircle2, Mic, MicOff, ShieldCheck } from 'lucide-react';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import { toast } from 'sonner';
 import { LanguageToggle } from '../../../components/language-toggle';
 import { Button } from '../../../components/ui/button';

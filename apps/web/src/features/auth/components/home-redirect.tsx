@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import { ApiError } from '../../../lib/api-client';
 import { authStore } from '../../../lib/auth-session';
 import { CenteredCard } from '../../../components/ui/card';

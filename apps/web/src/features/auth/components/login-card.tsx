@@ -1,5 +1,5 @@
 import { LogIn, UserRound } from 'lucide-react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from '../../../lib/router';
 import { Button } from '../../../components/ui/button';
 import { CenteredCard } from '../../../components/ui/card';
 import { useAuthSession } from '../../../lib/auth-session';

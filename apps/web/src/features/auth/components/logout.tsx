@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import { CenteredCard } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { authStore } from '../../../lib/auth-session';

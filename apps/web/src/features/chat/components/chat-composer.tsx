@@ -31,9 +31,9 @@ export function ChatComposer({ onSend, isTyping, micSlot, languageSlot }: ChatCo
       <div className="flex h-6 items-center justify-center">
         <TypingIndicator active={isTyping} label={t('chat.typing')} />
       </div>
-      <form onSubmit={submit} className="flex items-center gap-2">
+      <form onSubmit={submit} className="flex items-center gap-1.5 sm:gap-2">
         {micSlot}
-        <div className="flex min-w-0 flex-1 items-center rounded-full border border-slate-300 bg-white py-1 pr-1 pl-4 shadow-sm focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-200 dark:border-slate-700 dark:bg-slate-900 dark:focus-within:ring-indigo-900">
+        <div className="flex min-w-0 flex-1 items-center rounded-full border border-slate-300 bg-white py-1 pr-1 pl-3 shadow-sm sm:pl-4 focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-200 dark:border-slate-700 dark:bg-slate-900 dark:focus-within:ring-indigo-900">
           <input
             data-testid="chat-input"
             value={text}
@@ -42,14 +42,14 @@ export function ChatComposer({ onSend, isTyping, micSlot, languageSlot }: ChatCo
             maxLength={MAX_MESSAGE_LENGTH}
             enterKeyHint="send"
             aria-label={t('chat.placeholder')}
-            className="min-w-0 flex-1 bg-transparent py-1.5 text-base text-slate-900 placeholder:text-slate-400 focus:outline-none dark:text-slate-100 dark:placeholder:text-slate-500"
+            className="min-w-0 flex-1 bg-transparent py-1.5 text-base text-slate-900 placeholder:text-slate-500 focus:outline-none dark:text-slate-100 dark:placeholder:text-slate-400"
           />
           <button
             type="submit"
             data-testid="send-button"
             disabled={text.trim() === ''}
             aria-label={t('chat.send')}
-            className="inline-flex h-9 shrink-0 cursor-pointer items-center gap-1.5 rounded-full bg-indigo-600 px-4 text-sm font-semibold text-white hover:bg-indigo-500 disabled:cursor-not-allowed disabled:opacity-40 dark:bg-indigo-500"
+            className="inline-flex h-9 shrink-0 cursor-pointer items-center gap-1.5 rounded-full bg-indigo-600 px-3 text-sm sm:px-4 font-semibold text-white hover:bg-indigo-500 disabled:cursor-not-allowed disabled:opacity-40 dark:bg-indigo-500"
           >
             <SendHorizontal className="size-4" aria-hidden="true" />
             <span className="hidden sm:inline">{t('chat.send')}</span>

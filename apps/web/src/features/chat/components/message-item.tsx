@@ -1,6 +1,6 @@
-import { userColour, type UiLanguage } from '@xtalk/protocol';
+import { avatarColours, nameColours, type UiLanguage } from '@xtalk/protocol';
 import { Lightbulb } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type CSSProperties } from 'react';
 import { useI18n } from '../../../lib/i18n';
 import { cn } from '../../../lib/cn';
 import { formatRelativeTime } from '../../../lib/time';
@@ -24,7 +24,8 @@ function initials(name: string): string {
 export function MessageItem({ message, isMe, now }: MessageItemProps) {
   const { t, language } = useI18n();
   const [showNote, setShowNote] = useState(false);
-  const colour = userColour(message.username, isMe);
+  const avatar = avatarColours(message.username, isMe);
+  const names = nameColours(message.username, isMe);
   const translations = visibleTranslations(message);
   const note = message.note ? stripQuotes(message.note) : '';
   const canHint = !isMe && note !== '';
@@ -34,26 +35,32 @@ export function MessageItem({ message, isMe, now }: MessageItemProps) {
       data-testid="message"
       data-message-id={message.id}
       data-me={isMe || undefined}
+      data-tutorial={message.isTutorial || undefined}
       className={cn('flex gap-3', isMe && 'flex-row-reverse')}
     >
       <div
         aria-hidden="true"
-        className="mt-5 flex size-9 shrink-0 items-center justify-center rounded-full text-xs font-bold text-white shadow-sm"
-        style={{ backgroundColor: colour.userColor }}
+        className="mt-5 flex size-9 shrink-0 items-center justify-center rounded-full text-xs font-bold shadow-sm"
+        style={{ backgroundColor: avatar.background, color: avatar.text }}
       >
         {initials(message.displayUsername)}
       </div>
       <div className={cn('flex max-w-[85%] min-w-0 flex-col sm:max-w-[75%]', isMe && 'items-end')}>
         <header className={cn('mb-1 flex items-baseline gap-2 px-1 text-xs', isMe && 'flex-row-reverse')}>
-          <span className="truncate font-semibold" style={{ color: colour.userColor }}>
-            <span className="dark:brightness-150">{message.displayUsername}</span>
+          {/* Readable in both themes (WCAG AA), same hue as the avatar (issue 12, item 4) */}
+          <span
+            data-testid="author"
+            className="truncate font-semibold text-(--name-light) dark:text-(--name-dark)"
+            style={{ '--name-light': names.light, '--name-dark': names.dark } as CSSProperties}
+          >
+            <span>{message.displayUsername}</span>
             {isMe && (
               <span className="ml-1 font-normal text-slate-500 dark:text-slate-400">{t('chat.you')}</span>
             )}
           </span>
           <time
             dateTime={new Date(message.timestamp).toISOString()}
-            className="shrink-0 text-slate-400 dark:text-slate-500"
+            className="shrink-0 text-slate-600 dark:text-slate-400"
           >
             {formatRelativeTime(message.timestamp, language as UiLanguage, now)}
           </time>
@@ -87,7 +94,7 @@ export function MessageItem({ message, isMe, now }: MessageItemProps) {
             className={cn(
               'break-words whitespace-pre-wrap',
               translations.length > 0
-                ? 'mt-2 border-t border-slate-200/80 pt-2 text-sm text-slate-500 dark:border-slate-700/80 dark:text-slate-400'
+                ? 'mt-2 border-t border-slate-200/80 pt-2 text-sm text-slate-600 dark:border-slate-700/80 dark:text-slate-400'
                 : 'text-[15px] leading-relaxed text-slate-900 dark:text-slate-50',
             )}
           >

@@ -27,12 +27,16 @@ export function MessageList({ items, myUsername, isReady }: MessageListProps) {
     <div
       ref={scroller}
       data-testid="message-list"
+      // Focusable, so keyboard users can scroll the log (axe: scrollable-region-focusable)
+      tabIndex={0}
+      role="log"
+      aria-label={t('landscape.label')}
       aria-live="polite"
-      className="min-h-0 flex-1 overflow-y-auto overscroll-contain"
+      className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none focus-visible:ring-inset"
     >
       <div className="mx-auto flex w-full max-w-4xl flex-col gap-5 px-3 py-5 sm:px-6">
         {display.length === 0 ? (
-          <div className="flex flex-col items-center gap-3 py-24 text-center text-slate-400 dark:text-slate-500">
+          <div className="flex flex-col items-center gap-3 py-24 text-center text-slate-600 dark:text-slate-400">
             <MessagesSquare className="size-10" aria-hidden="true" />
             <p className="text-sm">{t('chat.empty')}</p>
           </div>

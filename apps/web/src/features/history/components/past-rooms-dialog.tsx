@@ -214,26 +214,44 @@ function MemberHistory({ token, currentRoom, onRejoin, onClose }: PastRoomsDialo
   );
 }
 
-/** Placeholder rows behind the prompt: the shape of the feature, none of anyone's data. */
-const SAMPLE_ROOMS: RoomHistoryEntry[] = [
-  { roomId: 'K7QX2PM', added: 0, updated: Date.UTC(2025, 4, 12, 9, 30) },
-  { roomId: 'H3TNW8R', added: 0, updated: Date.UTC(2025, 4, 10, 18, 5) },
-  { roomId: 'B9VMC4J', added: 0, updated: Date.UTC(2025, 4, 7, 12, 45) },
-];
+/**
+ * What guests see behind the prompt (issue 12, item 10): clearly an illustration of the feature (grey bars
+ * standing for a code and a date), never invented rooms or dates that read as real history.
+ */
+function SampleRow() {
+  const { t } = useI18n();
+  return (
+    <li className="flex items-center gap-3 rounded-2xl border border-dashed border-slate-300 px-4 py-3 dark:border-slate-700">
+      <div className="min-w-0 flex-1 space-y-2">
+        <p className="flex items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
+          <span className="h-3.5 w-24 rounded-full bg-slate-200 dark:bg-slate-700" />
+          {t('history.sampleRoom')}
+        </p>
+        <p className="flex items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
+          <span className="h-2.5 w-32 rounded-full bg-slate-200 dark:bg-slate-700" />
+          {t('history.sampleDate')}
+        </p>
+      </div>
+      <span className="h-8 w-16 rounded-full bg-slate-200 dark:bg-slate-700" />
+    </li>
+  );
+}
 
 function GuestHistory({ onLogin }: { onLogin: () => void }) {
   const { t } = useI18n();
   return (
     <div className="relative" data-testid="past-rooms-guest">
-      <ul
-        aria-hidden="true"
-        inert
-        className="pointer-events-none flex flex-col gap-2 opacity-40 blur-[1.5px] select-none"
-      >
-        {SAMPLE_ROOMS.map((room) => (
-          <RoomRow key={room.roomId} room={room} isCurrent={false} sample />
-        ))}
-      </ul>
+      <figure aria-label={t('history.sampleLabel')} data-testid="past-rooms-sample">
+        <ul
+          aria-hidden="true"
+          inert
+          className="pointer-events-none flex flex-col gap-2 opacity-60 select-none"
+        >
+          <SampleRow />
+          <SampleRow />
+          <SampleRow />
+        </ul>
+      </figure>
       <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-4 text-center">
         <p className="rounded-2xl bg-white/90 px-4 py-2 font-medium text-slate-900 shadow-sm dark:bg-slate-800/90 dark:text-white">
           {t('history.guestPrompt')}

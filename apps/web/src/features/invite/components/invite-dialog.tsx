@@ -6,7 +6,8 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { COPY_REFUSED, copyText } from '../../../lib/clipboard';
-import { translate, useI18n } from '../../../lib/i18n';
+import { useI18n } from '../../../lib/i18n';
+import { HeaderButton } from '../../../components/ui/header-button';
 import { shareLink } from '../utils/share-link';
 
 /** Invite button plus the Invite/Share dialog: QR code (192, level M) and a copyable link. */
@@ -15,16 +16,14 @@ export function InviteButton({ roomId }: { roomId: string | null }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button
+      <HeaderButton
         data-testid="invite-button"
-        size="sm"
-        variant="secondary"
+        aria-haspopup="dialog"
         onClick={() => setOpen(true)}
-        aria-label={t('room.invite')}
-      >
-        <UserPlus className="size-4" aria-hidden="true" />
-        <span className="hidden sm:inline">{t('room.invite')}</span>
-      </Button>
+        icon={<UserPlus />}
+        label={t('room.invite')}
+        className="bg-slate-100 dark:bg-slate-800"
+      />
       <InviteDialog open={open} roomId={roomId} onClose={() => setOpen(false)} />
     </>
   );
@@ -39,7 +38,7 @@ export function InviteDialog({
   roomId: string | null;
   onClose: () => void;
 }) {
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const [copied, setCopied] = useState(false);
   const link = roomId ? shareLink(window.location.href, roomId) : null;
 
@@ -67,38 +66,42 @@ export function InviteDialog({
       onClose={onClose}
       closeLabel={t('common.close')}
       testId="invite-dialog"
-      title={
-        <>
-          {t('invite.title')}
-          {language !== 'ja' && (
-            <span lang="ja" className="mt-0.5 block text-sm font-normal text-slate-500 dark:text-slate-400">
-              {translate('ja', 'invite.title')}
-            </span>
-          )}
-        </>
-      }
-      description={
-        <>
-          {t('invite.subtitle')}
-          {language !== 'ja' && (
-            <span lang="ja" className="mt-0.5 block">
-              {translate('ja', 'invite.subtitle')}
-            </span>
-          )}
-        </>
-      }
+      // One title in the interface language (issue 12, item 11: the English one no longer stacks both).
+      title={t('invite.title')}
+      description={t('invite.subtitle')}
     >
       {link ? (
         <div className="flex flex-col items-center gap-5">
           <div className="rounded-2xl bg-white p-3 shadow-inner ring-1 ring-slate-200">
-            <QRCodeSVG value={link} size={192} level="M" data-testid="share-qr" />
+            <QRCodeSVG
+              value={link}
+              size={192}
+              level="M"
+              data-testid="share-qr"
+              role="img"
+              aria-label={t('invite.qr')}
+            />
           </div>
+          {/* The code itself, whole: a phone cuts the long link before it (issue 12, item 9) */}
+          <p className="flex items-baseline gap-2 text-sm text-slate-600 dark:text-slate-300">
+            {t('room.roomLabel')}
+            <span
+              data-testid="share-code"
+              className="font-mono text-2xl font-bold tracking-widest text-slate-900 dark:text-white"
+            >
+              {roomId}
+            </span>
+          </p>
           <div className="flex w-full items-center gap-2 rounded-full border border-slate-300 bg-slate-50 py-1 pr-1 pl-4 dark:border-slate-700 dark:bg-slate-950">
             <input
               data-testid="share-link"
               readOnly
               value={link}
               onFocus={(event) => event.target.select()}
+              // Scrolled to its end, where the room code is, when shown
+              ref={(input) => {
+                if (input) input.scrollLeft = input.scrollWidth;
+              }}
               aria-label={t('invite.copy')}
               className="min-w-0 flex-1 bg-transparent font-mono text-sm text-slate-700 outline-none dark:text-slate-200"
             />

@@ -14,8 +14,18 @@ function setup(currentRoom: string | null = 'ABC2345') {
 }
 
 describe('JoinRoomDialog', () => {
-  it('limits the input to 7 characters', () => {
-    expect(setup().input.maxLength).toBe(7);
+  it('keeps at most 7 characters, after taking out spaces', () => {
+    const { input } = setup();
+    fireEvent.change(input, { target: { value: ' 2jfkash' } });
+    expect(input.value).toBe('2JFKASH');
+    fireEvent.change(input, { target: { value: 'ABCDEFGHJK' } });
+    expect(input.value).toBe('ABCDEFG');
+  });
+
+  it('takes the code out of a pasted share link', () => {
+    const { onJoin, submit } = setup();
+    submit('https://xtalk.example/translate?r=HJK2345');
+    expect(onJoin).toHaveBeenCalledWith('HJK2345');
   });
 
   it('joins a trimmed, upper-cased code', () => {

@@ -1,9 +1,8 @@
-import { ROOM_CODE_LENGTH } from '@xtalk/protocol';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { useI18n } from '../../../lib/i18n';
-import { checkRoomCode } from '../utils/room-code';
+import { checkRoomCode, roomCodeInput } from '../utils/room-code';
 
 export interface JoinRoomDialogProps {
   open: boolean;
@@ -48,11 +47,13 @@ export function JoinRoomDialog({ open, currentRoom, onClose, onJoin }: JoinRoomD
       <form onSubmit={submit} noValidate>
         <input
           data-testid="join-room-input"
-          data-autofocus
+          aria-label={t('join.title')}
+          inputMode="text"
           value={value}
-          maxLength={ROOM_CODE_LENGTH}
+          // No maxLength attribute: the browser would cut a pasted ' 2jfkash' or a full share link before
+          // it is cleaned; roomCodeInput cleans it, then keeps 7 characters (issue 12, item 8).
           onChange={(event) => {
-            setValue(event.target.value);
+            setValue(roomCodeInput(event.target.value));
             setError(null);
           }}
           placeholder={t('join.placeholder')}

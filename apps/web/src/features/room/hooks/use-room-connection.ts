@@ -1,7 +1,8 @@
 import { CloseCode, NEW_ROOM, type ClientFrame, type ServerFrame, type UiLanguage } from '@xtalk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, errorMessage } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { authStore } from '../../../lib/auth-session';
+import { requestErrorText } from '../../../lib/error-text';
 import { getLanguage, translate } from '../../../lib/i18n';
 import { SocketClient, type ConnectionState, type WebSocketFactory } from '../../../lib/socket-client';
 import { StorageKey, readString, remove, touchRoomHistory, writeString } from '../../../lib/storage';
@@ -17,8 +18,8 @@ export interface RoomConnectionHandlers {
   onRoom: (roomId: string) => void;
   /** The token was refused: log in again. */
   onUnauthorized: () => void;
-  /** Joining failed for good; the page falls back to a room of its own. */
-  onJoinFailed: () => void;
+  /** Joining failed for good (no such room, a malformed code...); the page says so and offers a way on. */
+  onJoinFailed: (error: unknown) => void;
 }
 
 export interface RoomConnectionOptions extends RoomConnectionHandlers {
@@ -95,11 +96,12 @@ export function useRoomConnection(options: RoomConnectionOptions) {
         remove(StorageKey.rid);
         remove(StorageKey.sid);
         // While retrying on its own the overlay already says so; one toast per failed join is enough.
-        if (fatal || client.state === 'connecting') {
-          const message = error instanceof ApiError ? errorMessage(error) : t('room.tryAgain');
-          toast.error(t('room.joinError', { message }));
+        // A room that does not exist is said by the page itself (onJoinFailed), in place of the chat.
+        const missing = error instanceof ApiError && error.code === 'room_not_found';
+        if ((fatal || client.state === 'connecting') && !missing) {
+          toast.error(t('room.joinError', { message: requestErrorText(getLanguage(), error) }));
         }
-        if (fatal) handlers.current.onJoinFailed();
+        if (fatal) handlers.current.onJoinFailed(error);
       }),
       client.on('frame', (frame) => handlers.current.onFrame(frame)),
       client.on('binary', (data) => handlers.current.onBinary(data)),

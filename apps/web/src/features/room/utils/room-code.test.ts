@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '../../../lib/i18n';
-import { checkRoomCode } from './room-code';
+import { checkRoomCode, roomCodeInput } from './room-code';
 
 describe('checkRoomCode', () => {
   it('trims and upper-cases a valid code', () => {
@@ -17,5 +17,22 @@ describe('checkRoomCode', () => {
     const result = checkRoomCode('abc2345', 'ABC2345');
     expect(result).toEqual({ ok: false, error: 'join.same' });
     if (!result.ok) expect(translate('en', result.error)).toBe('You are already in this room.');
+  });
+});
+
+describe('roomCodeInput (pasted codes and links)', () => {
+  it('strips spaces before the length rule and upper-cases', () => {
+    expect(roomCodeInput(' 2jfkash')).toBe('2JFKASH');
+    expect(roomCodeInput('2JF KASH ')).toBe('2JFKASH');
+    expect(roomCodeInput('\t2jf\nkash')).toBe('2JFKASH');
+  });
+
+  it('takes r out of a full share link', () => {
+    expect(roomCodeInput('https://xtalk.example/translate?r=HJK2345')).toBe('HJK2345');
+    expect(roomCodeInput('  http://localhost:8787/translate?x=1&r=hjk2345  ')).toBe('HJK2345');
+  });
+
+  it('cuts what is left to 7 characters, as the max length', () => {
+    expect(roomCodeInput('ABCDEFGHJ')).toBe('ABCDEFG');
   });
 });

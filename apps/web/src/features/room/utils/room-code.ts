@@ -1,6 +1,24 @@
-import { isRoomCode, normalizeRoomCode } from '@xtalk/protocol';
+import { ROOM_CODE_LENGTH, isRoomCode, normalizeRoomCode } from '@xtalk/protocol';
 
 export type RoomCodeCheck = { ok: true; code: string } | { ok: false; error: 'join.invalid' | 'join.same' };
+
+/**
+ * What a person typed or pasted into Join Room, as a code (issue 12, item 8): a full share link gives its
+ * `r`; spaces anywhere (' 2jfkash', '2JF KASH') go before the 7-character length rule applies, and the
+ * result is upper-cased and cut to 7 as the spec's max length would.
+ */
+export function roomCodeInput(raw: string): string {
+  let text = raw.trim();
+  if (/^https?:\/\//i.test(text) || /[?&]r=/.test(text)) {
+    try {
+      const room = new URL(text, 'http://x').searchParams.get('r');
+      if (room) text = room;
+    } catch {
+      // not a link after all: treat it as typed
+    }
+  }
+  return text.replace(/\s+/g, '').toUpperCase().slice(0, ROOM_CODE_LENGTH);
+}
 
 /**
  * Join Room validation (spec section 5): trimmed and upper-cased, exactly 7 characters

@@ -1,6 +1,8 @@
 import {
   DoorOpen,
+  ExternalLink,
   History,
+  Info,
   LogIn,
   LogOut,
   Mic,
@@ -12,7 +14,9 @@ import {
   Sun,
   UserRoundCog,
 } from 'lucide-react';
+import { HeaderButton } from '../../../components/ui/header-button';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
+import { CREATOR_URL, POWERED_BY } from '../../../lib/links';
 import { useI18n } from '../../../lib/i18n';
 import { setTheme, useTheme } from '../../../lib/theme';
 
@@ -119,22 +123,35 @@ export function SettingsMenu({
           onSelect: onLogout,
           separatorBefore: true,
         },
+    // Spec section 2: links to the creator and to the powering provider.
+    {
+      key: 'creator',
+      label: t('menu.creator'),
+      icon: <Info className="size-4" />,
+      href: CREATOR_URL,
+      testId: 'menu-creator',
+      separatorBefore: true,
+    },
+    {
+      key: 'powered-by',
+      label: t('menu.poweredBy', { provider: POWERED_BY.name }),
+      icon: <ExternalLink className="size-4" />,
+      href: POWERED_BY.url,
+      testId: 'menu-powered-by',
+    },
   ];
   return (
     <Menu
       label={t('menu.open')}
       items={items}
-      trigger={(props) => (
-        <button
-          type="button"
-          {...props}
+      trigger={
+        <HeaderButton
           data-testid="settings-menu"
-          aria-label={t('menu.open')}
-          className="inline-flex size-9 cursor-pointer items-center justify-center rounded-full text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
-        >
-          <Settings className="size-5" />
-        </button>
-      )}
+          title={t('menu.open')}
+          icon={<Settings />}
+          label={t('room.settingsShort')}
+        />
+      }
     />
   );
 }

@@ -26,7 +26,8 @@ const link = 'http://localhost/translate?r=ABC2345';
 
 function openMenu() {
   render(<TranscriptMenu roomId="ABC2345" items={items} link={link} />);
-  fireEvent.click(screen.getByTestId('transcript-menu'));
+  // Radix opens its menu on pointer-down or Enter, not on click
+  fireEvent.keyDown(screen.getByTestId('transcript-menu'), { key: 'Enter' });
 }
 
 beforeEach(() => setLanguage('en'));

@@ -1,5 +1,6 @@
 import { Copy, Download, FileText, Mail } from 'lucide-react';
 import { toast } from 'sonner';
+import { HeaderButton } from '../../../components/ui/header-button';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { COPY_REFUSED, copyText } from '../../../lib/clipboard';
 import { useI18n } from '../../../lib/i18n';
@@ -62,19 +63,15 @@ export function TranscriptMenu({ roomId, items, link }: TranscriptMenuProps) {
     <Menu
       label={t('transcript.menu')}
       items={menuItems}
-      trigger={(props) => (
-        <button
-          type="button"
-          {...props}
+      trigger={
+        <HeaderButton
           data-testid="transcript-menu"
-          aria-label={t('transcript.menu')}
           title={t('transcript.menu')}
           disabled={!roomId}
-          className="inline-flex size-9 cursor-pointer items-center justify-center rounded-full text-slate-600 hover:bg-slate-100 hover:text-slate-900 disabled:cursor-not-allowed disabled:opacity-40 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
-        >
-          <FileText className="size-5" />
-        </button>
-      )}
+          icon={<FileText />}
+          label={t('transcript.short')}
+        />
+      }
     />
   );
 }

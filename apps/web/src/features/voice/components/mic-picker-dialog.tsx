@@ -1,3 +1,4 @@
+import * as RadioGroup from '@radix-ui/react-radio-group';
 import { Mic } from 'lucide-react';
 import { useEffect } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -47,37 +48,43 @@ export function MicPickerDialog({
       {devices.length === 0 ? (
         <p className="text-sm text-slate-500 dark:text-slate-400">{t('voice.noDevices')}</p>
       ) : (
-        <fieldset className="space-y-2">
-          <legend className="sr-only">{t('voice.pickerTitle')}</legend>
+        <RadioGroup.Root
+          value={current}
+          aria-label={t('voice.pickerTitle')}
+          className="space-y-2"
+          onValueChange={(deviceId) => {
+            onChoose(deviceId);
+            onClose();
+          }}
+        >
           {devices.map((device) => {
             const checked = device.deviceId === current;
+            const id = `mic-${device.deviceId}`;
             return (
               <label
                 key={device.deviceId}
+                htmlFor={id}
                 className={cn(
-                  'flex cursor-pointer items-center gap-3 rounded-2xl border px-4 py-3 text-sm transition-colors',
+                  'flex cursor-pointer items-center gap-3 rounded-2xl border px-4 py-3 text-sm transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
                   checked
                     ? 'border-indigo-500 bg-indigo-50 text-indigo-900 dark:border-indigo-400 dark:bg-indigo-950/60 dark:text-indigo-100'
                     : 'border-slate-200 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800',
                 )}
               >
-                <input
-                  type="radio"
-                  name="microphone"
+                <RadioGroup.Item
+                  id={id}
                   value={device.deviceId}
-                  checked={checked}
-                  onChange={() => {
-                    onChoose(device.deviceId);
-                    onClose();
-                  }}
-                  className="size-4 accent-indigo-600"
-                />
+                  data-testid="mic-option"
+                  className="flex size-4 shrink-0 items-center justify-center rounded-full border border-slate-400 outline-none data-[state=checked]:border-indigo-600 dark:border-slate-500 dark:data-[state=checked]:border-indigo-400"
+                >
+                  <RadioGroup.Indicator className="size-2 rounded-full bg-indigo-600 dark:bg-indigo-400" />
+                </RadioGroup.Item>
                 <Mic className="size-4 shrink-0 opacity-60" aria-hidden="true" />
                 <span className="min-w-0 flex-1 truncate">{device.label}</span>
               </label>
             );
           })}
-        </fieldset>
+        </RadioGroup.Root>
       )}
     </Dialog>
   );

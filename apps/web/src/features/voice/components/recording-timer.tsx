@@ -10,7 +10,7 @@ export function RecordingTimer({ seconds, active }: { seconds: number; active: b
       aria-live="off"
       className={cn(
         'font-mono text-sm tabular-nums',
-        active ? 'font-semibold text-rose-600 dark:text-rose-400' : 'text-slate-400 dark:text-slate-500',
+        active ? 'font-semibold text-rose-600 dark:text-rose-400' : 'text-slate-600 dark:text-slate-400',
       )}
     >
       {formatTimer(seconds)}

@@ -1,0 +1,23 @@
+import type { ErrorCode, HttpErrorCode, UiLanguage } from '@xtalk/protocol';
+import { ApiError } from './api-client';
+import { translate, type MessageKey } from './i18n';
+
+/*
+ * Server errors are codes (an `error` frame's `code`, an HTTP body's `code`); the words are the client's,
+ * in the interface language (issue 12, item 5). The server's English `message` is only a fallback for a
+ * failure that has no answer at all (network errors).
+ */
+
+export function frameErrorText(language: UiLanguage, code: ErrorCode, serverMessage = ''): string {
+  return translate(language, `errors.frame.${code}` satisfies MessageKey, { message: serverMessage });
+}
+
+export function httpErrorText(language: UiLanguage, code: HttpErrorCode): string {
+  return translate(language, `errors.http.${code}` satisfies MessageKey);
+}
+
+/** Any failure of a request, worded: coded HTTP errors by their code, anything else as it says. */
+export function requestErrorText(language: UiLanguage, error: unknown): string {
+  if (error instanceof ApiError) return httpErrorText(language, error.code);
+  return translate(language, 'room.tryAgain');
+}

@@ -1,0 +1,229 @@
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIRST_LOAD_BUDGET_BYTES } from '../scripts/first-load-size.js';
+import {
+  enterAsGuest,
+  launchBrowser,
+  messageWith,
+  newPerson,
+  ProductServer,
+  roomIdOf,
+  say,
+  twoGuestsInRoom,
+} from './harness.js';
+
+/*
+ * Issue 12, the web app finished: dialogs that keep their focus while frames arrive, a bad room link that
+ * says so, toasts below the header, XTalkChan's tutorial, pasted room codes and links, the first-load budget.
+ */
+describe('web app', () => {
+  let server: ProductServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await ProductServer.start();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  const focusedTestId = (page: Page) =>
+    page.evaluate(
+      () => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName,
+    );
+
+  it('keeps the focus in an open dialog while messages arrive, traps Tab, and menus take arrow keys', async () => {
+    const { alice, bob } = await twoGuestsInRoom(browser, server.url);
+    await alice.page.getByTestId('settings-menu').click();
+    await alice.page.getByRole('menuitem', { name: 'Join A Room' }).click();
+    const input = alice.page.getByTestId('join-room-input');
+    await expect.poll(() => focusedTestId(alice.page)).toBe('join-room-input');
+
+    // Type one character, let a message arrive (a frame re-renders the room screen), type the next
+    for (const [i, char] of [...'ABC2345'].entries()) {
+      await alice.page.keyboard.type(char);
+      await say(bob.page, `frame ${i}`);
+      await messageWith(alice.page, `frame ${i}`).waitFor();
+      expect(await focusedTestId(alice.page)).toBe('join-room-input');
+    }
+    expect(await input.inputValue()).toBe('ABC2345');
+
+    // Tab never leaves the dialog
+    const dialog = alice.page.getByTestId('join-room-dialog');
+    for (let i = 0; i < 6; i++) {
+      await alice.page.keyboard.press('Tab');
+      expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    }
+    await alice.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    // the settings menu: Enter opens it, arrows move between items, Escape gives the focus back
+    await alice.page.getByTestId('settings-menu').focus();
+    await alice.page.keyboard.press('Enter');
+    const items = alice.page.getByRole('menuitem');
+    await items.first().waitFor();
+    await expect
+      .poll(() => alice.page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Create A Room');
+    await alice.page.keyboard.press('ArrowDown');
+    await expect
+      .poll(() => alice.page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Join A Room');
+    await alice.page.keyboard.press('Escape');
+    await expect.poll(() => focusedTestId(alice.page)).toBe('settings-menu');
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it('a link to a room that does not exist says so and creates nothing until asked', async () => {
+    const carol = await newPerson(browser, server.url, { language: 'ja' });
+    await carol.page.goto('/translate?r=ZZZZZZ9');
+    await carol.page.getByTestId('mic-permission').click({ timeout: 30_000 });
+    const missing = carol.page.getByTestId('room-missing');
+    await missing.waitFor({ timeout: 30_000 });
+    // said plainly, in the interface language (the server's English never shows)
+    expect(await missing.textContent()).toContain('ルーム ZZZZZZ9 は存在しません');
+    expect(await missing.textContent()).not.toContain('does not exist');
+    // still on the link, in no room: nothing was created behind the person's back
+    expect(await roomIdOf(carol.page)).toBe('ZZZZZZ9');
+    expect(await carol.page.getByTestId('room-id').textContent()).toBe('·······');
+    expect(await carol.page.evaluate(() => localStorage.getItem('rid'))).toBeNull();
+    expect(await carol.page.getByTestId('message-list').count()).toBe(0);
+
+    // the two ways on: join another (the dialog), or create one
+    await carol.page.getByTestId('room-missing-join').click();
+    await carol.page.getByTestId('join-room-dialog').waitFor();
+    await carol.page.keyboard.press('Escape');
+    await carol.page.getByTestId('room-missing-create').click();
+    await carol.page.waitForURL((url) => /^[A-Z0-9]{7}$/.test(url.searchParams.get('r') ?? ''));
+    await carol.page.getByTestId('message-list').waitFor();
+    expect(await roomIdOf(carol.page)).not.toBe('ZZZZZZ9');
+    await carol.context.close();
+  });
+
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    it(`shows toasts top-centre below the header (${viewport.width}x${viewport.height})`, async () => {
+      const dave = await newPerson(browser, server.url, { viewport });
+      await enterAsGuest(dave.page);
+      await dave.page.getByTestId('invite-button').click();
+      await dave.page.getByTestId('copy-link').click();
+      const toast = dave.page.locator('[data-sonner-toast]').filter({ hasText: 'Link copied' });
+      await toast.waitFor();
+      await dave.page.keyboard.press('Escape');
+      const header = (await dave.page.locator('header').first().boundingBox())!;
+      await expect
+        .poll(async () => (await toast.boundingBox())?.y ?? -1)
+        .toBeGreaterThanOrEqual(header.y + header.height);
+      const box = (await toast.boundingBox())!;
+      // centred: the same space on both sides, give or take a pixel
+      expect(Math.abs(box.x - (viewport.width - box.x - box.width))).toBeLessThanOrEqual(2);
+      for (const control of ['invite-button', 'transcript-menu', 'settings-menu']) {
+        const b = (await dave.page.getByTestId(control).boundingBox())!;
+        expect(b.y + b.height, control).toBeLessThanOrEqual(box.y);
+      }
+      await dave.context.close();
+    });
+  }
+
+  it("greets a first connection with XTalkChan's tutorial, in the user's language, for that user only", async () => {
+    const erin = await newPerson(browser, server.url, { tutorial: true, language: 'ja' });
+    await enterAsGuest(erin.page);
+    const tutorial = erin.page.locator('[data-tutorial]');
+    await expect.poll(() => tutorial.count()).toBe(4);
+    expect(await tutorial.first().getByTestId('author').textContent()).toBe('XTalkChan');
+    const text = (await tutorial.allTextContents()).join('\n');
+    expect(text).toContain('マイク');
+    expect(text).toContain('招待');
+    expect(text).toContain('ヒント');
+    // the mascot's name is yellow (hue 48), made readable
+    const colour = await tutorial
+      .first()
+      .getByTestId('author')
+      .evaluate((el) => getComputedStyle(el).color);
+    expect(colour).toMatch(/^rgb/);
+
+    // someone else in the same room never sees it
+    const roomId = await roomIdOf(erin.page);
+    const frank = await newPerson(browser, server.url);
+    await enterAsGuest(frank.page, `/translate?r=${roomId}`);
+    await say(frank.page, 'hello erin');
+    await messageWith(erin.page, 'hello erin').waitFor();
+    expect(await frank.page.locator('[data-tutorial]').count()).toBe(0);
+
+    // a first connection to a room that has a chat log gets none either (spec section 4)
+    const hana = await newPerson(browser, server.url, { tutorial: true });
+    await enterAsGuest(hana.page, `/translate?r=${roomId}`); // returns once READY is past
+    await messageWith(hana.page, 'hello erin').waitFor();
+    expect(await hana.page.locator('[data-tutorial]').count()).toBe(0);
+    await hana.context.close();
+
+    // and it is a first-connection thing: a reload does not repeat it
+    await erin.page.reload();
+    await messageWith(erin.page, 'hello erin').waitFor({ timeout: 30_000 });
+    expect(await erin.page.locator('[data-tutorial]').count()).toBe(0);
+    await erin.context.close();
+    await frank.context.close();
+  });
+
+  it('joins by a pasted code with spaces and by a pasted full share link', async () => {
+    const { alice, bob, roomId } = await twoGuestsInRoom(browser, server.url);
+    // Create A Room asks first (window.confirm), then Bob is in a room of his own
+    const createRoom = async () => {
+      bob.page.once('dialog', (dialog) => void dialog.accept());
+      await bob.page.getByTestId('settings-menu').click();
+      await bob.page.getByRole('menuitem', { name: 'Create A Room' }).click();
+      await bob.page.waitForURL((url) => {
+        const r = url.searchParams.get('r') ?? '';
+        return /^[A-Z0-9]{7}$/.test(r) && r !== roomId;
+      });
+      await bob.page.getByTestId('connecting-overlay').waitFor({ state: 'detached' });
+    };
+    // Bob goes elsewhere, then pastes Alice's code with a leading space, in lower case
+    await createRoom();
+
+    const paste = async (text: string) => {
+      await bob.page.getByTestId('settings-menu').click();
+      await bob.page.getByRole('menuitem', { name: 'Join A Room' }).click();
+      await bob.page.getByTestId('join-room-input').focus();
+      await bob.page.keyboard.insertText(text); // one insertion, as a paste
+      expect(await bob.page.getByTestId('join-room-input').inputValue()).toBe(roomId);
+      await bob.page.getByTestId('join-room-submit').click();
+    };
+    await paste(` ${roomId.toLowerCase()}`);
+    await bob.page.waitForURL((url) => url.searchParams.get('r') === roomId);
+    await say(bob.page, 'back by code');
+    await messageWith(alice.page, 'back by code').waitFor();
+
+    await createRoom();
+    await paste(`${server.url}/translate?r=${roomId}`);
+    await bob.page.waitForURL((url) => url.searchParams.get('r') === roomId);
+    await say(bob.page, 'back by link');
+    await messageWith(alice.page, 'back by link').waitFor();
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it('loads at most 100 KB of gzipped JavaScript on a first visit', async () => {
+    const gina = await newPerson(browser, server.url);
+    const scripts: Promise<number>[] = [];
+    gina.page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      // the decoded body, gzipped as a server would send it
+      scripts.push(response.body().then((body) => gzipSync(body, { level: 9 }).length));
+    });
+    await gina.page.goto('/login');
+    await gina.page.getByTestId('login').waitFor();
+    await gina.page.waitForLoadState('networkidle');
+    const sizes = await Promise.all(scripts);
+    expect(sizes.length).toBeGreaterThan(0);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    expect(total).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
+    await gina.context.close();
+  });
+});

@@ -1,0 +1,48 @@
+/*
+ * Codes of HTTP error bodies (`{ statusCode, error, message, code }`). The server keeps its English
+ * `message` for logs and old clients; the web words each code in the interface language. Kept free of zod
+ * so the web's first load can import it.
+ */
+export const HTTP_ERROR_CODES = [
+  /** A body or query that fails its schema. */
+  'bad_request',
+  /** No token, or one that is invalid or expired. */
+  'unauthorized',
+  /** Signed in, but not allowed (someone else's data, a foreign origin). */
+  'forbidden',
+  /** Guests cannot do this (profile, room history): log in first. */
+  'login_required',
+  /** No such thing (route, player). */
+  'not_found',
+  /** A room code that names no room. */
+  'room_not_found',
+  /** A socket session that is unknown or expired: join the room again. */
+  'session_expired',
+  /** A body over its size limit. */
+  'payload_too_large',
+  /** Too many requests. */
+  'rate_limited',
+  /** The bot check was not passed. */
+  'bot_check_failed',
+  /** Something failed on the server. */
+  'internal',
+  /** A service the server needs is unreachable; try again later. */
+  'unavailable',
+] as const;
+export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
+
+/** The code of a status when the thrower named none. */
+export function httpErrorCodeOf(status: number): HttpErrorCode {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 413) return 'payload_too_large';
+  if (status === 429) return 'rate_limited';
+  if (status === 503) return 'unavailable';
+  if (status >= 500) return 'internal';
+  return 'bad_request';
+}
+
+export function isHttpErrorCode(value: unknown): value is HttpErrorCode {
+  return typeof value === 'string' && (HTTP_ERROR_CODES as readonly string[]).includes(value);
+}

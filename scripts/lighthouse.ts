@@ -1,0 +1,78 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, enterAsGuest, ProductServer } from '../e2e/harness.js';
+
+/*
+ * `npm run lighthouse` (after `npm run build`, which the npm script does): Lighthouse's default throttled
+ * mobile profile on /guest-login and on the room screen, against the built server, in Debian's Chromium
+ * (CHROME_PATH, default /usr/bin/chromium). The room needs a session: a guest enters in the same browser
+ * first, and Lighthouse keeps that storage. Results go to docs/lighthouse.json and the console; the README
+ * quotes them. Targets (issue 12): LCP <= 2.0 s, TBT <= 150 ms, accessibility >= 95.
+ */
+
+const chromePath = process.env.CHROME_PATH ?? CHROMIUM;
+const server = await ProductServer.start();
+const chrome = await chromeLauncher.launch({
+  chromePath,
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+  ],
+});
+
+interface Row {
+  page: string;
+  lcpMs: number;
+  tbtMs: number;
+  accessibility: number;
+  performance: number;
+}
+
+async function audit(name: string, url: string, keepStorage: boolean): Promise<Row> {
+  const result = await lighthouse(url, {
+    port: chrome.port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility'],
+    disableStorageReset: keepStorage,
+  });
+  const lhr = result!.lhr;
+  return {
+    page: name,
+    lcpMs: Math.round(lhr.audits['largest-contentful-paint']!.numericValue ?? NaN),
+    tbtMs: Math.round(lhr.audits['total-blocking-time']!.numericValue ?? NaN),
+    accessibility: Math.round((lhr.categories.accessibility!.score ?? 0) * 100),
+    performance: Math.round((lhr.categories.performance!.score ?? 0) * 100),
+  };
+}
+
+const rows: Row[] = [];
+try {
+  // a guest enters in this browser first, so the room screen has a session (kept by Lighthouse)
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  const page = await browser.contexts()[0]!.newPage();
+  await enterAsGuest(page, `${server.url}/`);
+  const room = page.url();
+  await page.close();
+  rows.push(await audit('room screen', room, true));
+  // last, as it clears the storage: a first visit
+  rows.unshift(await audit('/guest-login', `${server.url}/guest-login`, false));
+} finally {
+  await chrome.kill();
+  await server.dispose();
+}
+
+console.table(rows);
+writeFileSync(
+  join(import.meta.dirname, '../docs/lighthouse.json'),
+  `${JSON.stringify({ date: new Date().toISOString().slice(0, 10), profile: 'Lighthouse 12 default mobile (simulated throttling)', rows }, null, 2)}\n`,
+);
