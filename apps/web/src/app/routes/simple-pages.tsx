@@ -1,4 +1,4 @@
-import { CircleAlert, CircleCheck, CircleX, Compass } from 'lucide-react';
+import { CircleAlert, Compass } from 'lucide-react';
 import { Link, useSearchParams } from '../../lib/router';
 import { CenteredCard } from '../../components/ui/card';
 import { CheckoutResult } from '../../features/credits/components/checkout-result';

@@ -72,7 +72,12 @@ export function EmailForm({ initialMode }: { initialMode: 'login' | 'register' }
         ? t('email.createAccount')
         : t('email.sendReset');
   return (
-    <form onSubmit={submit} className="flex flex-col gap-3" data-testid="email-form" data-mode={mode}>
+    <form
+      onSubmit={(event) => void submit(event)}
+      className="flex flex-col gap-3"
+      data-testid="email-form"
+      data-mode={mode}
+    >
       <TextField
         label={t('email.address')}
         type="email"

@@ -90,7 +90,11 @@ function PasswordForm({
   }
 
   return (
-    <form onSubmit={submit} className="mt-6 flex flex-col gap-3" data-testid="password-form">
+    <form
+      onSubmit={(event) => void submit(event)}
+      className="mt-6 flex flex-col gap-3"
+      data-testid="password-form"
+    >
       {current && (
         <TextField
           label={t('email.currentPassword')}
