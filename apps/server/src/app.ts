@@ -22,6 +22,7 @@ import { playerRoutes } from './players/routes.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
+import { createRoomLog } from './rooms/room-log.js';
 import { roomRoutes } from './rooms/routes.js';
 import { openDb, type Db } from './store/db.js';
 import { createTranslationService, type Meter } from './translation/index.js';
@@ -96,7 +97,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('xtalkDb', db);
 
   const rooms = createRoomsRepo(db, clock);
-  const hub = createRoomHub(bus);
+  const roomLog = createRoomLog(db);
+  const hub = createRoomHub(bus, { log: roomLog, logger: app.log });
   const provider = createAiProvider(config, app.log);
   const translation = createTranslationService({
     config,
@@ -141,12 +143,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(playerRoutes, { users, authenticator, adminKey: config.ADMIN_API_KEY });
   await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
   await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
-  app.get(ApiPath.health, async () => ({
-    ok: true,
-    db: db.kind,
-    bus: redis ? 'redis' : 'memory',
-    ...hub.stats(),
-  }));
+  app.get(ApiPath.health, async () => {
+    // A node without its bus still serves its own rooms (from the log); it says so instead of "ok".
+    const busUp = bus.isConnected?.() ?? true;
+    return {
+      ok: true,
+      status: busUp ? 'ok' : 'degraded',
+      db: db.kind,
+      bus: redis ? 'redis' : 'memory',
+      busConnected: busUp,
+      ...hub.stats(),
+    };
+  });
   await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
 
   const gateway = createGateway(app, {
@@ -169,7 +177,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       languages: config.LANGUAGES,
       clock,
       logger: app.log,
+      log: roomLog,
       replayLimit: REPLAY_LIMIT,
+      resumeMaxEvents: config.RESUME_MAX_EVENTS,
+      minProtocolVersion: config.MIN_PROTOCOL_VERSION,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       onAudio: createVoiceInput({ chat, translation, logger: app.log, clock }),
     },

@@ -1,11 +1,11 @@
 import {
   CloseCode,
+  MIN_PROTOCOL_VERSION,
   PROTOCOL_VERSION,
   normalizeRoomCode,
   parseClientFrame,
   type ChatFrame,
   type ErrorCode,
-  type MessageFrame,
   type ServerFrame,
   type SetLanguageFrame,
   type SetUsernameFrame,
@@ -16,10 +16,13 @@ import type { Clock } from '../clock.js';
 import { displayNameOf, type UserRow, type UsersRepo } from '../auth/users-repo.js';
 import type { ChatService } from '../rooms/chat-service.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
+import type { RoomLog } from '../rooms/room-log.js';
 import type { PeerSocket } from './peer-socket.js';
 import type { Presence } from './presence.js';
 import { createTokenBucket } from './rate-limit.js';
 import type { RoomHub } from './room-hub.js';
+import { catchUpFor } from './resume.js';
+import { checkProtocolVersion } from './protocol-version.js';
 
 export interface ConnectionDeps {
   hub: RoomHub;
@@ -30,8 +33,14 @@ export interface ConnectionDeps {
   languages: readonly string[];
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** The room log: positions and what a resuming client missed. */
+  log: Pick<RoomLog, 'position' | 'readSince'>;
   /** How many stored messages a joiner gets replayed. */
   replayLimit: number;
+  /** The furthest behind (in offsets) a resume is replayed; further gets RESYNC and the recent window. */
+  resumeMaxEvents: number;
+  /** The oldest protocol version served (a setUsername without one is version 1). */
+  minProtocolVersion?: number;
   /** Drop a peer whose unsent bytes exceed this (it stopped reading). */
   maxBufferedBytes: number;
   /** Answers a binary frame (voice); without it, binary frames get an error frame. */
@@ -46,6 +55,8 @@ export interface ConnectionContext {
   displayUsername(): string;
   language(): string;
   sendFrame(frame: ServerFrame): void;
+  /** The client id announced (voiceClip) for the next voice clip, taken once. */
+  takeClipClientId(): string | undefined;
 }
 
 /**
@@ -63,8 +74,10 @@ export function createConnection(
   let language = deps.languages[0]!;
   let state: 'new' | 'joining' | 'joined' | 'closed' = 'new';
   /** Live frames that arrive while the replay is being sent; flushed after READY. */
-  let pending: Buffer[] | undefined;
-  let lastReplayedId = 0;
+  let pending: { json: Buffer; offset: number | undefined }[] | undefined;
+  /** The last room offset sent on this socket: a logged frame at or before it is not sent again. */
+  let lastOffset = 0;
+  let clipClientId: string | undefined;
   let attached = false;
   let present = false;
   const bucket = createTokenBucket(8, 2, deps.clock);
@@ -82,15 +95,23 @@ export function createConnection(
     socket.sendText(json);
   }
   const sendFrame = (frame: ServerFrame) => sendText(JSON.stringify(frame));
+  /** The hub delivers logged frames in offset order; the replay may already have covered some. */
+  function sendLogged(json: Buffer, offset: number | undefined) {
+    if (offset !== undefined) {
+      if (offset <= lastOffset) return;
+      lastOffset = offset;
+    }
+    sendText(json);
+  }
   const sendError = (code: ErrorCode, message: string) => sendFrame({ type: 'error', code, message });
 
   const member = {
     roomId: session.roomId,
     username: () => user.username,
     language: () => language,
-    deliverText(json: Buffer) {
-      if (pending) pending.push(json);
-      else sendText(json);
+    deliverText(json: Buffer, offset?: number) {
+      if (pending) pending.push({ json, offset });
+      else sendLogged(json, offset);
     },
     deliverAudio(wav: Buffer) {
       if (state === 'joined' && socket.bufferedAmount <= deps.maxBufferedBytes) socket.sendBinary(wav);
@@ -104,6 +125,11 @@ export function createConnection(
     displayUsername: () => displayName,
     language: () => language,
     sendFrame,
+    takeClipClientId() {
+      const clientId = clipClientId;
+      clipClientId = undefined;
+      return clientId;
+    },
   };
 
   function checkRoom(room: string): boolean {
@@ -127,15 +153,29 @@ export function createConnection(
       return;
     }
     if (!checkRoom(frame.room) || !checkLanguage(frame.language)) return;
+    if (state === 'new') {
+      const refusal = checkProtocolVersion(
+        frame.protocolVersion,
+        deps.minProtocolVersion ?? MIN_PROTOCOL_VERSION,
+      );
+      if (refusal) {
+        log.info({ protocolVersion: frame.protocolVersion }, 'refused a protocol version');
+        sendError('bad_frame', refusal);
+        return close(CloseCode.UnsupportedVersion, refusal);
+      }
+    }
     language = frame.language;
     if (state !== 'new') return; // a repeated setUsername only updates the language
     state = 'joining';
     pending = [];
     attached = true;
     await deps.hub.attach(member);
-    const replay = await deps.rooms.listMessages(session.roomId, deps.replayLimit);
-    for (const message of replay) sendFrame(message);
-    lastReplayedId = replay.at(-1)?.id ?? 0;
+    const catchUp = await catchUpFor(deps, session.roomId, frame.resume);
+    const position = { epoch: catchUp.position.epoch, offset: catchUp.position.offset };
+    if (catchUp.resync)
+      sendFrame({ type: 'system', message: 'RESYNC', timestamp: deps.clock.now(), ...position });
+    for (const replayed of catchUp.frames) sendFrame(replayed);
+    lastOffset = position.offset;
     if ((state as string) === 'closed') return;
     sendFrame({
       type: 'system',
@@ -143,17 +183,24 @@ export function createConnection(
       timestamp: deps.clock.now(),
       roomId: session.roomId,
       protocolVersion: PROTOCOL_VERSION,
+      ...position,
     });
     const buffered = pending;
     pending = undefined;
     state = 'joined';
-    for (const json of buffered) {
-      // a message stored during the replay query may be in both: send it once
-      if (isReplayedMessage(json, lastReplayedId)) continue;
-      sendText(json);
-    }
-    present = true;
-    if (await deps.presence.join(session.roomId, user.username)) {
+    for (const { json, offset } of buffered) sendLogged(json, offset);
+    // Presence only decides whether to announce JOIN: while its store is away the join still works.
+    const first = await deps.presence.join(session.roomId, user.username).then(
+      (isFirst) => {
+        present = true;
+        return isFirst;
+      },
+      (error: unknown) => {
+        log.warn({ err: error }, 'presence unavailable; joined without announcing');
+        return false;
+      },
+    );
+    if (first) {
       await deps.hub.broadcast(session.roomId, systemEvent('JOIN'), { exceptUsername: user.username });
     }
   }
@@ -171,14 +218,22 @@ export function createConnection(
   async function chat(frame: ChatFrame) {
     if (state !== 'joined') return sendError('not_joined', 'Send setUsername before chatting.');
     if (!checkRoom(frame.room) || !checkLanguage(frame.language)) return;
-    await deps.chat.post({
+    const stored = await deps.chat.post({
       roomId: session.roomId,
       userId: user.id,
       username: user.username,
       displayUsername: displayName,
       language: frame.language,
       text: frame.message,
+      clientId: frame.clientId,
     });
+    if (stored.duplicate) answerDuplicate(stored);
+  }
+
+  /** A resend of a stored client id: the stored message, to this connection alone (its acknowledgement). */
+  function answerDuplicate(stored: { message: ServerFrame; roomId: string }) {
+    if (stored.roomId === session.roomId) return sendFrame(stored.message);
+    sendError('message_invalid', 'This clientId was already used for a message in another room.');
   }
 
   function setLanguage(frame: SetLanguageFrame) {
@@ -198,12 +253,16 @@ export function createConnection(
     user = fresh;
     displayName = displayNameOf(fresh);
     if (!renamed && displayName === oldDisplayName) return;
-    await deps.rooms.renameAuthor(user.id, user.username, displayName);
+    const offset = await deps.rooms.renameAuthor(user.id, user.username, displayName, {
+      roomId: session.roomId,
+      oldDisplayUsername: oldDisplayName,
+    });
     await deps.hub.broadcast(session.roomId, {
       type: 'usernameUpdate',
       username: user.username,
       displayUsername: displayName,
       oldDisplayUsername: oldDisplayName,
+      ...(offset ? { offset } : {}),
     });
   }
 
@@ -246,6 +305,9 @@ export function createConnection(
           return track(async () => setLanguage(frame));
         case 'updateUsername':
           return track(() => updateUsername(frame));
+        case 'voiceClip':
+          clipClientId = frame.clientId;
+          return;
       }
     },
     onBinary(data: Buffer) {
@@ -265,7 +327,7 @@ export function createConnection(
       await queue;
       if (attached) await deps.hub.detach(member);
       if (!present) return;
-      const last = await deps.presence.leave(session.roomId, user.username);
+      const last = await deps.presence.leave(session.roomId, user.username).catch(() => false);
       if (last && announce) {
         await deps.hub.broadcast(session.roomId, systemEvent('LEAVE'), { exceptUsername: user.username });
       }
@@ -276,10 +338,3 @@ export function createConnection(
   };
 }
 export type Connection = ReturnType<typeof createConnection>;
-
-function isReplayedMessage(json: Buffer, lastReplayedId: number): boolean {
-  // Cheap check on the serialised bytes; only message frames start this way (see encodeText).
-  if (!json.subarray(0, 20).toString().startsWith('{"type":"message"')) return false;
-  const frame = JSON.parse(json.toString()) as MessageFrame;
-  return frame.id <= lastReplayedId;
-}
