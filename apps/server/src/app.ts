@@ -74,6 +74,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await migrate(db);
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : undefined;
+  // while Redis is away the client reconnects by itself; the callers see their command fail
+  redis?.on('error', (error) => app.log.debug({ err: error }, 'redis unavailable'));
   const bus: Bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL) : createMemoryBus();
   const presence = redis ? createRedisPresence(redis) : createMemoryPresence();
 
