@@ -193,6 +193,8 @@ export const errorFrame = z.object({
   type: z.literal('error'),
   code: z.enum(ERROR_CODES),
   message: z.string(),
+  /** The refused chat's (or voice clip's) client id, so the sender's outbox can mark that one. */
+  clientId: z.string().optional(),
 });
 export type ErrorFrame = z.infer<typeof errorFrame>;
 

@@ -103,7 +103,8 @@ export function createConnection(
     }
     sendText(json);
   }
-  const sendError = (code: ErrorCode, message: string) => sendFrame({ type: 'error', code, message });
+  const sendError = (code: ErrorCode, message: string, clientId?: string) =>
+    sendFrame({ type: 'error', code, message, ...(clientId ? { clientId } : {}) });
 
   const member = {
     roomId: session.roomId,
@@ -132,17 +133,18 @@ export function createConnection(
     },
   };
 
-  function checkRoom(room: string): boolean {
+  function checkRoom(room: string, clientId?: string): boolean {
     if (normalizeRoomCode(room) === session.roomId) return true;
-    sendError('wrong_room', `This connection is for room ${session.roomId}, not ${room}.`);
+    sendError('wrong_room', `This connection is for room ${session.roomId}, not ${room}.`, clientId);
     return false;
   }
 
-  function checkLanguage(candidate: string): boolean {
+  function checkLanguage(candidate: string, clientId?: string): boolean {
     if (deps.languages.includes(candidate)) return true;
     sendError(
       'unsupported_language',
       `Language ${candidate} is not supported here (${deps.languages.join(', ')}).`,
+      clientId,
     );
     return false;
   }
@@ -216,8 +218,9 @@ export function createConnection(
   }
 
   async function chat(frame: ChatFrame) {
-    if (state !== 'joined') return sendError('not_joined', 'Send setUsername before chatting.');
-    if (!checkRoom(frame.room) || !checkLanguage(frame.language)) return;
+    if (state !== 'joined')
+      return sendError('not_joined', 'Send setUsername before chatting.', frame.clientId);
+    if (!checkRoom(frame.room, frame.clientId) || !checkLanguage(frame.language, frame.clientId)) return;
     const stored = await deps.chat.post({
       roomId: session.roomId,
       userId: user.id,
@@ -267,12 +270,12 @@ export function createConnection(
   }
 
   /** Queues a frame's work after the previous frame's; a failure becomes an error frame, never a crash. */
-  function track(work: () => Promise<unknown>) {
+  function track(work: () => Promise<unknown>, clientId?: string) {
     queue = queue.then(work).then(
       () => undefined,
       (error: unknown) => {
         log.error({ err: error }, 'frame handling failed');
-        sendError('internal', 'Something went wrong on the server; please try again.');
+        sendError('internal', 'Something went wrong on the server; please try again.', clientId);
       },
     );
   }
@@ -289,7 +292,7 @@ export function createConnection(
       const parsed = parseClientFrame(text);
       if (!parsed.ok) {
         log.info({ code: parsed.code, reason: parsed.message }, 'rejected a frame');
-        return sendError(parsed.code, parsed.message);
+        return sendError(parsed.code, parsed.message, clientIdIn(text));
       }
       const frame = parsed.frame;
       switch (frame.type) {
@@ -299,8 +302,12 @@ export function createConnection(
           // Counted when the frame arrives, not when its turn in the queue comes: after a stall the
           // queued frames run back to back, and a client well under the limit must not look bursty.
           if (!bucket.take())
-            return sendError('rate_limited', 'You are sending messages too fast; wait a moment.');
-          return track(() => chat(frame));
+            return sendError(
+              'rate_limited',
+              'You are sending messages too fast; wait a moment.',
+              frame.clientId,
+            );
+          return track(() => chat(frame), frame.clientId);
         case 'setLanguage':
           return track(async () => setLanguage(frame));
         case 'updateUsername':
@@ -338,3 +345,15 @@ export function createConnection(
   };
 }
 export type Connection = ReturnType<typeof createConnection>;
+
+/** The clientId of a refused chat frame, when it has a usable one (the refusal names it). */
+function clientIdIn(text: string): string | undefined {
+  try {
+    const clientId = (JSON.parse(text) as { clientId?: unknown } | null)?.clientId;
+    return typeof clientId === 'string' && clientId.length > 0 && clientId.length <= 64
+      ? clientId
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

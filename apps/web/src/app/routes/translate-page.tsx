@@ -173,7 +173,14 @@ export function TranslatePage() {
         </div>
       </header>
 
-      <MessageList items={chat.items} myUsername={session.user.username} isReady={connection.isReady} />
+      <MessageList
+        items={chat.items}
+        myUsername={session.user.username}
+        isReady={connection.isReady}
+        pending={connection.outbox}
+        onRetry={connection.retry}
+        onDiscard={connection.discard}
+      />
 
       <footer className="border-t border-slate-200 bg-white/95 dark:border-slate-800 dark:bg-slate-900/95">
         <ChatComposer

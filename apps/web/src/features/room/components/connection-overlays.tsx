@@ -3,7 +3,11 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useI18n } from '../../../lib/i18n';
 import type { ConnectionState } from '../../../lib/socket-client';
 
-/** Full-screen 'Connecting...' while the first connection is made, 'Tap to Reconnect' while reconnecting. */
+/**
+ * Full-screen 'Connecting...' while the first connection is made; while reconnecting, a banner under the
+ * header with 'Tap to Reconnect' that leaves the list and the composer usable (typed messages wait in
+ * the outbox and go out when the socket is back).
+ */
 export function ConnectionOverlays({
   state,
   onReconnect,
@@ -26,17 +30,21 @@ export function ConnectionOverlays({
   }
   if (state === 'reconnecting') {
     return (
-      <div className="fixed inset-0 z-30 flex items-center justify-center bg-slate-950/40 p-6 backdrop-blur-[2px]">
-        <div className="flex max-w-xs flex-col items-center gap-4 rounded-3xl bg-white p-6 text-center shadow-2xl dark:bg-slate-900">
-          <WifiOff className="size-8 text-slate-400" aria-hidden="true" />
+      <div className="pointer-events-none fixed inset-x-0 top-16 z-30 flex justify-center px-3">
+        <div
+          role="status"
+          data-testid="reconnecting-banner"
+          className="pointer-events-auto flex max-w-md items-center gap-3 rounded-full bg-white py-1.5 pr-1.5 pl-4 shadow-lg ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700"
+        >
+          <WifiOff className="size-4 shrink-0 text-slate-400" aria-hidden="true" />
           <p className="text-sm text-slate-600 dark:text-slate-300">{t('room.reconnecting')}</p>
           <button
             type="button"
             data-testid="reconnect-button"
             onClick={onReconnect}
-            className="inline-flex cursor-pointer items-center gap-2 rounded-full bg-indigo-600 px-6 py-3 text-base font-semibold text-white shadow-lg hover:bg-indigo-500 focus-visible:ring-2 focus-visible:ring-indigo-400 focus-visible:outline-none"
+            className="inline-flex shrink-0 cursor-pointer items-center gap-1.5 rounded-full bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-500 focus-visible:ring-2 focus-visible:ring-indigo-400 focus-visible:outline-none"
           >
-            <RefreshCw className="size-5" aria-hidden="true" />
+            <RefreshCw className="size-4" aria-hidden="true" />
             {t('room.reconnect')}
           </button>
         </div>
