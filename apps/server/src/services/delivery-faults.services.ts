@@ -136,8 +136,24 @@ describe('delivery under faults: two nodes, PostgreSQL, a Redis of its own', () 
       } else {
         // the bus goes away while people talk, and comes back on the same port
         await stopRedis(redis);
+        const node = up()[0]!;
+        await expect
+          .poll(async () => (await node.app.inject({ method: 'GET', url: '/api/health' })).json(), {
+            timeout: 10_000,
+          })
+          .toMatchObject({ status: 'degraded', busConnected: false });
+        // joining during the outage works on a node (its own rooms keep going from the log)
+        const joiner = new ResumingClient(await guestLogin(node.app), roomId, () => [node], random);
+        await joiner.connect();
+        await expect.poll(() => joiner.isReady, { timeout: 10_000 }).toBe(true);
+        joiner.stop();
         await chatFor(MESSAGES_PER_CYCLE / 4);
         redis = await startRedis(redisPort);
+        await expect
+          .poll(async () => (await node.app.inject({ method: 'GET', url: '/api/health' })).json(), {
+            timeout: 10_000,
+          })
+          .toMatchObject({ status: 'ok', busConnected: true });
         faults.push('redis restarted');
       }
       await chatFor(MESSAGES_PER_CYCLE / 4);
@@ -152,7 +168,9 @@ describe('delivery under faults: two nodes, PostgreSQL, a Redis of its own', () 
       );
     const state = () =>
       clients
-        .map((c) => `outbox ${c.outbox.size} ready ${c.isReady} offset ${c.lastOffset} connects ${c.connects}`)
+        .map(
+          (c) => `outbox ${c.outbox.size} ready ${c.isReady} offset ${c.lastOffset} connects ${c.connects}`,
+        )
         .join('; ');
     await expect
       .poll(() => clients.every((client) => client.outbox.size === 0), { timeout: 30_000, interval: 100 })
