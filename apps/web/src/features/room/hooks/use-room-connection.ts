@@ -240,7 +240,13 @@ export function useRoomConnection(options: RoomConnectionOptions) {
 
   /** A voice clip; 'Not connected.' (2 s) when the socket is not open (spec section 5). */
   const sendAudio = useCallback((clip: Uint8Array): boolean => {
-    const sent = clientRef.current?.sendBinary(clip) ?? false;
+    const client = clientRef.current;
+    // the clip's client id goes just before it, so a resent clip is stored (and transcribed) once
+    const sent =
+      (client?.state === 'ready' &&
+        client.send({ type: 'voiceClip', clientId: newClientId() }) &&
+        client.sendBinary(clip)) ||
+      false;
     if (!sent) toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
     return sent;
   }, []);
