@@ -13,7 +13,7 @@ import { chatReducer, initialChatState } from '../../features/chat/utils/message
 import { InviteButton } from '../../features/invite/components/invite-dialog';
 import { PastRoomsDialog } from '../../features/history/components/past-rooms-dialog';
 import { shareLink } from '../../features/invite/utils/share-link';
-import { ConnectionOverlays } from '../../features/room/components/connection-overlays';
+import { ConnectionOverlays, ReconnectBanner } from '../../features/room/components/connection-overlays';
 import { JoinRoomDialog } from '../../features/room/components/join-room-dialog';
 import { RoomIdButton } from '../../features/room/components/room-id-button';
 import { useRoomConnection } from '../../features/room/hooks/use-room-connection';
@@ -173,6 +173,7 @@ export function TranslatePage() {
         </div>
       </header>
 
+      <ReconnectBanner state={connection.state} onReconnect={connection.reconnect} />
       <MessageList
         items={chat.items}
         myUsername={session.user.username}
@@ -212,7 +213,7 @@ export function TranslatePage() {
         onChoose={microphones.choose}
         onOpen={microphones.refresh}
       />
-      <ConnectionOverlays state={connection.state} onReconnect={connection.reconnect} />
+      <ConnectionOverlays state={connection.state} />
       <JoinRoomDialog
         open={joinOpen}
         currentRoom={connection.roomId}
