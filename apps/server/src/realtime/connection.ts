@@ -171,8 +171,17 @@ export function createConnection(
     state = 'joining';
     pending = [];
     attached = true;
-    await deps.hub.attach(member);
-    const catchUp = await catchUpFor(deps, session.roomId, frame.resume);
+    let catchUp: Awaited<ReturnType<typeof catchUpFor>>;
+    try {
+      await deps.hub.attach(member);
+      catchUp = await catchUpFor(deps, session.roomId, frame.resume);
+    } catch (error) {
+      // Half-joined is no state to stay in: the client reconnects (and resumes) once we can serve it.
+      log.error({ err: error }, 'joining the room failed');
+      sendError('unavailable', 'The room could not be loaded just now; reconnecting.');
+      close(1011, 'Room unavailable; reconnecting.');
+      return;
+    }
     const position = { epoch: catchUp.position.epoch, offset: catchUp.position.offset };
     if (catchUp.resync)
       sendFrame({ type: 'system', message: 'RESYNC', timestamp: deps.clock.now(), ...position });

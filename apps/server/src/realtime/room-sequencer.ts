@@ -78,7 +78,14 @@ export function createRoomSequencer(
           const frames = await source.readSince(roomId, next - 1, Number.MAX_SAFE_INTEGER, options.pageSize);
           for (const frame of frames) {
             if (stopped || frame.offset < next) continue;
-            if (frame.offset > next) break; // not visible yet; the next round gets it
+            if (frame.offset > next) {
+              // The log is gap-free, so a hole means its start was trimmed: nothing there to wait for.
+              options.logger.warn(
+                { roomId, from: next, to: frame.offset },
+                'room log has a hole; skipping it',
+              );
+              next = frame.offset;
+            }
             held.delete(frame.offset);
             next += 1;
             deliver(decodeEnvelope(encodeText(frame))!);
