@@ -14,6 +14,7 @@ export const serverTableOwners = {
   room_members: 'rooms',
   sessions: 'rooms',
   messages: 'rooms',
+  room_changes: 'rooms',
   player_links: 'auth',
   email_accounts: 'auth',
   email_tokens: 'auth',

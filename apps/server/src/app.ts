@@ -36,6 +36,7 @@ import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js'
 import { createChatService } from './rooms/chat-service.js';
 import { deleteExpiredSessions } from './rooms/expired-rows.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
+import { createRoomLog } from './rooms/room-log.js';
 import { roomRoutes } from './rooms/routes.js';
 import { openDb, type Db } from './store/db.js';
 import { createTranslationService, type Meter } from './translation/index.js';
@@ -84,6 +85,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await migrate(db);
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : undefined;
+  // while Redis is away the client reconnects by itself; the callers see their command fail
+  redis?.on('error', (error) => app.log.debug({ err: error }, 'redis unavailable'));
   const bus: Bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL) : createMemoryBus();
   const presence = redis ? createRedisPresence(redis) : createMemoryPresence();
 
@@ -108,7 +111,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('xtalkDb', db);
 
   const rooms = createRoomsRepo(db, clock);
-  const hub = createRoomHub(bus);
+  const roomLog = createRoomLog(db);
+  const hub = createRoomHub(bus, { log: roomLog, logger: app.log });
   const provider = createAiProvider(config, app.log);
   // Credits: the author of a message pays for its AI work from the ledger.
   const isGuest = createGuestCheck(users, clock);
@@ -202,12 +206,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     logger: app.log,
   });
-  app.get(ApiPath.health, async () => ({
-    ok: true,
-    db: db.kind,
-    bus: redis ? 'redis' : 'memory',
-    ...hub.stats(),
-  }));
+  app.get(ApiPath.health, async () => {
+    // A node without its bus still serves its own rooms (from the log); it says so instead of "ok".
+    const busUp = bus.isConnected?.() ?? true;
+    return {
+      ok: true,
+      status: busUp ? 'ok' : 'degraded',
+      db: db.kind,
+      bus: redis ? 'redis' : 'memory',
+      busConnected: busUp,
+      ...hub.stats(),
+    };
+  });
   await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
 
   const gateway = createGateway(app, {
@@ -230,6 +240,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       languages: config.LANGUAGES,
       clock,
       logger: app.log,
+      log: roomLog,
       replayLimit: REPLAY_LIMIT,
       // signed-in users see their balance from the start; guests see none (spec section 6)
       balanceFrame: async (user) =>
@@ -241,6 +252,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
               timestamp: clock.now(),
               balance: await ledger.balance(user.id),
             },
+      resumeMaxEvents: config.RESUME_MAX_EVENTS,
+      minProtocolVersion: config.MIN_PROTOCOL_VERSION,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       onAudio: createVoiceInput({ chat, translation, logger: app.log, clock }),
     },

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { DEFAULT_DAILY_FREE_CREDITS, DEFAULT_SESSION_TTL_SECONDS, languageSchema } from '@xtalk/protocol';
+import {
+  DEFAULT_DAILY_FREE_CREDITS,
+  DEFAULT_SESSION_TTL_SECONDS,
+  MIN_PROTOCOL_VERSION,
+  PROTOCOL_VERSION,
+  languageSchema,
+} from '@xtalk/protocol';
 
 /*
  * Configuration is read once, here, from the environment; everything else receives the typed result.
@@ -114,6 +120,13 @@ export const configSchema = z
     STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
     /** Where local model weights live; default DATA_DIR/models. */
     MODELS_DIR: optionalString,
+    /**
+     * How far behind (in room offsets: messages and later changes) a reconnecting client is replayed
+     * exactly what it missed; further behind it is told RESYNC and gets the recent window.
+     */
+    RESUME_MAX_EVENTS: z.coerce.number().int().positive().max(100_000).default(1000),
+    /** The oldest protocol version served; a setUsername without protocolVersion counts as version 1. */
+    MIN_PROTOCOL_VERSION: z.coerce.number().int().min(1).max(PROTOCOL_VERSION).default(MIN_PROTOCOL_VERSION),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((c) => Boolean(c.GOOGLE_CLIENT_ID) || !c.GOOGLE_CLIENT_SECRET, {

@@ -1,8 +1,13 @@
 /** Shared constants of the product (spec section 9). One source of truth for server and web. */
 
 export const PRODUCT_NAME = 'XTalk';
-/** Bumped on any incompatible change to a frame; sent to clients in the READY frame. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * The protocol version this code speaks; sent in setUsername by clients and in READY by the server.
+ * 2: offsets, epochs and resume, client message ids (docs/decisions/0060-protocol-version-handshake.md).
+ */
+export const PROTOCOL_VERSION = 2;
+/** The oldest version a server serves by default (a setUsername without a version is version 1). */
+export const MIN_PROTOCOL_VERSION = 1;
 
 /** The mascot/system user (spec section 6). */
 export const SYSTEM_USERNAME = '_xtalkchan';
@@ -47,4 +52,6 @@ export const CloseCode = {
   SessionEnded: 4000,
   /** The token expired while connected. */
   TokenExpired: 4001,
+  /** The client speaks a protocol version this server cannot serve: reload the page. */
+  UnsupportedVersion: 4400,
 } as const;

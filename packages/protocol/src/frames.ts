@@ -9,6 +9,14 @@ import { languageSchema } from './language.js';
 
 const roomField = z.string().min(1).max(32);
 const usernameField = z.string().min(1).max(64);
+/** A client's own id for one message, so a resend after a drop is stored once (per author). */
+const clientIdField = z.string().min(1).max(64);
+/** A room's position: its epoch (changes only when its history is reset) and the last offset seen. */
+export const resumePositionSchema = z.object({
+  epoch: z.string().min(1).max(64),
+  offset: z.number().int().min(0),
+});
+export type ResumePosition = z.infer<typeof resumePositionSchema>;
 
 // ---------------------------------------------------------------------------------------------- client
 
@@ -17,6 +25,13 @@ export const setUsernameFrame = z.object({
   username: usernameField,
   language: languageSchema,
   room: roomField,
+  /**
+   * The protocol version the client speaks. Clients of version 2 and later always send it; a frame
+   * without it is a version-1 client (see docs/decisions/0060-protocol-version-handshake.md).
+   */
+  protocolVersion: z.number().int().min(0).max(1_000_000).optional(),
+  /** On a reconnect: where the client left off; it gets exactly what it missed. */
+  resume: resumePositionSchema.optional(),
 });
 
 export const chatFrame = z.object({
@@ -29,6 +44,7 @@ export const chatFrame = z.object({
       message: `Message is longer than ${MAX_MESSAGE_LENGTH} characters.`,
     }),
   room: roomField,
+  clientId: clientIdField.optional(),
 });
 
 export const setLanguageFrame = z.object({
@@ -43,17 +59,28 @@ export const updateUsernameFrame = z.object({
   displayUsername: z.string().min(1).max(64),
 });
 
+/** Announces the voice clip that comes next as one binary frame, with its client message id. */
+export const voiceClipFrame = z.object({
+  type: z.literal('voiceClip'),
+  clientId: clientIdField,
+});
+
 export const clientFrameSchema = z.discriminatedUnion('type', [
   setUsernameFrame,
   chatFrame,
   setLanguageFrame,
   updateUsernameFrame,
+  voiceClipFrame,
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 export type SetUsernameFrame = z.infer<typeof setUsernameFrame>;
 export type ChatFrame = z.infer<typeof chatFrame>;
 export type SetLanguageFrame = z.infer<typeof setLanguageFrame>;
 export type UpdateUsernameFrame = z.infer<typeof updateUsernameFrame>;
+export type VoiceClipFrame = z.infer<typeof voiceClipFrame>;
+
+/** The room's sequence number of a stored change (1, 2, 3, ...), gap-free per room and epoch. */
+const offsetField = z.number().int().min(1).optional();
 
 // ---------------------------------------------------------------------------------------------- server
 
@@ -70,10 +97,15 @@ export const messageFrame = z.object({
   translations: z.record(z.string(), z.string()),
   isTutorial: z.boolean(),
   note: z.string().optional(),
+  /** The room offset at which the message was stored. */
+  offset: offsetField,
+  /** The author's client message id, echoed to everyone (it is not secret). */
+  clientId: z.string().optional(),
 });
 export type MessageFrame = z.infer<typeof messageFrame>;
 
-export const SYSTEM_EVENTS = ['JOIN', 'LEAVE', 'READY', 'BALANCE'] as const;
+/** RESYNC: a resume was too far behind (or of another epoch); the recent window follows. */
+export const SYSTEM_EVENTS = ['JOIN', 'LEAVE', 'READY', 'BALANCE', 'RESYNC'] as const;
 export type SystemEvent = (typeof SYSTEM_EVENTS)[number];
 
 export const systemFrame = z.object({
@@ -90,6 +122,9 @@ export const systemFrame = z.object({
   /** READY only: the room joined and the protocol version the server speaks. */
   roomId: z.string().optional(),
   protocolVersion: z.number().int().optional(),
+  /** READY and RESYNC: the room's epoch and its latest offset. */
+  epoch: z.string().optional(),
+  offset: z.number().int().min(0).optional(),
 });
 export type SystemFrame = z.infer<typeof systemFrame>;
 
@@ -106,6 +141,7 @@ export const translationCompleteFrame = z.object({
   originalTimestamp: z.number().int(),
   targetLanguage: languageSchema,
   fullText: z.string(),
+  offset: offsetField,
 });
 export type TranslationCompleteFrame = z.infer<typeof translationCompleteFrame>;
 
@@ -113,6 +149,7 @@ export const noteCompleteFrame = z.object({
   type: z.literal('noteComplete'),
   originalTimestamp: z.number().int(),
   note: z.string(),
+  offset: offsetField,
 });
 export type NoteCompleteFrame = z.infer<typeof noteCompleteFrame>;
 
@@ -121,6 +158,7 @@ export const usernameUpdateFrame = z.object({
   username: z.string(),
   displayUsername: z.string(),
   oldDisplayUsername: z.string(),
+  offset: offsetField,
 });
 export type UsernameUpdateFrame = z.infer<typeof usernameUpdateFrame>;
 
@@ -147,6 +185,8 @@ export const ERROR_CODES = [
   'transcription_failed',
   /** Something failed on the server; the frame may be retried. */
   'internal',
+  /** Something this server depends on is down for a moment (e.g. the bus); retry shortly. */
+  'unavailable',
   /** A notice about the room's engines (translation unavailable, loading...). Not a failure of the frame. */
   'notice',
 ] as const;
@@ -156,6 +196,8 @@ export const errorFrame = z.object({
   type: z.literal('error'),
   code: z.enum(ERROR_CODES),
   message: z.string(),
+  /** The refused chat's (or voice clip's) client id, so the sender's outbox can mark that one. */
+  clientId: z.string().optional(),
 });
 export type ErrorFrame = z.infer<typeof errorFrame>;
 

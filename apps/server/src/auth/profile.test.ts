@@ -132,6 +132,8 @@ describe('profile and usernames', () => {
       username: 'alice_new',
       displayUsername: 'alice_new',
       oldDisplayUsername: oldDisplay,
+      // logged at the room's next offset, so a client that resumes gets the rename too
+      offset: expect.any(Number),
     });
     await alice.next((frame) => frame.type === 'usernameUpdate');
 

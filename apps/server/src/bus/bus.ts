@@ -8,6 +8,10 @@ export interface Bus {
   /** Returns the function that ends this subscription. */
   subscribe(channel: string, handler: (payload: Buffer) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** Whether frames flow now; a bus that cannot fail leaves it out. */
+  isConnected?(): boolean;
+  /** Called when the bus is back after an outage (frames published meanwhile were lost). */
+  onReconnect?(listener: () => void): void;
 }
 
 export function createMemoryBus(): Bus {

@@ -4,14 +4,33 @@ import type { Bus } from './bus.js';
 /**
  * Redis pub/sub bus. A subscriber connection cannot publish, so there are two. Several local handlers
  * of one channel share one Redis subscription.
+ *
+ * Neither connection queues commands while Redis is away: a publish fails at once (the hub then reads
+ * the room log instead of waiting), and every channel is subscribed again when the subscriber is back,
+ * after which `onReconnect` listeners read from the log whatever was published meanwhile.
  */
 export async function createRedisBus(url: string): Promise<Bus> {
-  const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
-  const subscriber = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  const options = { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false } as const;
+  const publisher = new Redis(url, options);
+  const subscriber = new Redis(url, options);
+  // errors while Redis is away are expected; the connections retry by themselves
+  publisher.on('error', () => undefined);
+  subscriber.on('error', () => undefined);
   await Promise.all([publisher.connect(), subscriber.connect()]);
   const handlers = new Map<string, Set<(payload: Buffer) => void>>();
+  const reconnectListeners = new Set<() => void>();
   subscriber.on('messageBuffer', (channel: Buffer, payload: Buffer) => {
     for (const handler of handlers.get(channel.toString()) ?? []) handler(payload);
+  });
+  let closing = false;
+  subscriber.on('ready', () => {
+    if (closing) return;
+    const channels = [...handlers.keys()];
+    void (channels.length > 0 ? subscriber.subscribe(...channels) : Promise.resolve())
+      .catch(() => undefined)
+      .then(() => {
+        for (const listener of reconnectListeners) listener();
+      });
   });
   return {
     async publish(channel, payload) {
@@ -21,7 +40,10 @@ export async function createRedisBus(url: string): Promise<Bus> {
       let set = handlers.get(channel);
       if (!set) {
         handlers.set(channel, (set = new Set()));
-        await subscriber.subscribe(channel);
+        // While Redis is away this fails; the channel is subscribed again when the subscriber is back.
+        await subscriber.subscribe(channel).catch((error: unknown) => {
+          if (subscriber.status === 'ready') throw error;
+        });
       }
       set.add(handler);
       return async () => {
@@ -32,7 +54,12 @@ export async function createRedisBus(url: string): Promise<Bus> {
         }
       };
     },
+    isConnected: () => publisher.status === 'ready' && subscriber.status === 'ready',
+    onReconnect(listener) {
+      reconnectListeners.add(listener);
+    },
     async close() {
+      closing = true;
       handlers.clear();
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);
     },

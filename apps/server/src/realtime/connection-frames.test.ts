@@ -88,6 +88,9 @@ function room(options: { history?: MessageFrame[]; onAudio?: ConnectionDeps['onA
     clock: { now: () => 1_000 },
     logger,
     replayLimit: 100,
+    // no room log here: every joiner gets the recent window, as a first join does
+    log: { position: async () => ({ epoch: 'e1', offset: 0 }), readSince: async () => [] },
+    resumeMaxEvents: 1000,
     maxBufferedBytes: 1000,
     onAudio: options.onAudio,
   };

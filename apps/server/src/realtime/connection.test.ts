@@ -50,7 +50,7 @@ function setup() {
     async post(input: PostMessage) {
       await stalled;
       posted.push(input);
-      return {
+      const message = {
         type: 'message',
         id: posted.length,
         timestamp: posted.length,
@@ -58,6 +58,7 @@ function setup() {
         isTutorial: false,
         ...input,
       };
+      return { message, duplicate: false, roomId: ROOM };
     },
   } as unknown as ChatService;
   const deps: ConnectionDeps = {
@@ -65,6 +66,8 @@ function setup() {
     presence: createMemoryPresence(),
     chat,
     rooms: { listMessages: async () => [] } as unknown as RoomsRepo,
+    log: { position: async () => ({ epoch: 'e1', offset: 0 }), readSince: async () => [] },
+    resumeMaxEvents: 1000,
     users: { findById: async () => user } as unknown as ConnectionDeps['users'],
     languages: ['en', 'ja'],
     clock,

@@ -1,11 +1,11 @@
 import {
   CloseCode,
+  MIN_PROTOCOL_VERSION,
   PROTOCOL_VERSION,
   normalizeRoomCode,
   parseClientFrame,
   type ChatFrame,
   type ErrorCode,
-  type MessageFrame,
   type ServerFrame,
   type SetLanguageFrame,
   type SetUsernameFrame,
@@ -16,10 +16,13 @@ import type { Clock } from '../clock.js';
 import { displayNameOf, type UserRow, type UsersRepo } from '../auth/users-repo.js';
 import type { ChatService } from '../rooms/chat-service.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
+import type { RoomLog } from '../rooms/room-log.js';
 import type { PeerSocket } from './peer-socket.js';
 import type { Presence } from './presence.js';
 import { createTokenBucket } from './rate-limit.js';
 import type { RoomHub } from './room-hub.js';
+import { catchUpFor } from './resume.js';
+import { checkProtocolVersion } from './protocol-version.js';
 
 export interface ConnectionDeps {
   hub: RoomHub;
@@ -30,8 +33,14 @@ export interface ConnectionDeps {
   languages: readonly string[];
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** The room log: positions and what a resuming client missed. */
+  log: Pick<RoomLog, 'position' | 'readSince'>;
   /** How many stored messages a joiner gets replayed. */
   replayLimit: number;
+  /** The furthest behind (in offsets) a resume is replayed; further gets RESYNC and the recent window. */
+  resumeMaxEvents: number;
+  /** The oldest protocol version served (a setUsername without one is version 1). */
+  minProtocolVersion?: number;
   /** Drop a peer whose unsent bytes exceed this (it stopped reading). */
   maxBufferedBytes: number;
   /** The frame sent right after READY with the user's balance; undefined for guests (no balance shown). */
@@ -48,6 +57,8 @@ export interface ConnectionContext {
   displayUsername(): string;
   language(): string;
   sendFrame(frame: ServerFrame): void;
+  /** The client id announced (voiceClip) for the next voice clip, taken once. */
+  takeClipClientId(): string | undefined;
 }
 
 /**
@@ -65,8 +76,10 @@ export function createConnection(
   let language = deps.languages[0]!;
   let state: 'new' | 'joining' | 'joined' | 'closed' = 'new';
   /** Live frames that arrive while the replay is being sent; flushed after READY. */
-  let pending: Buffer[] | undefined;
-  let lastReplayedId = 0;
+  let pending: { json: Buffer; offset: number | undefined }[] | undefined;
+  /** The last room offset sent on this socket: a logged frame at or before it is not sent again. */
+  let lastOffset = 0;
+  let clipClientId: string | undefined;
   let attached = false;
   let present = false;
   const bucket = createTokenBucket(8, 2, deps.clock);
@@ -84,15 +97,24 @@ export function createConnection(
     socket.sendText(json);
   }
   const sendFrame = (frame: ServerFrame) => sendText(JSON.stringify(frame));
-  const sendError = (code: ErrorCode, message: string) => sendFrame({ type: 'error', code, message });
+  /** The hub delivers logged frames in offset order; the replay may already have covered some. */
+  function sendLogged(json: Buffer, offset: number | undefined) {
+    if (offset !== undefined) {
+      if (offset <= lastOffset) return;
+      lastOffset = offset;
+    }
+    sendText(json);
+  }
+  const sendError = (code: ErrorCode, message: string, clientId?: string) =>
+    sendFrame({ type: 'error', code, message, ...(clientId ? { clientId } : {}) });
 
   const member = {
     roomId: session.roomId,
     username: () => user.username,
     language: () => language,
-    deliverText(json: Buffer) {
-      if (pending) pending.push(json);
-      else sendText(json);
+    deliverText(json: Buffer, offset?: number) {
+      if (pending) pending.push({ json, offset });
+      else sendLogged(json, offset);
     },
     deliverAudio(wav: Buffer) {
       if (state === 'joined' && socket.bufferedAmount <= deps.maxBufferedBytes) socket.sendBinary(wav);
@@ -112,19 +134,25 @@ export function createConnection(
     displayUsername: () => displayName,
     language: () => language,
     sendFrame,
+    takeClipClientId() {
+      const clientId = clipClientId;
+      clipClientId = undefined;
+      return clientId;
+    },
   };
 
-  function checkRoom(room: string): boolean {
+  function checkRoom(room: string, clientId?: string): boolean {
     if (normalizeRoomCode(room) === session.roomId) return true;
-    sendError('wrong_room', `This connection is for room ${session.roomId}, not ${room}.`);
+    sendError('wrong_room', `This connection is for room ${session.roomId}, not ${room}.`, clientId);
     return false;
   }
 
-  function checkLanguage(candidate: string): boolean {
+  function checkLanguage(candidate: string, clientId?: string): boolean {
     if (deps.languages.includes(candidate)) return true;
     sendError(
       'unsupported_language',
       `Language ${candidate} is not supported here (${deps.languages.join(', ')}).`,
+      clientId,
     );
     return false;
   }
@@ -135,16 +163,39 @@ export function createConnection(
       return;
     }
     if (!checkRoom(frame.room) || !checkLanguage(frame.language)) return;
+    if (state === 'new') {
+      const refusal = checkProtocolVersion(
+        frame.protocolVersion,
+        deps.minProtocolVersion ?? MIN_PROTOCOL_VERSION,
+      );
+      if (refusal) {
+        log.info({ protocolVersion: frame.protocolVersion }, 'refused a protocol version');
+        sendError('bad_frame', refusal);
+        return close(CloseCode.UnsupportedVersion, refusal);
+      }
+    }
     language = frame.language;
     if (state !== 'new') return; // a repeated setUsername only updates the language
     state = 'joining';
     pending = [];
     attached = true;
-    await deps.hub.attach(member);
-    await deps.hub.attachUser(userMember);
-    const replay = await deps.rooms.listMessages(session.roomId, deps.replayLimit);
-    for (const message of replay) sendFrame(message);
-    lastReplayedId = replay.at(-1)?.id ?? 0;
+    let catchUp: Awaited<ReturnType<typeof catchUpFor>>;
+    try {
+      await deps.hub.attach(member);
+      await deps.hub.attachUser(userMember);
+      catchUp = await catchUpFor(deps, session.roomId, frame.resume);
+    } catch (error) {
+      // Half-joined is no state to stay in: the client reconnects (and resumes) once we can serve it.
+      log.error({ err: error }, 'joining the room failed');
+      sendError('unavailable', 'The room could not be loaded just now; reconnecting.');
+      close(1011, 'Room unavailable; reconnecting.');
+      return;
+    }
+    const position = { epoch: catchUp.position.epoch, offset: catchUp.position.offset };
+    if (catchUp.resync)
+      sendFrame({ type: 'system', message: 'RESYNC', timestamp: deps.clock.now(), ...position });
+    for (const replayed of catchUp.frames) sendFrame(replayed);
+    lastOffset = position.offset;
     if ((state as string) === 'closed') return;
     sendFrame({
       type: 'system',
@@ -152,21 +203,30 @@ export function createConnection(
       timestamp: deps.clock.now(),
       roomId: session.roomId,
       protocolVersion: PROTOCOL_VERSION,
+      ...position,
     });
     const balance = await balanceAfterReady();
     if (balance) sendFrame(balance);
     const buffered = pending;
     pending = undefined;
     state = 'joined';
-    for (const json of buffered) {
-      // a message stored during the replay query may be in both: send it once
-      if (isReplayedMessage(json, lastReplayedId)) continue;
+    for (const { json, offset } of buffered) {
       // the balance read after READY is newer than any BALANCE that arrived before it
-      if (balance && isBalanceFrame(json)) continue;
-      sendText(json);
+      if (balance && offset === undefined && isBalanceFrame(json)) continue;
+      sendLogged(json, offset);
     }
-    present = true;
-    if (await deps.presence.join(session.roomId, user.username)) {
+    // Presence only decides whether to announce JOIN: while its store is away the join still works.
+    const first = await deps.presence.join(session.roomId, user.username).then(
+      (isFirst) => {
+        present = true;
+        return isFirst;
+      },
+      (error: unknown) => {
+        log.warn({ err: error }, 'presence unavailable; joined without announcing');
+        return false;
+      },
+    );
+    if (first) {
       await deps.hub.broadcast(session.roomId, systemEvent('JOIN'), { exceptUsername: user.username });
     }
   }
@@ -192,16 +252,25 @@ export function createConnection(
   }
 
   async function chat(frame: ChatFrame) {
-    if (state !== 'joined') return sendError('not_joined', 'Send setUsername before chatting.');
-    if (!checkRoom(frame.room) || !checkLanguage(frame.language)) return;
-    await deps.chat.post({
+    if (state !== 'joined')
+      return sendError('not_joined', 'Send setUsername before chatting.', frame.clientId);
+    if (!checkRoom(frame.room, frame.clientId) || !checkLanguage(frame.language, frame.clientId)) return;
+    const stored = await deps.chat.post({
       roomId: session.roomId,
       userId: user.id,
       username: user.username,
       displayUsername: displayName,
       language: frame.language,
       text: frame.message,
+      clientId: frame.clientId,
     });
+    if (stored.duplicate) answerDuplicate(stored);
+  }
+
+  /** A resend of a stored client id: the stored message, to this connection alone (its acknowledgement). */
+  function answerDuplicate(stored: { message: ServerFrame; roomId: string }) {
+    if (stored.roomId === session.roomId) return sendFrame(stored.message);
+    sendError('message_invalid', 'This clientId was already used for a message in another room.');
   }
 
   function setLanguage(frame: SetLanguageFrame) {
@@ -221,22 +290,26 @@ export function createConnection(
     user = fresh;
     displayName = displayNameOf(fresh);
     if (!renamed && displayName === oldDisplayName) return;
-    await deps.rooms.renameAuthor(user.id, user.username, displayName);
+    const offset = await deps.rooms.renameAuthor(user.id, user.username, displayName, {
+      roomId: session.roomId,
+      oldDisplayUsername: oldDisplayName,
+    });
     await deps.hub.broadcast(session.roomId, {
       type: 'usernameUpdate',
       username: user.username,
       displayUsername: displayName,
       oldDisplayUsername: oldDisplayName,
+      ...(offset ? { offset } : {}),
     });
   }
 
   /** Queues a frame's work after the previous frame's; a failure becomes an error frame, never a crash. */
-  function track(work: () => Promise<unknown>) {
+  function track(work: () => Promise<unknown>, clientId?: string) {
     queue = queue.then(work).then(
       () => undefined,
       (error: unknown) => {
         log.error({ err: error }, 'frame handling failed');
-        sendError('internal', 'Something went wrong on the server; please try again.');
+        sendError('internal', 'Something went wrong on the server; please try again.', clientId);
       },
     );
   }
@@ -253,7 +326,7 @@ export function createConnection(
       const parsed = parseClientFrame(text);
       if (!parsed.ok) {
         log.info({ code: parsed.code, reason: parsed.message }, 'rejected a frame');
-        return sendError(parsed.code, parsed.message);
+        return sendError(parsed.code, parsed.message, clientIdIn(text));
       }
       const frame = parsed.frame;
       switch (frame.type) {
@@ -263,12 +336,19 @@ export function createConnection(
           // Counted when the frame arrives, not when its turn in the queue comes: after a stall the
           // queued frames run back to back, and a client well under the limit must not look bursty.
           if (!bucket.take())
-            return sendError('rate_limited', 'You are sending messages too fast; wait a moment.');
-          return track(() => chat(frame));
+            return sendError(
+              'rate_limited',
+              'You are sending messages too fast; wait a moment.',
+              frame.clientId,
+            );
+          return track(() => chat(frame), frame.clientId);
         case 'setLanguage':
           return track(async () => setLanguage(frame));
         case 'updateUsername':
           return track(() => updateUsername(frame));
+        case 'voiceClip':
+          clipClientId = frame.clientId;
+          return;
       }
     },
     onBinary(data: Buffer) {
@@ -291,7 +371,7 @@ export function createConnection(
         await deps.hub.detachUser(userMember);
       }
       if (!present) return;
-      const last = await deps.presence.leave(session.roomId, user.username);
+      const last = await deps.presence.leave(session.roomId, user.username).catch(() => false);
       if (last && announce) {
         await deps.hub.broadcast(session.roomId, systemEvent('LEAVE'), { exceptUsername: user.username });
       }
@@ -307,9 +387,14 @@ function isBalanceFrame(json: Buffer): boolean {
   return json.subarray(0, 40).toString().startsWith('{"type":"system","message":"BALANCE"');
 }
 
-function isReplayedMessage(json: Buffer, lastReplayedId: number): boolean {
-  // Cheap check on the serialised bytes; only message frames start this way (see encodeText).
-  if (!json.subarray(0, 20).toString().startsWith('{"type":"message"')) return false;
-  const frame = JSON.parse(json.toString()) as MessageFrame;
-  return frame.id <= lastReplayedId;
+/** The clientId of a refused chat frame, when it has a usable one (the refusal names it). */
+function clientIdIn(text: string): string | undefined {
+  try {
+    const clientId = (JSON.parse(text) as { clientId?: unknown } | null)?.clientId;
+    return typeof clientId === 'string' && clientId.length > 0 && clientId.length <= 64
+      ? clientId
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -4,11 +4,15 @@ import type { ServerFrame } from '@xtalk/protocol';
  * What travels on a room's bus channel. A frame is serialised once per room, here, not once per listener:
  * every node passes the same bytes to each of its sockets.
  *   [kind][u8 n][language: n bytes][u8 m][except username: m bytes][body]
- * kind 0x01: body is a JSON frame, sent as text; 0x02: body is WAV, sent as binary. An empty language
- * means every listener; `except` skips that user's connections (their own JOIN, their own audio).
+ * kind 0x01: body is a JSON frame, sent as text; 0x02: body is WAV, sent as binary; 0x03: a JSON frame
+ * stored at a room offset, which follows the header as 6 bytes (big-endian) so a node can order and
+ * de-duplicate without parsing the body. An empty language means every listener; `except` skips that
+ * user's connections (their own JOIN, their own audio).
  */
 const TEXT = 0x01;
 const AUDIO = 0x02;
+const LOGGED_TEXT = 0x03;
+const OFFSET_BYTES = 6;
 
 export interface Audience {
   /** Only connections listening in this language. */
@@ -20,35 +24,57 @@ export interface Audience {
 export interface Envelope extends Required<Audience> {
   kind: 'text' | 'audio';
   body: Buffer;
+  /** The room offset of a logged frame (a message or a later change to one). */
+  offset?: number;
 }
 
-function encode(kind: number, body: Buffer, audience: Audience): Buffer {
+function encode(kind: number, body: Buffer, audience: Audience, offset?: number): Buffer {
   const language = Buffer.from(audience.language ?? '');
   const except = Buffer.from(audience.exceptUsername ?? '');
   if (language.length > 255 || except.length > 255) throw new Error('Envelope header too long.');
-  return Buffer.concat([Buffer.of(kind, language.length), language, Buffer.of(except.length), except, body]);
+  const parts: Buffer[] = [Buffer.of(kind, language.length), language, Buffer.of(except.length), except];
+  if (offset !== undefined) {
+    const bytes = Buffer.alloc(OFFSET_BYTES);
+    bytes.writeUIntBE(offset, 0, OFFSET_BYTES);
+    parts.push(bytes);
+  }
+  parts.push(body);
+  return Buffer.concat(parts);
 }
 
-export const encodeText = (frame: ServerFrame, audience: Audience = {}) =>
-  encode(TEXT, Buffer.from(JSON.stringify(frame)), audience);
+/** The offset of a frame that carries one (stored messages and the changes logged after them). */
+export function offsetOf(frame: ServerFrame): number | undefined {
+  const offset = (frame as { offset?: unknown }).offset;
+  return frame.type !== 'system' && typeof offset === 'number' ? offset : undefined;
+}
+
+export function encodeText(frame: ServerFrame, audience: Audience = {}): Buffer {
+  const offset = offsetOf(frame);
+  const body = Buffer.from(JSON.stringify(frame));
+  return offset === undefined ? encode(TEXT, body, audience) : encode(LOGGED_TEXT, body, audience, offset);
+}
 
 export const encodeAudio = (wav: Uint8Array, audience: Audience) => encode(AUDIO, Buffer.from(wav), audience);
 
 export function decodeEnvelope(payload: Buffer): Envelope | undefined {
-  const kind = payload[0] === TEXT ? 'text' : payload[0] === AUDIO ? 'audio' : undefined;
+  const logged = payload[0] === LOGGED_TEXT;
+  const kind = payload[0] === TEXT || logged ? 'text' : payload[0] === AUDIO ? 'audio' : undefined;
   const languageLength = payload[1];
   if (!kind || languageLength === undefined) return undefined;
   const languageEnd = 2 + languageLength;
   const exceptLength = payload[languageEnd];
   if (exceptLength === undefined) return undefined;
   const exceptEnd = languageEnd + 1 + exceptLength;
-  if (exceptEnd > payload.length) return undefined;
-  return {
+  const bodyStart = exceptEnd + (logged ? OFFSET_BYTES : 0);
+  if (bodyStart > payload.length) return undefined;
+  const envelope: Envelope = {
     kind,
     language: payload.subarray(2, languageEnd).toString(),
     exceptUsername: payload.subarray(languageEnd + 1, exceptEnd).toString(),
-    body: payload.subarray(exceptEnd),
+    body: payload.subarray(bodyStart),
   };
+  if (logged) envelope.offset = payload.readUIntBE(exceptEnd, OFFSET_BYTES);
+  return envelope;
 }
 
 /** Whether a member with this username and language is in the envelope's audience. */

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  ErrorFrame,
-  GuestLoginResponse,
-  MessageFrame,
-  SystemFrame,
-  UsernameUpdateFrame,
+import {
+  PROTOCOL_VERSION,
+  type ErrorFrame,
+  type GuestLoginResponse,
+  type MessageFrame,
+  type SystemFrame,
+  type UsernameUpdateFrame,
 } from '@xtalk/protocol';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
 
@@ -48,7 +49,7 @@ describe('room protocol', () => {
       isTutorial: false,
     });
     expect((b.frames[ready] as SystemFrame).roomId).toBe(roomId);
-    expect((b.frames[ready] as SystemFrame).protocolVersion).toBe(1);
+    expect((b.frames[ready] as SystemFrame).protocolVersion).toBe(PROTOCOL_VERSION);
 
     const join = await a.next<SystemFrame>((frame) => frame.type === 'system' && frame.message === 'JOIN');
     expect(join).toMatchObject({ username: bob.user.username, displayUsername: bob.user.displayUsername });
@@ -134,6 +135,7 @@ describe('room protocol', () => {
       username: alice.user.username,
       displayUsername: 'Alice',
       oldDisplayUsername: alice.user.displayUsername,
+      offset: expect.any(Number),
     });
     const c = await TestClient.join(server, bob, roomId);
     const renamed = (c.messages() as MessageFrame[]).filter(

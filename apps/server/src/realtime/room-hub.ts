@@ -1,6 +1,16 @@
 import type { ServerFrame } from '@xtalk/protocol';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../bus/bus.js';
-import { decodeEnvelope, encodeAudio, encodeText, isAudience, type Audience } from './envelope.js';
+import {
+  decodeEnvelope,
+  encodeAudio,
+  encodeText,
+  isAudience,
+  offsetOf,
+  type Audience,
+  type Envelope,
+} from './envelope.js';
+import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';
 
 /** A connection as the hub sees it: where to deliver and what it listens in. */
 export interface HubMember {
@@ -8,7 +18,8 @@ export interface HubMember {
   /** Current values; they change with setLanguage and username updates. */
   username(): string;
   language(): string;
-  deliverText(json: Buffer): void;
+  /** `offset`: the room offset of a logged frame, delivered in order and once per node. */
+  deliverText(json: Buffer, offset?: number): void;
   deliverAudio(wav: Buffer): void;
 }
 
@@ -18,50 +29,95 @@ export interface UserMember {
   deliverText(json: Buffer): void;
 }
 
+export interface RoomHubOptions {
+  /** The room log: without it frames are delivered as the bus brings them (tests of one connection). */
+  log?: RoomLogSource;
+  logger?: FastifyBaseLogger;
+  gapWaitMs?: number;
+}
+
 const channelOf = (roomId: string) => `xtalk:room:${roomId}`;
 const userChannelOf = (userId: string) => `xtalk:user:${userId}`;
+
+const quiet = {
+  warn: () => undefined,
+  error: () => undefined,
+} as unknown as FastifyBaseLogger;
+
+interface LocalRoom {
+  members: Set<HubMember>;
+  unsubscribe: Promise<() => Promise<void>>;
+  sequencer: RoomSequencer;
+  started: Promise<void>;
+}
 
 /**
  * This node's members of each room. The node subscribes to a room's channel while it has a member there;
  * everything for a room goes through the bus, even on one node, so one node and many behave alike.
+ * Logged frames pass a per-room sequencer, which fills from the database whatever the bus lost.
  */
-export function createRoomHub(bus: Bus) {
-  const rooms = new Map<string, { members: Set<HubMember>; unsubscribe: Promise<() => Promise<void>> }>();
+export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
+  const logger = options.logger ?? quiet;
+  const rooms = new Map<string, LocalRoom>();
   const users = new Map<string, { members: Set<UserMember>; unsubscribe: Promise<() => Promise<void>> }>();
 
-  function dispatch(roomId: string, payload: Buffer) {
+  function deliver(roomId: string, envelope: Envelope) {
     const room = rooms.get(roomId);
-    const envelope = decodeEnvelope(payload);
-    if (!room || !envelope) return;
+    if (!room) return;
     for (const member of room.members) {
       if (!isAudience(envelope, member.username(), member.language())) continue;
-      if (envelope.kind === 'text') member.deliverText(envelope.body);
+      if (envelope.kind === 'text') member.deliverText(envelope.body, envelope.offset);
       else member.deliverAudio(envelope.body);
     }
   }
+
+  function dispatch(roomId: string, payload: Buffer) {
+    const envelope = decodeEnvelope(payload);
+    if (envelope) rooms.get(roomId)?.sequencer.push(envelope);
+  }
+
+  // The bus came back after an outage: whatever it dropped meanwhile is read from the log.
+  bus.onReconnect?.(() => {
+    for (const room of rooms.values()) void room.sequencer.catchUp();
+  });
 
   return {
     /** Resolves once the node is subscribed, so nothing published after it is missed. */
     async attach(member: HubMember): Promise<void> {
       let room = rooms.get(member.roomId);
       if (!room) {
-        const subscription = bus.subscribe(channelOf(member.roomId), (payload) =>
-          dispatch(member.roomId, payload),
-        );
-        room = { members: new Set(), unsubscribe: subscription };
-        rooms.set(member.roomId, room);
+        const roomId = member.roomId;
+        const subscription = bus.subscribe(channelOf(roomId), (payload) => dispatch(roomId, payload));
+        const sequencer = createRoomSequencer(roomId, options.log, (envelope) => deliver(roomId, envelope), {
+          gapWaitMs: options.gapWaitMs ?? 150,
+          pageSize: 500,
+          logger,
+        });
+        const started = subscription.then(() => sequencer.start());
+        const created: LocalRoom = { members: new Set(), unsubscribe: subscription, sequencer, started };
+        room = created;
+        rooms.set(roomId, created);
+        // a failed start is the joiner's error (below); the next joiner of an empty room tries again
+        started.catch(() => {
+          if (rooms.get(roomId) === created && created.members.size === 0) rooms.delete(roomId);
+        });
       }
       room.members.add(member);
-      await room.unsubscribe;
+      try {
+        await room.started;
+      } catch (error) {
+        room.members.delete(member);
+        throw error;
+      }
     },
 
     async detach(member: HubMember): Promise<void> {
       const room = rooms.get(member.roomId);
       if (!room || !room.members.delete(member) || room.members.size > 0) return;
       rooms.delete(member.roomId);
-      await (
-        await room.unsubscribe
-      )();
+      room.sequencer.stop();
+      const unsubscribe = await room.unsubscribe.catch(() => undefined);
+      await unsubscribe?.();
     },
 
     /** Subscribes a connection to its user's channel (the node subscribes while it has one there). */
@@ -95,9 +151,18 @@ export function createRoomHub(bus: Bus) {
       await bus.publish(userChannelOf(userId), encodeText(frame));
     },
 
-    /** Sends a frame to the room (or the part of it in `audience`), serialised once here. */
+    /**
+     * Sends a frame to the room (or the part of it in `audience`), serialised once here. Never throws: a
+     * frame that could not be published is logged, and a logged frame reaches this node's members from
+     * the room log at once (other nodes read it when their bus is back).
+     */
     async broadcast(roomId: string, frame: ServerFrame, audience: Audience = {}): Promise<void> {
-      await bus.publish(channelOf(roomId), encodeText(frame, audience));
+      try {
+        await bus.publish(channelOf(roomId), encodeText(frame, audience));
+      } catch (error) {
+        logger.warn({ err: error, roomId, frame: frame.type }, 'publishing to the bus failed');
+        if (offsetOf(frame) !== undefined) await rooms.get(roomId)?.sequencer.catchUp();
+      }
     },
 
     async sendAudio(

@@ -243,6 +243,34 @@ export const migrations: { id: number; name: string; sql: string }[] = [
       create index auth_counters_expires_idx on auth_counters (expires_at);
     `,
   },
+  {
+    id: 6,
+    name: 'delivery: room offsets and epochs, the change log, client message ids',
+    sql: `
+      -- every stored change of a room (a message, a translation, a note, a rename) takes the next seq
+      -- from its room row, under that row's lock, in the same transaction: gap-free per room
+      alter table rooms add column last_seq bigint not null default 0;
+      -- changes only when the room's history is reset; a resume of another epoch starts over
+      alter table rooms add column epoch text not null default substr(md5(random()::text), 1, 12);
+      alter table messages add column seq bigint;
+      alter table messages add column client_id text;
+      update messages m set seq = numbered.n
+        from (select room_id, id, row_number() over (partition by room_id order by id) as n from messages) numbered
+        where m.room_id = numbered.room_id and m.id = numbered.id;
+      update rooms r set last_seq = coalesce((select max(seq) from messages m where m.room_id = r.id), 0);
+      create unique index messages_room_seq_idx on messages (room_id, seq);
+      -- a resend of the same client message id by the same author is the same message
+      create unique index messages_client_id_idx on messages (user_id, client_id) where client_id is not null;
+      -- the later changes to messages, each at its own seq, replayed to a client that resumes
+      create table room_changes (
+        room_id text not null references rooms(id),
+        seq bigint not null,
+        frame jsonb not null,
+        created_at timestamptz not null default now(),
+        primary key (room_id, seq)
+      );
+    `,
+  },
 ];
 
 const LOCK_KEY = 87_870_001;

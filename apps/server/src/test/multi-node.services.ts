@@ -108,8 +108,19 @@ describe('two nodes on PostgreSQL and Redis', () => {
       .toBeGreaterThanOrEqual(total);
     const ids = (watcher.messages() as MessageFrame[]).map((frame) => frame.id);
     expect(new Set(ids).size).toBe(total);
-    // Live delivery order across nodes may differ from id order (two publishers); clients place
-    // messages by id. The stored order is the id order, which every late joiner gets on either node.
+    // Two publishers' frames may cross on Redis, but each node's room sequencer hands them out in
+    // offset order: every client sees the stored order live. Late joiners get it too, on either node.
+    for (const client of clients) {
+      await expect
+        .poll(() => client.messages().length, { timeout: 10_000, interval: 50 })
+        .toBeGreaterThanOrEqual(total);
+      // translations take offsets too, so the messages' offsets rise but need not be consecutive
+      const offsets = (client.messages() as MessageFrame[]).map((frame) => frame.offset!);
+      expect(offsets).toEqual([...offsets].sort((x, y) => x - y));
+      expect((client.messages() as MessageFrame[]).map((frame) => frame.id)).toEqual(
+        [...ids].sort((x, y) => x - y),
+      );
+    }
     const byId = [...ids].sort((x, y) => x - y);
     const late = await TestClient.join(b, people[3]!, roomId);
     expect((late.messages() as MessageFrame[]).map((frame) => frame.id)).toEqual(byId);

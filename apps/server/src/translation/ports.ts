@@ -13,8 +13,9 @@ export interface RoomOutput {
 }
 
 export interface TranslationStore {
-  saveTranslation(roomId: string, messageId: number, language: string, text: string): Promise<void>;
-  saveNote(roomId: string, messageId: number, note: string): Promise<void>;
+  /** Stores (and logs) a complete translation; resolves to its room offset when the store keeps one. */
+  saveTranslation(roomId: string, messageId: number, language: string, text: string): Promise<number | void>;
+  saveNote(roomId: string, messageId: number, note: string): Promise<number | void>;
   /** Up to `limit` messages of the room before `beforeId`, oldest first. */
   recentMessages(roomId: string, beforeId: number, limit: number): Promise<MessageFrame[]>;
 }

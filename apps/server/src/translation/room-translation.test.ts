@@ -46,6 +46,8 @@ describe('translation in a room', () => {
         originalTimestamp: message.id,
         targetLanguage: 'ja',
         fullText: `[ja] ${text}`,
+        // stored before it is sent, at the room's next offset after the message
+        offset: expect.any(Number),
       });
       const chunks = client.frames.filter(
         (frame): frame is TranslationChunkFrame => frame.type === 'translationChunk' && isMine(frame),

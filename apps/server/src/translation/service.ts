@@ -506,20 +506,15 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
         );
         textCache.set(key, fullText);
       }
-      await send(roomId, {
-        type: 'translationComplete',
-        originalTimestamp: message.id,
-        targetLanguage: target,
-        fullText,
-      });
-      emit({ kind: 'complete', roomId, messageId: message.id, language: target });
     } catch (error) {
       reportFailure(job, 'translation', target, error);
       return undefined;
     }
     job.done[target] = fullText;
+    // Stored (and given its room offset) before it is sent, so a client that resumes gets it from the log.
+    let offset: number | void = undefined;
     try {
-      await store.saveTranslation(roomId, message.id, target, fullText);
+      offset = await store.saveTranslation(roomId, message.id, target, fullText);
       emit({ kind: 'stored', roomId, messageId: message.id, language: target });
     } catch (error) {
       logger.error(
@@ -527,6 +522,14 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
         'translation: could not store',
       );
     }
+    await send(roomId, {
+      type: 'translationComplete',
+      originalTimestamp: message.id,
+      targetLanguage: target,
+      fullText,
+      ...(offset ? { offset } : {}),
+    });
+    emit({ kind: 'complete', roomId, messageId: message.id, language: target });
     return fullText;
   }
 
@@ -614,13 +617,19 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     // The hint follows the translations (chunks, complete, then note), never before.
     const noteText = await note;
     if (noteText) {
-      await send(roomId, { type: 'noteComplete', originalTimestamp: message.id, note: noteText });
-      emit({ kind: 'note', roomId, messageId: message.id });
+      let offset: number | void = undefined;
       try {
-        await store.saveNote(roomId, message.id, noteText);
+        offset = await store.saveNote(roomId, message.id, noteText);
       } catch (error) {
         logger.error({ err: error, roomId, messageId: message.id }, 'translation: could not store the note');
       }
+      await send(roomId, {
+        type: 'noteComplete',
+        originalTimestamp: message.id,
+        note: noteText,
+        ...(offset ? { offset } : {}),
+      });
+      emit({ kind: 'note', roomId, messageId: message.id });
     }
     await Promise.all(speeches);
   }

@@ -91,6 +91,26 @@ describe('voice input in a room', () => {
     for (const client of [speaker, listener, late]) client.close();
   });
 
+  it('stores a resent clip (same clientId) once and answers it with the stored message, untranscribed', async () => {
+    const { roomId, speaker, listener } = await room('en', 'ja');
+    speaker.send({ type: 'voiceClip', clientId: 'clip-1' });
+    speaker.ws.send(fixture('hello-en.opus'));
+    const first = await speaker.next<MessageFrame>((frame) => frame.type === 'message');
+    expect(first.clientId).toBe('clip-1');
+    expect(transcriptions()).toHaveLength(1);
+    // the acknowledgement was lost in a drop: the client sends the clip again under the same id
+    speaker.send({ type: 'voiceClip', clientId: 'clip-1' });
+    speaker.ws.send(fixture('hello-en.opus'));
+    const answer = await speaker.nextNew<MessageFrame>((frame) => frame.type === 'message');
+    expect(answer.offset).toBe(first.offset);
+    speaker.send({ type: 'chat', language: 'en', message: 'after the resend', room: roomId });
+    await listener.next((frame) => frame.type === 'message' && frame.message === 'after the resend');
+    expect(listener.messages().filter((frame) => (frame as MessageFrame).clientId === 'clip-1')).toHaveLength(
+      1,
+    );
+    expect(transcriptions()).toHaveLength(1);
+  });
+
   it('keeps the language the engine detected (Japanese spoken by someone set to English)', async () => {
     const { speaker, listener } = await room('en', 'en');
     speaker.ws.send(fixture('konnichiwa-ja.opus'));

@@ -68,7 +68,13 @@ export function createVoiceInput(deps: VoiceInputDeps) {
   }
 
   return async function onAudio(connection: ConnectionContext, data: Buffer): Promise<void> {
+    // announced by a voiceClip frame just before the clip; a resend of a stored clip is answered at once
+    const clientId = connection.takeClipClientId();
     const log = deps.logger.child({ roomId: connection.roomId, userId: connection.userId });
+    if (clientId) {
+      const stored = await deps.chat.findByClientId(connection.userId, clientId);
+      if (stored?.roomId === connection.roomId) return connection.sendFrame(stored.message);
+    }
     const tell = (code: ErrorCode, message: string, detail?: Record<string, unknown>) => {
       log.info({ code, reason: message, bytes: data.length, ...detail }, 'voice clip not posted');
       connection.sendFrame({ type: 'error', code, message });
@@ -145,14 +151,16 @@ export function createVoiceInput(deps: VoiceInputDeps) {
 
     // 5. a message like any typed one
     const detected = languageSchema.safeParse(transcript.language);
-    await deps.chat.post({
+    const stored = await deps.chat.post({
       roomId: connection.roomId,
       userId: connection.userId,
       username: connection.username(),
       displayUsername: connection.displayUsername(),
       language: detected.success ? detected.data : speakerLanguage,
       text,
+      clientId,
     });
+    if (stored.duplicate && stored.roomId === connection.roomId) connection.sendFrame(stored.message);
     log.debug(
       { seconds: container.durationSeconds, voicedMs: analysis.voicedMs, language: transcript.language },
       'voice: transcript posted',

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
 import {
   SocketClient,
   backoffDelay,
@@ -46,7 +47,10 @@ const flush = async () => {
   for (let i = 0; i < 5; i++) await Promise.resolve();
 };
 
-function setup(openSession?: (room: string | null) => Promise<SessionInfo>) {
+function setup(
+  openSession?: (room: string | null) => Promise<SessionInfo>,
+  events: EventTarget | undefined = undefined,
+) {
   let n = 0;
   const sessions = vi.fn(
     openSession ??
@@ -60,6 +64,8 @@ function setup(openSession?: (room: string | null) => Promise<SessionInfo>) {
     createSocket: (url) => new FakeSocket(url),
     openSession: sessions,
     hello: (room) => ({ type: 'setUsername', username: 'g_me', language: 'en', room }),
+    random: () => 1,
+    events,
   });
   const states: ConnectionState[] = [];
   client.on('state', (s) => states.push(s));
@@ -92,6 +98,7 @@ describe('SocketClient', () => {
       username: 'g_me',
       language: 'en',
       room: 'NEWROOM',
+      protocolVersion: PROTOCOL_VERSION,
     });
     last().receive({ type: 'system', message: 'READY', timestamp: 1, roomId: 'NEWROOM', protocolVersion: 1 });
     expect(states).toEqual(['connecting', 'connected', 'ready']);
@@ -124,7 +131,7 @@ describe('SocketClient', () => {
     expect(client.send({ type: 'setLanguage', language: 'ja', room: 'ABC2345' })).toBe(true);
   });
 
-  it('reconnects on its own with a fresh session and backoff 1 s, 2 s, 4 s ... capped at 10 s', async () => {
+  it('reconnects on its own with a fresh session and backoff 0.3 s, 0.6 s, then capped at 1 s', async () => {
     const { client, sessions, states } = setup();
     client.join('ABC2345');
     await flush();
@@ -132,7 +139,7 @@ describe('SocketClient', () => {
     last().drop(1006);
     expect(client.state).toBe('reconnecting');
 
-    const delays = [1000, 2000, 4000, 8000, 10_000, 10_000];
+    const delays = [300, 600, 1000, 1000, 1000, 1000];
     for (const delay of delays) {
       const before = FakeSocket.all.length;
       await vi.advanceTimersByTimeAsync(delay - 1);
@@ -145,11 +152,11 @@ describe('SocketClient', () => {
     expect(sessions.mock.calls.every(([room]) => room === 'ABC2345')).toBe(true);
 
     // The server is back: the next attempt opens, and the backoff starts over.
-    await vi.advanceTimersByTimeAsync(10_000);
+    await vi.advanceTimersByTimeAsync(1000);
     last().open();
     expect(client.state).toBe('connected');
     last().drop(1001);
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(300);
     expect(FakeSocket.all.length).toBe(1 + delays.length + 2);
     expect(states.filter((s) => s === 'connected')).toHaveLength(2);
   });
@@ -165,9 +172,9 @@ describe('SocketClient', () => {
     client.join('ABC2345');
     await flush();
     expect(client.state).toBe('reconnecting');
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(300);
     fail = false;
-    await vi.advanceTimersByTimeAsync(2000);
+    await vi.advanceTimersByTimeAsync(600);
     expect(errors).toEqual([false, false]);
     expect(sessions).toHaveBeenCalledTimes(3);
     last().open();
@@ -255,9 +262,97 @@ describe('SocketClient', () => {
 });
 
 describe('backoffDelay', () => {
-  it('doubles from 1 s and caps at 10 s', () => {
-    expect([0, 1, 2, 3, 4, 5, 10].map((n) => backoffDelay(n))).toEqual([
-      1000, 2000, 4000, 8000, 10_000, 10_000, 10_000,
+  it('doubles from 0.3 s, caps at 1 s, and spreads clients over half of it', () => {
+    expect([0, 1, 2, 3, 10].map((n) => backoffDelay(n, undefined, undefined, () => 1))).toEqual([
+      300, 600, 1000, 1000, 1000,
     ]);
+    expect([0, 1, 2, 3].map((n) => backoffDelay(n, undefined, undefined, () => 0))).toEqual([
+      150, 300, 500, 500,
+    ]);
+    // 1,000 clients dropped at once come back spread over [500, 1000) ms, not at one instant
+    let seed = 1;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    const delays = Array.from({ length: 1000 }, () => backoffDelay(5, undefined, undefined, random));
+    expect(Math.min(...delays)).toBeGreaterThanOrEqual(500);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(1000);
+    const buckets = new Set(delays.map((delay) => Math.min(9, Math.floor((delay - 500) / 50))));
+    expect(buckets.size).toBe(10);
+  });
+});
+
+describe('SocketClient resume and handshake', () => {
+  const ready = (offset: number) => ({
+    type: 'system',
+    message: 'READY',
+    timestamp: 1,
+    roomId: 'ABC2345',
+    protocolVersion: PROTOCOL_VERSION,
+    epoch: 'e1',
+    offset,
+  });
+  const message = (offset: number) => ({
+    type: 'message',
+    id: offset,
+    username: 'g_x',
+    message: `m${offset}`,
+    language: 'en',
+    timestamp: offset,
+    translations: {},
+    isTutorial: false,
+    offset,
+  });
+
+  it('resumes from the last offset seen in the same room and keeps the message list', async () => {
+    const { client } = setup();
+    const resumed: boolean[] = [];
+    client.on('session', (_info, isResumed) => resumed.push(isResumed));
+    client.join('ABC2345');
+    await flush();
+    last().open();
+    last().receive(ready(4));
+    last().receive(message(5));
+    last().drop(1006);
+    await vi.advanceTimersByTimeAsync(300);
+    last().open();
+    expect(JSON.parse(last().sent[0]!)).toMatchObject({ resume: { epoch: 'e1', offset: 5 } });
+    expect(resumed).toEqual([false, true]);
+    // another room starts afresh
+    client.join('XYZ2345');
+    await flush();
+    last().open();
+    expect(JSON.parse(last().sent[0]!).resume).toBeUndefined();
+    expect(resumed).toEqual([false, true, false]);
+  });
+
+  it('tries at once when the browser is back online or the tab gets focus', async () => {
+    const events = new EventTarget();
+    const { client } = setup(undefined, events);
+    client.join('ABC2345');
+    await flush();
+    last().open();
+    last().drop(1006);
+    const before = FakeSocket.all.length;
+    events.dispatchEvent(new Event('online'));
+    await flush();
+    expect(FakeSocket.all.length).toBe(before + 1);
+    last().drop(1006);
+    events.dispatchEvent(new Event('focus'));
+    await flush();
+    expect(FakeSocket.all.length).toBe(before + 2);
+  });
+
+  it('stops and does not retry when the server refuses the protocol version (4400)', async () => {
+    const { client } = setup();
+    const closes: number[] = [];
+    client.on('close', (code) => closes.push(code));
+    client.join('ABC2345');
+    await flush();
+    last().open();
+    last().drop(CloseCode.UnsupportedVersion);
+    expect(client.state).toBe('idle');
+    const before = FakeSocket.all.length;
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(FakeSocket.all.length).toBe(before);
+    expect(closes).toEqual([CloseCode.UnsupportedVersion]);
   });
 });

@@ -1,11 +1,23 @@
-import { CloseCode, serverFrameSchema, type ClientFrame, type ServerFrame } from '@xtalk/protocol';
+import {
+  CloseCode,
+  PROTOCOL_VERSION,
+  serverFrameSchema,
+  type ClientFrame,
+  type ResumePosition,
+  type ServerFrame,
+} from '@xtalk/protocol';
 
 /*
  * The room connection as a small state machine (spec section 4):
  *   idle -> connecting (session requested, socket opening) -> connected (hello sent) -> ready (READY).
- * A close with 1000 ends it (idle). Any other close goes to `reconnecting` and retries on its own with
- * backoff (1 s, 2 s, 4 s ... capped at 10 s), each retry with a fresh session, so a server restart heals
- * without a click. The WebSocket constructor and timers are injected so this runs in Node tests.
+ * A close with 1000 ends it (idle). Any other close goes to `reconnecting` and retries on its own with a
+ * short jittered backoff (0.3 s, 0.6 s, then every 0.5-1 s), and at once when the browser says it is
+ * online again or the tab comes back, each retry with a fresh session, so a server restart heals within
+ * a second of the server answering, without a herd. The hello carries the protocol version and, on a
+ * reconnect to the same room, where the client left off ({epoch, offset}): the server then sends
+ * exactly what was missed and the message list is kept. A close with 4400 means this page is older
+ * than the server: no retry, the user is asked to reload. The WebSocket constructor, timers, the
+ * random source and the browser's events are injected so this runs in Node tests.
  */
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'ready' | 'reconnecting';
@@ -36,8 +48,11 @@ export interface Timers {
 
 export interface SocketClientEvents {
   state: (state: ConnectionState) => void;
-  /** A new session was obtained (the message list should start empty). */
-  session: (info: SessionInfo) => void;
+  /**
+   * A new session was obtained. `resumed`: it continues the room we were in from a known position (the
+   * message list is kept); otherwise the message list should start empty.
+   */
+  session: (info: SessionInfo, resumed: boolean) => void;
   /** Requesting a session failed; `fatal` means no retry will follow. */
   sessionError: (error: unknown, fatal: boolean) => void;
   frame: (frame: ServerFrame) => void;
@@ -56,14 +71,27 @@ export interface SocketClientOptions {
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   timers?: Timers;
+  /** 0 <= x < 1; spreads the retries of many clients (Math.random by default). */
+  random?: () => number;
+  /** Where `online`, `focus` and `visibilitychange` come from (the window in a browser). */
+  events?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | undefined;
 }
 
-export const INITIAL_BACKOFF_MS = 1000;
-export const MAX_BACKOFF_MS = 10_000;
+export const INITIAL_BACKOFF_MS = 300;
+/** Low on purpose: a client is back within this long of the server answering again. */
+export const MAX_BACKOFF_MS = 1000;
 
-/** Backoff before retry number `attempt` (0-based): 1 s, 2 s, 4 s, ... capped. */
-export function backoffDelay(attempt: number, initial = INITIAL_BACKOFF_MS, max = MAX_BACKOFF_MS): number {
-  return Math.min(initial * 2 ** attempt, max);
+/**
+ * Backoff before retry number `attempt` (0-based): 0.3 s, 0.6 s, then 1 s, each scaled by a random
+ * factor in [0.5, 1) so clients dropped together do not come back together.
+ */
+export function backoffDelay(
+  attempt: number,
+  initial = INITIAL_BACKOFF_MS,
+  max = MAX_BACKOFF_MS,
+  random: () => number = Math.random,
+): number {
+  return Math.round(Math.min(initial * 2 ** attempt, max) * (0.5 + random() / 2));
 }
 
 function defaultIsFatal(error: unknown): boolean {
@@ -91,18 +119,52 @@ export class SocketClient {
   private currentState: ConnectionState = 'idle';
   private targetRoom: string | null = null;
   private session: SessionInfo | undefined;
+  /** Where the client is in the room's log: sent as `resume` on a reconnect to the same room. */
+  private position: (ResumePosition & { roomId: string }) | undefined;
+  private readonly wake = () => this.retryNow();
+  private readonly onVisibility = () => {
+    if ((globalThis as { document?: Document }).document?.visibilityState !== 'hidden') this.retryNow();
+  };
 
   constructor(options: SocketClientOptions) {
     this.options = {
       isFatal: defaultIsFatal,
       initialBackoffMs: INITIAL_BACKOFF_MS,
       maxBackoffMs: MAX_BACKOFF_MS,
+      random: Math.random,
+      events: typeof window === 'undefined' ? undefined : window,
       timers: {
         setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
         clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
       },
       ...options,
     } as SocketClient['options'];
+  }
+
+  /** Listens for the browser's hints that the network is back while reconnecting. */
+  private listen(on: boolean): void {
+    const events = this.options.events;
+    if (!events) return;
+    const method = on ? 'addEventListener' : 'removeEventListener';
+    events[method]('online', this.wake);
+    events[method]('focus', this.wake);
+    events[method]('visibilitychange', this.onVisibility);
+  }
+
+  /** The network or the tab is back: try now instead of waiting for the backoff. */
+  private retryNow(): void {
+    if (this.currentState !== 'reconnecting' || this.retryTimer === undefined) return;
+    this.options.timers.clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    void this.attempt();
+  }
+
+  /** The last {epoch, offset} seen in the current room, if any. */
+  get resumePosition(): ResumePosition | undefined {
+    const position = this.position;
+    return position && position.roomId === this.roomId
+      ? { epoch: position.epoch, offset: position.offset }
+      : undefined;
   }
 
   get state(): ConnectionState {
@@ -132,6 +194,8 @@ export class SocketClient {
 
   private setState(next: ConnectionState): void {
     if (next === this.currentState) return;
+    if (next === 'reconnecting') this.listen(true);
+    else if (this.currentState === 'reconnecting') this.listen(false);
     this.currentState = next;
     this.emit('state', next);
   }
@@ -141,6 +205,7 @@ export class SocketClient {
     this.dropSocket();
     this.targetRoom = roomId;
     this.session = undefined;
+    this.position = undefined;
     this.retries = 0;
     this.setState('connecting');
     void this.attempt();
@@ -191,7 +256,12 @@ export class SocketClient {
   }
 
   private scheduleRetry(): void {
-    const delay = backoffDelay(this.retries, this.options.initialBackoffMs, this.options.maxBackoffMs);
+    const delay = backoffDelay(
+      this.retries,
+      this.options.initialBackoffMs,
+      this.options.maxBackoffMs,
+      this.options.random,
+    );
     this.retries++;
     const generation = this.generation;
     this.retryTimer = this.options.timers.setTimeout(() => {
@@ -220,7 +290,8 @@ export class SocketClient {
     if (generation !== this.generation) return;
     this.session = info;
     this.targetRoom = info.roomId;
-    this.emit('session', info);
+    if (this.position && this.position.roomId !== info.roomId) this.position = undefined;
+    this.emit('session', info, this.position !== undefined);
     this.open(info, generation);
   }
 
@@ -234,7 +305,7 @@ export class SocketClient {
       if (stale()) return;
       this.retries = 0;
       this.setState('connected');
-      socket.send(JSON.stringify(this.options.hello(info.roomId)));
+      socket.send(JSON.stringify(this.helloFor(info.roomId)));
     };
     socket.onmessage = (event) => {
       if (!stale()) this.receive(event.data);
@@ -247,7 +318,11 @@ export class SocketClient {
       if (stale()) return;
       this.socket = undefined;
       this.emit('close', event.code, false);
-      if (event.code === CloseCode.Normal || event.code === CloseCode.TokenExpired) {
+      if (
+        event.code === CloseCode.Normal ||
+        event.code === CloseCode.TokenExpired ||
+        event.code === CloseCode.UnsupportedVersion
+      ) {
         this.setState('idle');
       } else if (event.code === CloseCode.SessionEnded) {
         // Another tab took the session over: retrying by itself would make the tabs fight; wait for a tap.
@@ -257,6 +332,27 @@ export class SocketClient {
         this.scheduleRetry();
       }
     };
+  }
+
+  /** setUsername with the version this client speaks and, when known, where it left off. */
+  private helloFor(roomId: string): ClientFrame {
+    const hello = this.options.hello(roomId);
+    if (hello.type !== 'setUsername') return hello;
+    const resume = this.resumePosition;
+    return { ...hello, protocolVersion: PROTOCOL_VERSION, ...(resume ? { resume } : {}) };
+  }
+
+  /** Follows the room's position: READY and RESYNC say where it is, logged frames move it on. */
+  private track(frame: ServerFrame, roomId: string): void {
+    if (frame.type === 'system') {
+      if ((frame.message === 'READY' || frame.message === 'RESYNC') && frame.epoch !== undefined) {
+        this.position = { roomId, epoch: frame.epoch, offset: frame.offset ?? 0 };
+      }
+      return;
+    }
+    const offset = (frame as { offset?: number }).offset;
+    if (frame.type === 'error' || offset === undefined || !this.position) return;
+    if (this.position.roomId === roomId && offset > this.position.offset) this.position.offset = offset;
   }
 
   private receive(data: unknown): void {
@@ -273,6 +369,8 @@ export class SocketClient {
         console.warn('[socket] ignored an unknown frame', json);
         return;
       }
+      // frames of a replay come before READY: the position is only trusted once READY set its epoch
+      if (this.session) this.track(parsed.data, this.session.roomId);
       if (parsed.data.type === 'system' && parsed.data.message === 'READY') this.setState('ready');
       this.emit('frame', parsed.data);
       return;

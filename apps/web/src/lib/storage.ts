@@ -18,6 +18,8 @@ export const StorageKey = {
   /** '1' forces one fresh authentication; reset to '0' once honoured. */
   forceAuth: 'forceNewAuth',
   redirectAfterLogin: 'redirectAfterLogin',
+  /** Messages typed but not yet acknowledged by the server (features/room/utils/outbox.ts). */
+  outbox: 'outbox',
 } as const;
 export type StorageKeyName = (typeof StorageKey)[keyof typeof StorageKey];
 

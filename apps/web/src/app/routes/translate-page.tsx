@@ -16,7 +16,7 @@ import { chatReducer, initialChatState } from '../../features/chat/utils/message
 import { InviteButton } from '../../features/invite/components/invite-dialog';
 import { PastRoomsDialog } from '../../features/history/components/past-rooms-dialog';
 import { shareLink } from '../../features/invite/utils/share-link';
-import { ConnectionOverlays } from '../../features/room/components/connection-overlays';
+import { ConnectionOverlays, ReconnectBanner } from '../../features/room/components/connection-overlays';
 import { JoinRoomDialog } from '../../features/room/components/join-room-dialog';
 import { RoomMissing } from '../../features/room/components/room-missing';
 import { RoomIdButton } from '../../features/room/components/room-id-button';
@@ -198,6 +198,7 @@ export function TranslatePage() {
         </div>
       </header>
 
+      <ReconnectBanner state={connection.state} onReconnect={connection.reconnect} />
       {joinProblem ? (
         <RoomMissing
           room={joinProblem.room}
@@ -206,7 +207,14 @@ export function TranslatePage() {
           onJoinAnother={() => setJoinOpen(true)}
         />
       ) : (
-        <MessageList items={chat.items} myUsername={session.user.username} isReady={connection.isReady} />
+        <MessageList
+          items={chat.items}
+          myUsername={session.user.username}
+          isReady={connection.isReady}
+          pending={connection.outbox}
+          onRetry={connection.retry}
+          onDiscard={connection.discard}
+        />
       )}
 
       <footer className="border-t border-slate-200 bg-white/95 dark:border-slate-800 dark:bg-slate-900/95">
@@ -239,7 +247,7 @@ export function TranslatePage() {
         onChoose={microphones.choose}
         onOpen={() => void microphones.refresh()}
       />
-      <ConnectionOverlays state={connection.state} onReconnect={connection.reconnect} />
+      <ConnectionOverlays state={connection.state} />
       <JoinRoomDialog
         open={joinOpen}
         currentRoom={connection.roomId}

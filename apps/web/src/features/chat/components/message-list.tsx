@@ -4,16 +4,30 @@ import { useI18n } from '../../../lib/i18n';
 import { useNow } from '../hooks/use-now';
 import { toDisplayItems, type ChatItem } from '../utils/messages-reducer';
 import { MessageItem } from './message-item';
+import { PendingMessageItem, type PendingMessage } from './pending-message';
 import { SystemPill } from './system-pill';
 
 export interface MessageListProps {
   items: readonly ChatItem[];
   myUsername: string;
   isReady: boolean;
+  /** Own messages not yet acknowledged, oldest first; shown above the newest. */
+  pending?: readonly PendingMessage[];
+  onRetry?: (clientId: string) => void;
+  onDiscard?: (clientId: string) => void;
 }
 
+const noop = () => undefined;
+
 /** Newest at the top; scrolls back to the top on a new message and when the room becomes ready. */
-export function MessageList({ items, myUsername, isReady }: MessageListProps) {
+export function MessageList({
+  items,
+  myUsername,
+  isReady,
+  pending = [],
+  onRetry = noop,
+  onDiscard = noop,
+}: MessageListProps) {
   const { t } = useI18n();
   const now = useNow();
   const scroller = useRef<HTMLDivElement>(null);
@@ -21,7 +35,7 @@ export function MessageList({ items, myUsername, isReady }: MessageListProps) {
 
   useEffect(() => {
     scroller.current?.scrollTo?.({ top: 0, behavior: 'smooth' });
-  }, [items.length, isReady]);
+  }, [items.length, isReady, pending.length]);
 
   return (
     <div
@@ -35,7 +49,15 @@ export function MessageList({ items, myUsername, isReady }: MessageListProps) {
       className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none focus-visible:ring-inset"
     >
       <div className="mx-auto flex w-full max-w-4xl flex-col gap-5 px-3 py-5 sm:px-6">
-        {display.length === 0 ? (
+        {[...pending].reverse().map((message) => (
+          <PendingMessageItem
+            key={message.clientId}
+            message={message}
+            onRetry={onRetry}
+            onDiscard={onDiscard}
+          />
+        ))}
+        {display.length === 0 && pending.length === 0 ? (
           <div className="flex flex-col items-center gap-3 py-24 text-center text-slate-600 dark:text-slate-400">
             <MessagesSquare className="size-10" aria-hidden="true" />
             <p className="text-sm">{t('chat.empty')}</p>

@@ -87,6 +87,13 @@ describe('chatReducer', () => {
     expect(onlyMessage(state).note).toBe('「挨拶」');
   });
 
+  it('starts over on RESYNC: the recent window that follows replaces the list', () => {
+    const held = run([message(1), message(2)]);
+    const resync: ServerFrame = { type: 'system', message: 'RESYNC', timestamp: 3, epoch: 'e', offset: 9 };
+    const state = chatReducer(held, { type: 'frame', frame: resync });
+    expect(state.items).toEqual([]);
+  });
+
   it('ignores frames for messages it does not hold', () => {
     const state = run([message(1000)]);
     expect(run([{ type: 'noteComplete', originalTimestamp: 5, note: 'x' }], state)).toBe(state);

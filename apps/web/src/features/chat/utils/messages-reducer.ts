@@ -99,6 +99,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case 'message':
       return upsertMessage(state, frame);
     case 'system': {
+      // the resume could not be honoured: the recent window follows, the list starts over
+      if (frame.message === 'RESYNC') return initialChatState;
       if (frame.message !== 'JOIN' && frame.message !== 'LEAVE') return state;
       const username = frame.username ?? '';
       const event: ChatSystemEvent = {

@@ -3,14 +3,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useI18n } from '../../../lib/i18n';
 import type { ConnectionState } from '../../../lib/socket-client';
 
-/** Full-screen 'Connecting...' while the first connection is made, 'Tap to Reconnect' while reconnecting. */
-export function ConnectionOverlays({
-  state,
-  onReconnect,
-}: {
-  state: ConnectionState;
-  onReconnect: () => void;
-}) {
+/** Full-screen 'Connecting...' while the first connection is made. */
+export function ConnectionOverlays({ state }: { state: ConnectionState }) {
   const { t } = useI18n();
   if (state === 'connecting') {
     return (
@@ -24,24 +18,36 @@ export function ConnectionOverlays({
       </div>
     );
   }
-  if (state === 'reconnecting') {
-    return (
-      <div className="fixed inset-0 z-30 flex items-center justify-center bg-slate-950/40 p-6 backdrop-blur-[2px]">
-        <div className="flex max-w-xs flex-col items-center gap-4 rounded-3xl bg-white p-6 text-center shadow-2xl dark:bg-slate-900">
-          <WifiOff className="size-8 text-slate-400" aria-hidden="true" />
-          <p className="text-sm text-slate-600 dark:text-slate-300">{t('room.reconnecting')}</p>
-          <button
-            type="button"
-            data-testid="reconnect-button"
-            onClick={onReconnect}
-            className="inline-flex cursor-pointer items-center gap-2 rounded-full bg-indigo-600 px-6 py-3 text-base font-semibold text-white shadow-lg hover:bg-indigo-500 focus-visible:ring-2 focus-visible:ring-indigo-400 focus-visible:outline-none"
-          >
-            <RefreshCw className="size-5" aria-hidden="true" />
-            {t('room.reconnect')}
-          </button>
-        </div>
-      </div>
-    );
-  }
   return null;
+}
+
+/**
+ * While reconnecting: a bar under the header, in the page's flow, with 'Tap to Reconnect'. It covers
+ * nothing, so the list and the composer stay usable (typed messages wait in the outbox and go out when
+ * the socket is back).
+ */
+export function ReconnectBanner({ state, onReconnect }: { state: ConnectionState; onReconnect: () => void }) {
+  const { t } = useI18n();
+  if (state !== 'reconnecting') return null;
+  return (
+    <div className="flex justify-center border-b border-amber-200 bg-amber-50 px-3 py-1.5 dark:border-amber-900/60 dark:bg-amber-950/40">
+      <div
+        role="status"
+        data-testid="reconnecting-banner"
+        className="flex w-full max-w-4xl items-center gap-3 sm:px-3"
+      >
+        <WifiOff className="size-4 shrink-0 text-amber-700 dark:text-amber-300" aria-hidden="true" />
+        <p className="min-w-0 flex-1 text-sm text-amber-900 dark:text-amber-100">{t('room.reconnecting')}</p>
+        <button
+          type="button"
+          data-testid="reconnect-button"
+          onClick={onReconnect}
+          className="inline-flex shrink-0 cursor-pointer items-center gap-1.5 rounded-full bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-500 focus-visible:ring-2 focus-visible:ring-indigo-400 focus-visible:outline-none"
+        >
+          <RefreshCw className="size-4" aria-hidden="true" />
+          {t('room.reconnect')}
+        </button>
+      </div>
+    </div>
+  );
 }

@@ -1,0 +1,128 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { LoggedFrame, RoomPosition } from '../rooms/room-log.js';
+import { decodeEnvelope, encodeText, type Envelope } from './envelope.js';
+
+/** Where a node reads what its bus did not bring: the room log in the database. */
+export interface RoomLogSource {
+  position(roomId: string): Promise<RoomPosition | undefined>;
+  readSince(roomId: string, after: number, upTo: number, limit: number): Promise<LoggedFrame[]>;
+}
+
+export interface SequencerOptions {
+  /** How long a gap may stay open (frames of two nodes cross on the bus) before the log is read. */
+  gapWaitMs: number;
+  /** Frames read from the log per query. */
+  pageSize: number;
+  logger: FastifyBaseLogger;
+}
+
+/**
+ * Puts one room's logged frames (messages and later changes, each at a room offset) in offset order on
+ * this node, each once, and fills every gap from the log: frames of two publishers may cross on the bus,
+ * and a bus outage may drop some. Frames without an offset (chunks, JOIN, LEAVE) pass straight through.
+ * See docs/decisions/0061-room-offsets-and-epochs.md.
+ */
+export function createRoomSequencer(
+  roomId: string,
+  source: RoomLogSource | undefined,
+  deliver: (envelope: Envelope) => void,
+  options: SequencerOptions,
+) {
+  /** The next offset to deliver; undefined until started (frames are held until then). */
+  let next: number | undefined = source ? undefined : 0;
+  const held = new Map<number, Envelope>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let fetching = false;
+  let fetchAgain = false;
+  let stopped = false;
+
+  function clearTimer() {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+  }
+
+  function schedule(delay = options.gapWaitMs) {
+    if (timer || fetching || stopped) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void catchUp();
+    }, delay);
+    timer.unref?.();
+  }
+
+  function drain() {
+    if (next === undefined) return;
+    for (let envelope = held.get(next); envelope; envelope = held.get(next)) {
+      held.delete(next);
+      next += 1;
+      deliver(envelope);
+    }
+    for (const offset of held.keys()) if (offset < next) held.delete(offset);
+    if (held.size > 0) schedule();
+    else clearTimer();
+  }
+
+  /** Reads everything from `next` on out of the log and delivers it; bus copies that come later are dropped. */
+  async function catchUp(): Promise<void> {
+    if (!source || next === undefined || stopped) return;
+    if (fetching) {
+      fetchAgain = true;
+      return;
+    }
+    fetching = true;
+    clearTimer();
+    try {
+      do {
+        fetchAgain = false;
+        for (;;) {
+          const frames = await source.readSince(roomId, next - 1, Number.MAX_SAFE_INTEGER, options.pageSize);
+          for (const frame of frames) {
+            if (stopped || frame.offset < next) continue;
+            if (frame.offset > next) {
+              // The log is gap-free, so a hole means its start was trimmed: nothing there to wait for.
+              options.logger.warn(
+                { roomId, from: next, to: frame.offset },
+                'room log has a hole; skipping it',
+              );
+              next = frame.offset;
+            }
+            held.delete(frame.offset);
+            next += 1;
+            deliver(decodeEnvelope(encodeText(frame))!);
+          }
+          if (frames.length < options.pageSize) break;
+        }
+      } while (fetchAgain && !stopped);
+    } catch (error) {
+      options.logger.warn({ err: error, roomId }, 'reading the room log to fill a gap failed; retrying');
+      fetching = false;
+      schedule(Math.max(options.gapWaitMs, 1000));
+      return;
+    }
+    fetching = false;
+    drain();
+  }
+
+  return {
+    /** Starts at the room's current offset: what is already stored, joiners read from the log. */
+    async start(): Promise<void> {
+      if (!source || next !== undefined) return;
+      const position = await source.position(roomId);
+      next ??= (position?.offset ?? 0) + 1;
+      drain();
+    },
+    push(envelope: Envelope) {
+      if (envelope.offset === undefined || !source) return deliver(envelope);
+      if (next !== undefined && envelope.offset < next) return; // delivered already (from the log)
+      held.set(envelope.offset, envelope);
+      drain();
+    },
+    catchUp,
+    stop() {
+      stopped = true;
+      clearTimer();
+      held.clear();
+    },
+  };
+}
+export type RoomSequencer = ReturnType<typeof createRoomSequencer>;

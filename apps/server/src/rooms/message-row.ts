@@ -1,0 +1,37 @@
+import type { MessageFrame } from '@xtalk/protocol';
+
+/** A row of `messages` as the queries select it, and its frame. */
+export interface MessageRow {
+  id: string | number;
+  seq: string | number | null;
+  client_id: string | null;
+  username: string;
+  display_username: string | null;
+  language: string;
+  text: string;
+  translations: Record<string, string> | string;
+  note: string | null;
+  is_tutorial: boolean;
+}
+
+export function toFrame(row: MessageRow): MessageFrame {
+  const id = Number(row.id);
+  const frame: MessageFrame = {
+    type: 'message',
+    id,
+    username: row.username,
+    message: row.text,
+    language: row.language,
+    timestamp: id,
+    translations: typeof row.translations === 'string' ? JSON.parse(row.translations) : row.translations,
+    isTutorial: row.is_tutorial,
+  };
+  if (row.display_username) frame.displayUsername = row.display_username;
+  if (row.note) frame.note = row.note;
+  if (row.seq !== null && row.seq !== undefined) frame.offset = Number(row.seq);
+  if (row.client_id) frame.clientId = row.client_id;
+  return frame;
+}
+
+export const MESSAGE_COLUMNS =
+  'id, seq, client_id, username, display_username, language, text, translations, note, is_tutorial';

@@ -1,0 +1,163 @@
+import WebSocket from 'ws';
+import type { GuestLoginResponse, MessageFrame, ServerFrame } from '@xtalk/protocol';
+import { PROTOCOL_VERSION } from '@xtalk/protocol';
+import { joinRoom, type TestServer } from './harness.js';
+
+/*
+ * A client that behaves like the web app's socket client, for fault tests: it remembers {epoch, offset},
+ * resumes with it on every reconnect, keeps an outbox of unacknowledged messages (by clientId) and sends
+ * them again once READY, and checks what it receives: every logged frame exactly at the next offset.
+ */
+export class ResumingClient {
+  /** Message texts in the order received, each once. */
+  readonly received: MessageFrame[] = [];
+  readonly outbox = new Map<string, string>();
+  readonly acknowledged = new Set<string>();
+  /** Logged frames at an offset already seen that were not the answer to a resend. */
+  duplicates = 0;
+  /** Logged frames past the next offset (something in between never came). */
+  gaps = 0;
+  resyncs = 0;
+  connects = 0;
+  private epoch: string | undefined;
+  private offset = 0;
+  private ws: WebSocket | undefined;
+  private resent = new Set<string>();
+  private stopped = false;
+  private counter = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    readonly login: GuestLoginResponse,
+    readonly roomId: string,
+    /** The nodes up now; a reconnect picks one of them. */
+    private readonly nodes: () => TestServer[],
+    private readonly random: () => number,
+  ) {}
+
+  get lastOffset() {
+    return this.offset;
+  }
+  get isReady() {
+    return this.ws?.readyState === WebSocket.OPEN && this.ready;
+  }
+  private ready = false;
+
+  async connect(): Promise<void> {
+    while (!this.stopped) {
+      const nodes = this.nodes();
+      const node = nodes[Math.floor(this.random() * nodes.length)];
+      if (node) {
+        try {
+          await this.open(node);
+          return;
+        } catch {
+          // the node went away meanwhile: try again
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  private async open(node: TestServer): Promise<void> {
+    const session = await joinRoom(node.app, this.login.token, this.roomId);
+    const ws = new WebSocket(`${node.wsBase}/xtalk_ws/${session.sessionId}?t=${this.login.token}`);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+      ws.once('unexpected-response', () => reject(new Error('refused')));
+    });
+    this.ws = ws;
+    this.ready = false;
+    this.connects++;
+    this.resent.clear();
+    ws.on('error', () => undefined);
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary) this.receive(JSON.parse(data.toString()) as ServerFrame);
+    });
+    ws.on('close', () => {
+      if (this.ws !== ws) return;
+      this.ws = undefined;
+      this.ready = false;
+      if (!this.stopped) setTimeout(() => void this.connect(), this.random() * 100);
+    });
+    ws.send(
+      JSON.stringify({
+        type: 'setUsername',
+        username: this.login.user.username,
+        language: 'en',
+        room: this.roomId,
+        protocolVersion: PROTOCOL_VERSION,
+        ...(this.epoch ? { resume: { epoch: this.epoch, offset: this.offset } } : {}),
+      }),
+    );
+  }
+
+  private receive(frame: ServerFrame) {
+    if (frame.type === 'error') {
+      // too fast: the outbox goes out again in a moment (what is stored meanwhile is answered once)
+      if (frame.code === 'rate_limited' && !this.retryTimer) {
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          if (!this.isReady) return;
+          for (const [clientId, text] of this.outbox) {
+            this.resent.add(clientId);
+            this.sendChat(clientId, text);
+          }
+        }, 600);
+      }
+      return;
+    }
+    if (frame.type === 'system') {
+      if (frame.message === 'RESYNC') this.resyncs++;
+      if (frame.message === 'READY') {
+        this.epoch = frame.epoch;
+        this.ready = true;
+        // the outbox goes out again: the server stores each clientId once
+        for (const [clientId, text] of this.outbox) {
+          this.resent.add(clientId);
+          this.sendChat(clientId, text);
+        }
+      }
+      return;
+    }
+    const offset = (frame as { offset?: number }).offset;
+    if (offset === undefined) return;
+    if (frame.type === 'message' && frame.clientId && frame.username === this.login.user.username) {
+      this.outbox.delete(frame.clientId);
+      this.acknowledged.add(frame.clientId);
+    }
+    if (offset <= this.offset) {
+      const isAnswer = frame.type === 'message' && frame.clientId && this.resent.has(frame.clientId);
+      if (!isAnswer) this.duplicates++;
+      return;
+    }
+    if (offset > this.offset + 1) this.gaps++;
+    this.offset = offset;
+    if (frame.type === 'message') this.received.push(frame);
+  }
+
+  private sendChat(clientId: string, text: string) {
+    this.ws?.send(
+      JSON.stringify({ type: 'chat', language: 'en', message: text, room: this.roomId, clientId }),
+    );
+  }
+
+  /** Puts a message in the outbox and sends it if connected. */
+  say(text: string) {
+    const clientId = `${this.login.user.username}-${++this.counter}`;
+    this.outbox.set(clientId, text);
+    if (this.isReady) this.sendChat(clientId, text);
+  }
+
+  /** The network drops: no close handshake. */
+  drop() {
+    this.ws?.terminate();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.ws?.close(1000);
+  }
+}

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, WebSocketRoute } from 'playwright-core';
+import { launchBrowser, messageWith, ProductServer, say, twoGuestsInRoom } from './harness.js';
+
+/*
+ * Issue 16's outbox in the browser: Bob goes offline, types two messages (shown as sending, 'Not
+ * connected.'), reloads the page while his socket still cannot get through, comes back, and both
+ * messages arrive once, for him and for Alice.
+ */
+describe('the outbox across a reload', () => {
+  let server: ProductServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await ProductServer.start();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  it('keeps messages typed offline through a reload and delivers each once when back', async () => {
+    // Bob's WebSockets pass through a switch: while "offline" they are refused as a dead network would
+    let offline = false;
+    const sockets: WebSocketRoute[] = [];
+    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
+      person.context.routeWebSocket(/\/xtalk_ws\//, (ws) => {
+        if (offline) return void ws.close({ code: 1001, reason: 'offline' }).catch(() => undefined);
+        sockets.push(ws);
+        ws.connectToServer();
+      }),
+    );
+    await say(alice.page, 'Before the tunnel');
+    await messageWith(bob.page, 'Before the tunnel').waitFor();
+
+    offline = true;
+    await bob.context.setOffline(true);
+    for (const ws of sockets.splice(0)) await ws.close({ code: 1001, reason: 'offline' }).catch(() => 0);
+    await bob.page.getByTestId('reconnecting-banner').waitFor();
+
+    // typing works while reconnecting; the messages wait, shown as sending
+    await say(bob.page, 'Typed offline, one');
+    await bob.page.getByText('Not connected.').first().waitFor();
+    await say(bob.page, 'Typed offline, two');
+    const pending = bob.page.getByTestId('pending-message');
+    await expect.poll(() => pending.count()).toBe(2);
+    expect(await pending.first().getAttribute('data-status')).toBe('sending');
+
+    // a reload while the socket still cannot get through: the outbox survives it
+    await bob.context.setOffline(false);
+    await bob.page.reload();
+    await bob.page.getByTestId('reconnecting-banner').waitFor();
+    await expect.poll(() => pending.count()).toBe(2);
+    expect(await pending.allTextContents()).toEqual([
+      expect.stringContaining('Typed offline, two'),
+      expect.stringContaining('Typed offline, one'),
+    ]);
+
+    // back online: both go out once, in order, and leave the outbox
+    offline = false;
+    await messageWith(alice.page, 'Typed offline, one').waitFor({ timeout: 15_000 });
+    await messageWith(alice.page, 'Typed offline, two').waitFor();
+    await expect.poll(() => pending.count(), { timeout: 15_000 }).toBe(0);
+    await say(alice.page, 'Welcome back');
+    for (const page of [alice.page, bob.page]) {
+      await messageWith(page, 'Welcome back').waitFor();
+      expect(await messageWith(page, 'Typed offline, one').count()).toBe(1);
+      expect(await messageWith(page, 'Typed offline, two').count()).toBe(1);
+    }
+    // newest first: two above one
+    const originals = await alice.page.getByTestId('original').allTextContents();
+    expect(originals.indexOf('Typed offline, two')).toBeLessThan(originals.indexOf('Typed offline, one'));
+
+    // stored once: a fresh page gets each once from the server
+    await alice.page.reload();
+    await messageWith(alice.page, 'Welcome back').waitFor();
+    expect(await messageWith(alice.page, 'Typed offline, one').count()).toBe(1);
+    expect(await messageWith(alice.page, 'Typed offline, two').count()).toBe(1);
+  });
+});
