@@ -4,7 +4,7 @@ import { CloseCode, PROTOCOL_VERSION, type MessageFrame, type ServerFrame } from
 import { displayNameOf, type UserRow } from '../auth/users-repo.js';
 import { createMemoryBus } from '../bus/bus.js';
 import { createChatService, type PostMessage } from '../rooms/chat-service.js';
-import type { RoomsRepo } from '../rooms/rooms-repo.js';
+import type { RoomsRepo, StoredMessage } from '../rooms/rooms-repo.js';
 import { createConnection, type ConnectionContext, type ConnectionDeps } from './connection.js';
 import type { PeerSocket } from './peer-socket.js';
 import { createMemoryPresence } from './presence.js';
@@ -57,9 +57,10 @@ function room(options: { history?: MessageFrame[]; onAudio?: ConnectionDeps['onA
   const hub = createRoomHub(createMemoryBus());
   let beforeReplay: () => Promise<void> = async () => undefined;
   const repo = {
-    async insertMessage(input: PostMessage): Promise<MessageFrame> {
+    async insertMessage(input: PostMessage): Promise<StoredMessage> {
       const id = (stored.at(-1)?.id ?? 0) + 1;
       const { roomId: _room, userId: _user, text, ...rest } = input;
+      // offsets as the room log gives them: 1, 2, 3... in the order messages are stored
       const message: MessageFrame = {
         type: 'message',
         id,
@@ -67,10 +68,14 @@ function room(options: { history?: MessageFrame[]; onAudio?: ConnectionDeps['onA
         message: text,
         translations: {},
         isTutorial: false,
+        offset: stored.length + 1,
         ...rest,
       };
       stored.push(message);
-      return message;
+      return { message, duplicate: false, roomId: ROOM };
+    },
+    async findByClientId() {
+      return undefined;
     },
     async listMessages() {
       await beforeReplay();
@@ -88,8 +93,8 @@ function room(options: { history?: MessageFrame[]; onAudio?: ConnectionDeps['onA
     clock: { now: () => 1_000 },
     logger,
     replayLimit: 100,
-    // no room log here: every joiner gets the recent window, as a first join does
-    log: { position: async () => ({ epoch: 'e1', offset: 0 }), readSince: async () => [] },
+    // the room log's position is the stored count; every joiner here gets the recent window
+    log: { position: async () => ({ epoch: 'e1', offset: stored.length }), readSince: async () => [] },
     resumeMaxEvents: 1000,
     maxBufferedBytes: 1000,
     onAudio: options.onAudio,
@@ -191,19 +196,22 @@ describe('connection: joining', () => {
     await bob.join();
     await bob.chat('before');
     const alice = history.peer(1);
-    // bob speaks while alice's replay query runs: the message is in the replay and arrives live too
+    // bob speaks while alice's replay query runs: it is in the replay query's result and arrives live
+    // too. The room position (offset 1) was read first, so it comes once, live, after READY (issue 16).
     history.duringReplay(() => bob.chat('during'));
     await alice.join();
     await bob.chat('after');
     expect(
       alice.socket.frames.map((frame) => (frame.type === 'message' ? frame.message : frame.type)),
-    ).toEqual(['before', 'during', 'system', 'after']);
-    expect(alice.socket.frames[2]).toEqual({
+    ).toEqual(['before', 'system', 'during', 'after']);
+    expect(alice.socket.frames[1]).toEqual({
       type: 'system',
       message: 'READY',
       timestamp: 1_000,
       roomId: ROOM,
       protocolVersion: PROTOCOL_VERSION,
+      epoch: 'e1',
+      offset: 1,
     });
   });
 
