@@ -15,12 +15,19 @@ import { createMemoryBus, type Bus } from './bus/bus.js';
 import { createRedisBus } from './bus/redis-bus.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { registerBodyGuard } from './http/body-guard.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerRateLimits } from './http/rate-limits.js';
+import { frameLimitSettings } from './realtime/frame-limits.js';
 import { createGateway } from './realtime/gateway.js';
+import { createLogSampler } from './realtime/log-sampler.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import { createRoomHub } from './realtime/room-hub.js';
+import { createSocketCaps } from './realtime/socket-caps.js';
 import { playerRoutes } from './players/routes.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createChatService } from './rooms/chat-service.js';
+import { createFairRooms, withFairRooms } from './rooms/fair-rooms.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { roomRoutes } from './rooms/routes.js';
 import { openDb, type Db } from './store/db.js';
@@ -65,7 +72,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keepAliveTimeout: 65_000,
     // close hooks wait for sockets and translations to wind down (bounded inside each)
     pluginTimeout: 20_000,
+    // the client address behind that many proxies (rate limits and socket caps count per address)
+    trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS,
   });
+  registerErrorHandler(app);
+  registerBodyGuard(app);
 
   const db: Db = await openDb({
     databaseUrl: config.DATABASE_URL,
@@ -110,12 +121,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // the restart for longer than this.
     options: { closeTimeoutMs: 3000 },
   });
-  const chat = createChatService(
-    rooms,
-    { broadcast: hub.broadcast, onStored: translation.onMessage },
-    app.log,
+  // rooms take turns to store, so one room's flood never delays another room's messages
+  const chat = withFairRooms(
+    createChatService(rooms, { broadcast: hub.broadcast, onStored: translation.onMessage }, app.log),
+    createFairRooms({ concurrency: config.STORE_CONCURRENCY, maxQueuedPerRoom: config.ROOM_QUEUE_MAX }),
   );
+  const sampledLog = createLogSampler(app.log, clock);
 
+  // before any route: each route gets its limit when it is added
+  await registerRateLimits(app, { config, tokens, redis });
   await app.register(authRoutes, { botCheck, tokens, users, authenticator });
   const signInStore = createSignInStore(db, clock);
   const oidc = config.GOOGLE_CLIENT_ID
@@ -160,6 +174,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxFrameBytes: MAX_FRAME_BYTES,
     clock,
     logger: app.log,
+    caps: {
+      sockets: createSocketCaps({ perIp: config.MAX_SOCKETS_PER_IP, perUser: config.MAX_SOCKETS_PER_USER }),
+      trustProxyHops: config.TRUST_PROXY_HOPS,
+      log: sampledLog,
+    },
     connectionDeps: {
       hub,
       presence,
@@ -171,6 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       logger: app.log,
       replayLimit: REPLAY_LIMIT,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
+      frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
       onAudio: createVoiceInput({ chat, translation, logger: app.log, clock }),
     },
   });
@@ -187,8 +207,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     oidc?.warmUp();
     provider.warmUp?.().catch((error: unknown) => app.log.warn({ err: error }, 'AI engine warm-up failed'));
   });
-  const sweeper = startExpirySweeper(db, clock, EXPIRY_SWEEP_MS, (error) =>
-    app.log.warn({ err: error }, 'removing expired sessions and codes failed'),
+  const sweeper = startExpirySweeper(
+    db,
+    clock,
+    EXPIRY_SWEEP_MS,
+    (error) => app.log.warn({ err: error }, 'removing expired sessions, codes or idle guests failed'),
+    config.GUEST_RETENTION_SECONDS * 1000,
   );
   app.addHook('onClose', async () => {
     await sweeper.stop();

@@ -5,4 +5,5 @@ export * from './http.js';
 export * from './language.js';
 export * from './names.js';
 export * from './room-code.js';
+export * from './text-rules.js';
 export * from './usernames.js';

@@ -18,7 +18,15 @@ import type { ChatService } from '../rooms/chat-service.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { PeerSocket } from './peer-socket.js';
 import type { Presence } from './presence.js';
-import { createTokenBucket } from './rate-limit.js';
+import {
+  DEFAULT_FRAME_LIMITS,
+  FrameRefusal,
+  createFrameLimits,
+  frameKindOf,
+  type FrameLimitPolicy,
+  type FrameVerdict,
+} from './frame-limits.js';
+import { createLogSampler } from './log-sampler.js';
 import type { RoomHub } from './room-hub.js';
 
 export interface ConnectionDeps {
@@ -34,9 +42,13 @@ export interface ConnectionDeps {
   replayLimit: number;
   /** Drop a peer whose unsent bytes exceed this (it stopped reading). */
   maxBufferedBytes: number;
+  /** Inbound frame limits and the process-wide sampled log; default: the built-in limits. */
+  frameLimits?: FrameLimitPolicy;
   /** Answers a binary frame (voice); without it, binary frames get an error frame. */
   onAudio?: (connection: ConnectionContext, data: Buffer) => Promise<void>;
 }
+
+const CHAT_TOO_FAST = 'You are sending messages too fast; wait a moment.';
 
 export interface ConnectionContext {
   readonly roomId: string;
@@ -67,7 +79,11 @@ export function createConnection(
   let lastReplayedId = 0;
   let attached = false;
   let present = false;
-  const bucket = createTokenBucket(8, 2, deps.clock);
+  const policy = deps.frameLimits ?? {
+    settings: DEFAULT_FRAME_LIMITS,
+    log: createLogSampler(deps.logger, deps.clock),
+  };
+  const limits = createFrameLimits(policy.settings, deps.clock);
   /** Frames of one connection are handled one after another, in the order they came. */
   let queue: Promise<void> = Promise.resolve();
   const log = deps.logger.child({ roomId: session.roomId, userId: user.id });
@@ -212,10 +228,22 @@ export function createConnection(
     queue = queue.then(work).then(
       () => undefined,
       (error: unknown) => {
+        if (error instanceof FrameRefusal) return sendError(error.code, error.message);
         log.error({ err: error }, 'frame handling failed');
         sendError('internal', 'Something went wrong on the server; please try again.');
       },
     );
+  }
+
+  /** Whether a frame may be handled; a refused one is answered, dropped or ends the connection. */
+  function admit(verdict: FrameVerdict, message = 'You are sending too many frames; wait a moment.') {
+    if (verdict === 'ok') return true;
+    if (verdict === 'tell') sendError('rate_limited', message);
+    if (verdict === 'close') {
+      policy.log.info('flood', { roomId: session.roomId, userId: user.id }, 'closed a flooding connection');
+      close(CloseCode.PolicyViolation, 'Too many frames.');
+    }
+    return false;
   }
 
   function close(code: number, reason: string) {
@@ -226,21 +254,22 @@ export function createConnection(
   return {
     context,
     onText(text: string) {
-      if (state === 'closed') return;
+      if (state === 'closed' || !admit(limits.arrive())) return;
       const parsed = parseClientFrame(text);
       if (!parsed.ok) {
-        log.info({ code: parsed.code, reason: parsed.message }, 'rejected a frame');
+        if (!admit(limits.kind('invalid'))) return;
+        policy.log.info('rejected', { code: parsed.code, reason: parsed.message }, 'rejected a frame');
         return sendError(parsed.code, parsed.message);
       }
       const frame = parsed.frame;
+      // Counted when the frame arrives, not when its turn in the queue comes: after a stall the queued
+      // frames run back to back, and a client well under the limit must not look bursty.
+      const kind = frameKindOf(frame.type);
+      if (!admit(limits.kind(kind), kind === 'chat' ? CHAT_TOO_FAST : undefined)) return;
       switch (frame.type) {
         case 'setUsername':
           return track(() => join(frame));
         case 'chat':
-          // Counted when the frame arrives, not when its turn in the queue comes: after a stall the
-          // queued frames run back to back, and a client well under the limit must not look bursty.
-          if (!bucket.take())
-            return sendError('rate_limited', 'You are sending messages too fast; wait a moment.');
           return track(() => chat(frame));
         case 'setLanguage':
           return track(async () => setLanguage(frame));
@@ -249,7 +278,8 @@ export function createConnection(
       }
     },
     onBinary(data: Buffer) {
-      if (state === 'closed') return;
+      if (state === 'closed' || !admit(limits.arrive())) return;
+      limits.accepted();
       if (!deps.onAudio)
         return sendError('audio_rejected', 'Voice messages are not supported by this server yet.');
       if (state !== 'joined') return sendError('not_joined', 'Send setUsername before sending audio.');
