@@ -2,7 +2,6 @@ import {
   CloseCode,
   PROTOCOL_VERSION,
   normalizeRoomCode,
-  parseClientFrame,
   type ChatFrame,
   type ErrorCode,
   type MessageFrame,
@@ -23,6 +22,7 @@ import {
   FrameRefusal,
   createFrameLimits,
   frameKindOf,
+  parseFrameText,
   type FrameLimitPolicy,
   type FrameVerdict,
 } from './frame-limits.js';
@@ -255,7 +255,7 @@ export function createConnection(
     context,
     onText(text: string) {
       if (state === 'closed' || !admit(limits.arrive())) return;
-      const parsed = parseClientFrame(text);
+      const parsed = parseFrameText(text);
       if (!parsed.ok) {
         if (!admit(limits.kind('invalid'))) return;
         policy.log.info('rejected', { code: parsed.code, reason: parsed.message }, 'rejected a frame');

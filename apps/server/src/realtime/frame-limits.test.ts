@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFrameLimits, frameKindOf, type FrameLimitSettings } from './frame-limits.js';
+import { createFrameLimits, frameKindOf, parseFrameText, type FrameLimitSettings } from './frame-limits.js';
 
 /* The per-connection frame limits against a clock the test moves. */
 
@@ -72,5 +72,23 @@ describe('frame limits', () => {
     expect(frameKindOf('updateUsername')).toBe('control');
     expect(frameKindOf('chat')).toBe('chat');
     expect(frameKindOf('voiceClip')).toBe('chat');
+  });
+});
+
+describe('frame depth', () => {
+  it('refuses a frame nested too deep before parsing it, and ignores brackets inside strings', () => {
+    expect(parseFrameText('['.repeat(5000) + ']'.repeat(5000))).toMatchObject({
+      ok: false,
+      code: 'bad_frame',
+    });
+    const deepExtra = `{"type":"chat","language":"en","message":"hi","room":"R","x":${'['.repeat(20)}${']'.repeat(20)}}`;
+    expect(parseFrameText(deepExtra)).toMatchObject({ ok: false, message: expect.stringMatching(/nested/) });
+    const bracketsInText = JSON.stringify({
+      type: 'chat',
+      language: 'en',
+      message: '[[[[[[[[[[{{{{{{{{ "\\',
+      room: 'R',
+    });
+    expect(parseFrameText(bracketsInText)).toMatchObject({ ok: true });
   });
 });

@@ -1,3 +1,4 @@
+import { parseClientFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { LogSampler } from './log-sampler.js';
@@ -122,4 +123,34 @@ export class FrameRefusal extends Error {
   ) {
     super(message);
   }
+}
+
+/** Client frames are flat (an object holding at most a small object); anything deeper is not one. */
+export const MAX_FRAME_DEPTH = 8;
+
+/**
+ * Parses a client frame, refusing one nested deeper than MAX_FRAME_DEPTH before JSON.parse builds it
+ * (the scan is one pass over the text, skipping strings).
+ */
+export function parseFrameText(text: string): ReturnType<typeof parseClientFrame> {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_FRAME_DEPTH) {
+        return {
+          ok: false,
+          code: 'bad_frame',
+          message: `Frame is nested more than ${MAX_FRAME_DEPTH} levels deep.`,
+        };
+      }
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return parseClientFrame(text);
 }
