@@ -122,9 +122,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options: { closeTimeoutMs: 3000 },
   });
   // rooms take turns to store, so one room's flood never delays another room's messages
+  const fairRooms = createFairRooms({
+    concurrency: config.STORE_CONCURRENCY,
+    maxQueuedPerRoom: config.ROOM_QUEUE_MAX,
+  });
   const chat = withFairRooms(
     createChatService(rooms, { broadcast: hub.broadcast, onStored: translation.onMessage }, app.log),
-    createFairRooms({ concurrency: config.STORE_CONCURRENCY, maxQueuedPerRoom: config.ROOM_QUEUE_MAX }),
+    fairRooms,
   );
   const sampledLog = createLogSampler(app.log, clock);
 
@@ -160,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db: db.kind,
     bus: redis ? 'redis' : 'memory',
     ...hub.stats(),
+    ...fairRooms.stats(),
   }));
   await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
 

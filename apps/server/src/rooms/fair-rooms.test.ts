@@ -77,7 +77,7 @@ describe('fair rooms', () => {
     expect(await Promise.all(queued)).toEqual([1, 2]);
     expect(await other).toBe('b');
     expect(await fair.run('A', async () => 4)).toBe(4);
-    expect(fair.stats()).toEqual({ storing: 0, waiting: 0 });
+    expect(fair.stats()).toEqual({ messagesStoring: 0, messagesWaiting: 0 });
   });
 
   it('passes a failure to its own caller and keeps going', async () => {

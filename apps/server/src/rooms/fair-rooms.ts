@@ -71,7 +71,10 @@ export function createFairRooms(options: FairRoomsOptions) {
       });
     },
     /** Waiting messages per room and rooms storing now (health, tests). */
-    stats: () => ({ storing: busy.size, waiting: [...queues.values()].reduce((n, q) => n + q.length, 0) }),
+    stats: () => ({
+      messagesStoring: busy.size,
+      messagesWaiting: [...queues.values()].reduce((n, q) => n + q.length, 0),
+    }),
   };
 }
 export type FairRooms = ReturnType<typeof createFairRooms>;
