@@ -180,7 +180,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     logger: app.log,
     caps: {
-      sockets: createSocketCaps({ perIp: config.MAX_SOCKETS_PER_IP, perUser: config.MAX_SOCKETS_PER_USER }),
+      sockets: createSocketCaps(
+        {
+          perIp: config.MAX_SOCKETS_PER_IP,
+          perUser: config.MAX_SOCKETS_PER_USER,
+          floodCooldownMs: config.WS_FLOOD_COOLDOWN_SECONDS * 1000,
+        },
+        clock,
+      ),
       trustProxyHops: config.TRUST_PROXY_HOPS,
       log: sampledLog,
     },

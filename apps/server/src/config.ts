@@ -119,6 +119,8 @@ export const configSchema = z
     WS_INVALID_BURST: z.coerce.number().int().positive().default(10),
     /** Refused frames in a row after which the connection is closed (1008) instead of answered. */
     WS_FLOOD_CLOSE_AFTER: z.coerce.number().int().positive().default(100),
+    /** Seconds a user closed for flooding may not open a socket again (on that node). */
+    WS_FLOOD_COOLDOWN_SECONDS: z.coerce.number().int().min(0).default(60),
     /** Chat messages of one room waiting to be stored on this node before more are refused (busy). */
     ROOM_QUEUE_MAX: z.coerce.number().int().positive().default(64),
     /** Messages stored at once by this node; rooms take turns for these slots. */

@@ -34,7 +34,7 @@ beforeAll(async () => {
   server = await startServer({ AUTH_SECRET: SECRET, ROOM_LOOKUP_MISSES_PER_MINUTE: '100000' });
   member = await memberLogin(server, SECRET, 'bad-input-member', 'Mia');
   guest = await guestLogin(server.app);
-});
+}, 60_000);
 afterAll(() => server.close());
 
 const db = () => (server.app as unknown as { xtalkDb: Db }).xtalkDb;
@@ -82,7 +82,7 @@ function expectClientError(response: { statusCode: number; json(): unknown; body
 
 const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
-describe('listed bad HTTP input', () => {
+describe('listed bad HTTP input', { timeout: 60_000 }, () => {
   it('answers every listed case with a 4xx in the one error shape and changes nothing', async () => {
     const before = await snapshot();
     const playerData = `/api/player/${member.user.userId}/data`;
@@ -121,7 +121,7 @@ describe('listed bad HTTP input', () => {
       expectClientError(response, status);
     }
     expect(await snapshot()).toEqual(before);
-  });
+  }, 60_000);
 
   it('refuses a body over the size limit with 413', async () => {
     const response = await send(
@@ -130,7 +130,7 @@ describe('listed bad HTTP input', () => {
       JSON.stringify({ botcheck: 'x'.repeat(2 * 1024 * 1024) }),
     );
     expectClientError(response, 413);
-  });
+  }, 60_000);
 
   it('refuses an expired token with 401 and says so', async () => {
     const past = Date.now() - 2 * 43_200_000;
@@ -142,10 +142,10 @@ describe('listed bad HTTP input', () => {
     const response = await send('GET', '/api/me', undefined, token);
     expectClientError(response, 401);
     expect(response.json()).toMatchObject({ message: 'Token has expired.' });
-  });
+  }, 60_000);
 });
 
-describe('generated bad HTTP input (fast-check)', () => {
+describe('generated bad HTTP input (fast-check)', { timeout: 60_000 }, () => {
   /** Strings rich in what breaks things: NUL, lone surrogates, zero-width and bidi characters. */
   const nasty = fc.string({
     unit: fc.oneof(
@@ -223,10 +223,10 @@ describe('generated bad HTTP input (fast-check)', () => {
       );
     }
     expect(await snapshot()).toEqual(before);
-  });
+  }, 60_000);
 });
 
-describe('the error handler', () => {
+describe('the error handler', { timeout: 60_000 }, () => {
   it('answers an unexpected failure with 500, a fixed message and no stack', async () => {
     const dataDir = (await import('node:os')).tmpdir();
     const app = await buildApp({
@@ -254,5 +254,5 @@ describe('the error handler', () => {
     } finally {
       await app.close();
     }
-  });
+  }, 60_000);
 });

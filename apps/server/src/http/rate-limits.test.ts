@@ -22,7 +22,7 @@ beforeAll(async () => {
     RATE_LIMIT_API_PER_MINUTE_PER_IP: '4',
     ROOM_LOOKUP_MISSES_PER_MINUTE: '2',
   });
-});
+}, 60_000);
 afterAll(() => server.close());
 
 let nextAddress = 1;
@@ -55,7 +55,7 @@ function expectLimited(response: { statusCode: number; headers: Record<string, u
   expect(Number(response.headers['retry-after'])).toBeLessThanOrEqual(60);
 }
 
-describe('HTTP rate limits', () => {
+describe('HTTP rate limits', { timeout: 60_000 }, () => {
   it('caps guests created per minute per IP and creates nobody when refused', async () => {
     const ip = freshIp();
     expect((await guestPost(ip)).statusCode).toBe(200);
@@ -67,7 +67,7 @@ describe('HTTP rate limits', () => {
     expect(await users()).toBe(before);
     // another address is counted on its own
     expect((await guestPost(freshIp())).statusCode).toBe(200);
-  });
+  }, 60_000);
 
   it('caps bot-check challenges per IP', async () => {
     const ip = freshIp();
@@ -80,7 +80,7 @@ describe('HTTP rate limits', () => {
     expect(
       (await server.app.inject({ url: '/api/auth/botcheck', remoteAddress: freshIp() })).statusCode,
     ).toBe(200);
-  });
+  }, 60_000);
 
   it('caps sign-in requests (Google login and the code exchange) per IP', async () => {
     const remoteAddress = freshIp();
@@ -95,7 +95,7 @@ describe('HTTP rate limits', () => {
     expect((await exchange()).statusCode).toBe(400);
     expectLimited(await exchange());
     expectLimited(await server.app.inject({ url: '/auth/google/callback?code=x&state=y', remoteAddress }));
-  });
+  }, 60_000);
 
   it('caps API requests per user, whatever address they come from, and per IP', async () => {
     const alice = await guest();
@@ -121,7 +121,7 @@ describe('HTTP rate limits', () => {
     expectLimited(await me(bob.token));
     // a forged token is counted by address only (and refused by the route)
     expect((await me('forged.token.here', freshIp())).statusCode).toBe(401);
-  });
+  }, 60_000);
 
   it('limits unknown room code lookups per user and per IP; the health check is never limited', async () => {
     const guesser = await guest();
@@ -150,10 +150,10 @@ describe('HTTP rate limits', () => {
     expect((await join(host.token, roomId, hostIp)).statusCode).toBe(200);
     for (let i = 0; i < 5; i++)
       expect((await server.app.inject({ url: '/api/health' })).statusCode).toBe(200);
-  });
+  }, 60_000);
 });
 
-describe('which routes are limited', () => {
+describe('which routes are limited', { timeout: 60_000 }, () => {
   it('puts every API path under a policy, routes added later included', () => {
     expect(policyOf('GET', '/api/auth/botcheck')).toBe('botcheck');
     expect(policyOf('POST', '/api/auth/guest')).toBe('guest');

@@ -34,7 +34,7 @@ beforeAll(async () => {
   });
   alice = await guestLogin(server.app);
   roomId = (await joinRoom(server.app, alice.token, null)).roomId;
-});
+}, 60_000);
 afterAll(() => server.close());
 
 const storedMessages = async () =>
@@ -66,7 +66,7 @@ const chat = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
-describe('listed bad frames', () => {
+describe('listed bad frames', { timeout: 60_000 }, () => {
   it('answers each with its error, keeps the socket open and stores nothing', async () => {
     const client = await openSocket();
     const hello = () => ({
@@ -132,7 +132,7 @@ describe('listed bad frames', () => {
     await client.next((frame) => frame.type === 'message' && frame.message === 'still here');
     expect(await storedMessages()).toEqual([{ text: 'still here' }]);
     client.close();
-  });
+  }, 60_000);
 
   it('closes a frame over the size limit with 1009, and the server goes on', async () => {
     const client = await openSocket();
@@ -140,7 +140,7 @@ describe('listed bad frames', () => {
     expect(await client.closed()).toBe(1009);
     const after = await TestClient.join(server, alice, roomId);
     after.close();
-  });
+  }, 60_000);
 
   it('refuses forged and expired tokens and foreign origins before the upgrade', async () => {
     const { sessionId } = await joinRoom(server.app, alice.token, roomId);
@@ -165,10 +165,10 @@ describe('listed bad frames', () => {
     expect(await status(`${base}?t=%00%ff`)).toBe(401);
     expect(await status(`${base}?t=${alice.token}`, { origin: 'https://evil.example' })).toBe(403);
     expect(await status(`${base}?t=${alice.token}`)).toBe(101);
-  });
+  }, 60_000);
 });
 
-describe('generated bad frames (fast-check)', () => {
+describe('generated bad frames (fast-check)', { timeout: 60_000 }, () => {
   const nasty = fc.string({
     unit: fc.oneof(
       fc.constantFrom('\u0000', '\uD800', '\uDFFF', '\u200B', '\u202E', '"', '{', '['),
@@ -225,5 +225,5 @@ describe('generated bad frames (fast-check)', () => {
       (frame) => !seen.has(frame) && frame.type === 'message' && frame.message === 'after the storm',
     );
     client.close();
-  });
+  }, 60_000);
 });

@@ -84,6 +84,7 @@ export function createConnection(
     log: createLogSampler(deps.logger, deps.clock),
   };
   const limits = createFrameLimits(policy.settings, deps.clock);
+  let flooded = false;
   /** Frames of one connection are handled one after another, in the order they came. */
   let queue: Promise<void> = Promise.resolve();
   const log = deps.logger.child({ roomId: session.roomId, userId: user.id });
@@ -241,6 +242,7 @@ export function createConnection(
     if (verdict === 'tell') sendError('rate_limited', message);
     if (verdict === 'close') {
       policy.log.info('flood', { roomId: session.roomId, userId: user.id }, 'closed a flooding connection');
+      flooded = true;
       close(CloseCode.PolicyViolation, 'Too many frames.');
     }
     return false;
@@ -300,6 +302,8 @@ export function createConnection(
         await deps.hub.broadcast(session.roomId, systemEvent('LEAVE'), { exceptUsername: user.username });
       }
     },
+    /** Whether the connection was closed for flooding (its user is refused new sockets for a while). */
+    flooded: () => flooded,
     /** Work still running for this connection (frames being stored). */
     settled: () => queue,
     close,

@@ -80,8 +80,11 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
           const release = caps?.sockets.open(ip, auth.user.id, session.id, {
             replace: () => ws.close(CloseCode.SessionEnded, 'This session was opened again elsewhere.'),
           });
-          if (release) ws.once('close', release);
-          accept(ws, auth, session.room_id);
+          const connection = accept(ws, auth, session.room_id);
+          ws.once('close', () => {
+            release?.();
+            if (connection.flooded()) caps?.sockets.penalise(auth.user.id);
+          });
         });
       },
       (error: unknown) => {
@@ -141,6 +144,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
       closings.add(work);
       void work.finally(() => closings.delete(work));
     });
+    return connection;
   }
 
   app.server.on('upgrade', onUpgrade);

@@ -17,7 +17,7 @@ const refusal = (url: string, headers: Record<string, string> = {}) =>
     (error: { statusCode?: number }) => ({ client: undefined, status: error.statusCode ?? -1 }),
   );
 
-describe('socket caps', () => {
+describe('socket caps', { timeout: 60_000 }, () => {
   it('caps open sockets per address and frees a place when one closes', async () => {
     server = await startServer({ MAX_SOCKETS_PER_IP: '2', TRUST_PROXY_HOPS: '1' });
     const socketUrl = async () => {
@@ -44,7 +44,7 @@ describe('socket caps', () => {
     }
     expect(again.status).toBe(0);
     for (const open of [second, elsewhere, again]) open.client!.close();
-  });
+  }, 60_000);
 
   it('caps open sockets per user, and a session has one socket: a new one replaces the old', async () => {
     server = await startServer({ MAX_SOCKETS_PER_USER: '2' });
@@ -73,10 +73,10 @@ describe('socket caps', () => {
       code: 'wrong_room',
     });
     for (const open of [second, bobSocket, reconnect]) open.client!.close();
-  });
+  }, 60_000);
 });
 
-describe('client address', () => {
+describe('client address', { timeout: 60_000 }, () => {
   const request = (forwarded?: string) => ({
     socket: { remoteAddress: '127.0.0.1' },
     headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },

@@ -8,6 +8,8 @@
 export interface SocketCapSettings {
   perIp: number;
   perUser: number;
+  /** How long a user closed for flooding is refused new sockets (ms). */
+  floodCooldownMs: number;
 }
 
 export interface CappedSocket {
@@ -15,8 +17,10 @@ export interface CappedSocket {
   replace(): void;
 }
 
-export function createSocketCaps(settings: SocketCapSettings) {
+export function createSocketCaps(settings: SocketCapSettings, clock: { now(): number } = Date) {
   const byIp = new Map<string, number>();
+  /** Users closed for flooding, until when they are refused (a flooder's reconnect loop costs nothing). */
+  const cooling = new Map<string, number>();
   const byUser = new Map<string, Set<string>>();
   const bySession = new Map<string, CappedSocket>();
   /** Upgrades between the address check and open, so a burst of handshakes cannot overshoot. */
@@ -44,6 +48,11 @@ export function createSocketCaps(settings: SocketCapSettings) {
      * about to be replaced).
      */
     userHasRoom(userId: string, sessionId: string): boolean {
+      const until = cooling.get(userId);
+      if (until !== undefined) {
+        if (clock.now() < until) return false;
+        cooling.delete(userId);
+      }
       const sessions = byUser.get(userId);
       if (!sessions || sessions.has(sessionId)) return true;
       return sessions.size < settings.perUser;
@@ -68,6 +77,10 @@ export function createSocketCaps(settings: SocketCapSettings) {
         sessions.delete(sessionId);
         if (sessions.size === 0) byUser.delete(userId);
       };
+    },
+    /** The user flooded: refuse their new sockets for the cool-down. */
+    penalise(userId: string): void {
+      if (settings.floodCooldownMs > 0) cooling.set(userId, clock.now() + settings.floodCooldownMs);
     },
     stats: () => ({ addresses: byIp.size, users: byUser.size, sessions: bySession.size }),
   };
