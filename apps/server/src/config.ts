@@ -99,6 +99,8 @@ export const configSchema = z
     RATE_LIMIT_API_PER_MINUTE_PER_USER: z.coerce.number().int().positive().default(120),
     /** The same routes per IP per minute (many people may share one address). */
     RATE_LIMIT_API_PER_MINUTE_PER_IP: z.coerce.number().int().positive().default(600),
+    /** Room joins (POST /xtalk: a new socket session each) per user per minute. */
+    ROOM_JOINS_PER_MINUTE_PER_USER: z.coerce.number().int().positive().default(30),
     /** Room codes asked for that do not exist, per user and per IP per minute (guessing codes). */
     ROOM_LOOKUP_MISSES_PER_MINUTE: z.coerce.number().int().positive().default(10),
     /** Open WebSockets per IP on one node. */

@@ -21,6 +21,7 @@ beforeAll(async () => {
     RATE_LIMIT_API_PER_MINUTE_PER_USER: '3',
     RATE_LIMIT_API_PER_MINUTE_PER_IP: '4',
     ROOM_LOOKUP_MISSES_PER_MINUTE: '2',
+    ROOM_JOINS_PER_MINUTE_PER_USER: '2',
   });
 }, 60_000);
 afterAll(() => server.close());
@@ -121,6 +122,20 @@ describe('HTTP rate limits', { timeout: 60_000 }, () => {
     expectLimited(await me(bob.token));
     // a forged token is counted by address only (and refused by the route)
     expect((await me('forged.token.here', freshIp())).statusCode).toBe(401);
+  }, 60_000);
+
+  it('caps room joins per user (each makes a socket session)', async () => {
+    const joiner = await guest();
+    const join = () =>
+      server.app.inject({
+        method: 'POST',
+        url: '/xtalk',
+        headers: { authorization: `Bearer ${joiner.token}` },
+        payload: { action: 'join', roomId: null },
+        remoteAddress: freshIp(),
+      });
+    for (let i = 0; i < 2; i++) expect((await join()).statusCode).toBe(200);
+    expectLimited(await join());
   }, 60_000);
 
   it('limits unknown room code lookups per user and per IP; the health check is never limited', async () => {

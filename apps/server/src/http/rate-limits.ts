@@ -86,6 +86,8 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
     api: limiter('api', config.RATE_LIMIT_API_PER_MINUTE_PER_IP, 'ip'),
   };
   const apiPerUser = limiter('api', config.RATE_LIMIT_API_PER_MINUTE_PER_USER, 'user');
+  // each join makes a socket session: a reconnect loop is bounded here, before it reaches the sockets
+  const joinsPerUser = limiter('join', config.ROOM_JOINS_PER_MINUTE_PER_USER, 'user');
   const lookupMisses = {
     ip: limiter('room-miss', config.ROOM_LOOKUP_MISSES_PER_MINUTE, 'ip'),
     user: limiter('room-miss', config.ROOM_LOOKUP_MISSES_PER_MINUTE, 'user'),
@@ -117,6 +119,10 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
     await take(apiPerUser, request, reply, 'requests');
   }
 
+  async function checkJoin(request: FastifyRequest, reply: FastifyReply) {
+    if (userIds.has(request)) await take(joinsPerUser, request, reply, 'room joins');
+  }
+
   /** Unknown room codes: a 404 from POST /xtalk counts; at the limit, lookups are refused before they run. */
   async function checkLookups(request: FastifyRequest, reply: FastifyReply) {
     for (const limit of userIds.has(request) ? [lookupMisses.ip, lookupMisses.user] : [lookupMisses.ip]) {
@@ -139,7 +145,9 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
     const isJoin = route.url === ApiPath.join && methods.includes('POST');
     const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
       await checkPolicy(policy, request, reply);
-      if (isJoin) await checkLookups(request, reply);
+      if (!isJoin) return;
+      await checkLookups(request, reply);
+      await checkJoin(request, reply);
     };
     route.onRequest = [...toArray(route.onRequest), onRequest] as RouteOptions['onRequest'];
     if (!isJoin) return;
