@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { ApiPath, type GuestLoginResponse, type ServerFrame } from '@xtalk/protocol';
+import { ApiPath, PROTOCOL_VERSION, type GuestLoginResponse, type ServerFrame } from '@xtalk/protocol';
 import { guestLogin, joinRoom, mapLimit } from './lib/guest.js';
 
 /*
@@ -66,7 +66,15 @@ async function startAttacker(
     ws.on('open', () => {
       stats.socketsOpened++;
       open.add(ws);
-      ws.send(JSON.stringify({ type: 'setUsername', username: login.user.username, language: 'en', room }));
+      ws.send(
+        JSON.stringify({
+          type: 'setUsername',
+          protocolVersion: PROTOCOL_VERSION,
+          username: login.user.username,
+          language: 'en',
+          room,
+        }),
+      );
     });
     ws.on('close', (code) => {
       if (!open.delete(ws)) return;

@@ -39,7 +39,7 @@ const settings = {
   rate: envNumber('BENCH_RATE', 0.5),
   drainMs: envNumber('BENCH_DRAIN_MS', 10_000, (v) => v >= 0),
   setupConcurrency: envNumber('BENCH_SETUP_CONCURRENCY', 16),
-  timeoutSeconds: envNumber('BENCH_TIMEOUT_SECONDS', 300),
+  timeoutSeconds: envNumber('BENCH_TIMEOUT_SECONDS', 420),
   translation: envFlag('BENCH_TRANSLATION', true),
   /** The flood run (one user flooding while quiet rooms are measured); see bench/flood-run.ts. */
   flood: envFlag('BENCH_FLOOD', true),

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  PROTOCOL_VERSION,
   parseClientFrame,
   type ErrorFrame,
   type GuestLoginResponse,
@@ -71,6 +72,8 @@ describe('listed bad frames', { timeout: 60_000 }, () => {
     const client = await openSocket();
     const hello = () => ({
       type: 'setUsername',
+      // required once the versioned handshake lands; ignored before
+      protocolVersion: PROTOCOL_VERSION,
       username: alice.user.username,
       language: 'en',
       room: roomId,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloseCode, type GuestLoginResponse, type MessageFrame } from '@xtalk/protocol';
+import { CloseCode, PROTOCOL_VERSION, type GuestLoginResponse, type MessageFrame } from '@xtalk/protocol';
 import type { Db } from '../store/db.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
 
@@ -48,7 +48,13 @@ describe('flood', { timeout: 60_000 }, () => {
     const sockets = await Promise.all([1, 2, 3, 4].map(() => socketFor(mallory, floodRoom)));
     await expect(socketFor(mallory, floodRoom)).rejects.toMatchObject({ statusCode: 429 });
     for (const socket of sockets) {
-      socket.send({ type: 'setUsername', username: mallory.user.username, language: 'en', room: floodRoom });
+      socket.send({
+        type: 'setUsername',
+        protocolVersion: PROTOCOL_VERSION,
+        username: mallory.user.username,
+        language: 'en',
+        room: floodRoom,
+      });
       await socket.next((frame) => frame.type === 'system' && frame.message === 'READY');
     }
     // junk as fast as the socket takes it: invalid frames, valid chats, binary

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CloseCode } from '@xtalk/protocol';
+import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
 import { clientAddress } from './socket-caps.js';
 
@@ -68,7 +68,13 @@ describe('socket caps', { timeout: 60_000 }, () => {
     expect(reconnect.status).toBe(0);
     expect(await first.client!.closed()).toBe(CloseCode.SessionEnded);
     // the replacement works
-    reconnect.client!.send({ type: 'setUsername', username: alice.user.username, language: 'en', room: 'X' });
+    reconnect.client!.send({
+      type: 'setUsername',
+      protocolVersion: PROTOCOL_VERSION,
+      username: alice.user.username,
+      language: 'en',
+      room: 'X',
+    });
     expect(await reconnect.client!.next((frame) => frame.type === 'error')).toMatchObject({
       code: 'wrong_room',
     });
