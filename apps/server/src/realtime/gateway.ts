@@ -66,6 +66,10 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     if (caps) socket.once('close', () => !opened && caps.sockets.releaseIp(ip));
     authorise(request).then(
       ({ auth, session }) => {
+        if (caps?.sockets.cooling(auth.user.id)) {
+          caps.log.info('socket-cooling', { userId: auth.user.id }, 'refused a socket: flood cool-down');
+          return refuse(socket, 429, 'Too many frames were sent; wait a minute before connecting again.');
+        }
         if (caps && !caps.sockets.userHasRoom(auth.user.id, session.id)) {
           caps.log.info(
             'socket-cap-user',

@@ -48,11 +48,6 @@ export function createSocketCaps(settings: SocketCapSettings, clock: { now(): nu
      * about to be replaced).
      */
     userHasRoom(userId: string, sessionId: string): boolean {
-      const until = cooling.get(userId);
-      if (until !== undefined) {
-        if (clock.now() < until) return false;
-        cooling.delete(userId);
-      }
       const sessions = byUser.get(userId);
       if (!sessions || sessions.has(sessionId)) return true;
       return sessions.size < settings.perUser;
@@ -77,6 +72,14 @@ export function createSocketCaps(settings: SocketCapSettings, clock: { now(): nu
         sessions.delete(sessionId);
         if (sessions.size === 0) byUser.delete(userId);
       };
+    },
+    /** Whether the user is in a flood cool-down (refused new sockets). */
+    cooling(userId: string): boolean {
+      const until = cooling.get(userId);
+      if (until === undefined) return false;
+      if (clock.now() < until) return true;
+      cooling.delete(userId);
+      return false;
     },
     /** The user flooded: refuse their new sockets for the cool-down. */
     penalise(userId: string): void {
