@@ -114,8 +114,8 @@ export const configSchema = z
     WS_CHAT_PER_SECOND: z.coerce.number().positive().default(2),
     WS_CHAT_BURST: z.coerce.number().int().positive().default(8),
     /** setUsername, setLanguage and updateUsername frames per connection per second, and the burst. */
-    WS_CONTROL_PER_SECOND: z.coerce.number().positive().default(0.5),
-    WS_CONTROL_BURST: z.coerce.number().int().positive().default(5),
+    WS_CONTROL_PER_SECOND: z.coerce.number().positive().default(1),
+    WS_CONTROL_BURST: z.coerce.number().int().positive().default(10),
     /** Invalid frames (bad JSON, failing the schema) per connection per second, and the burst. */
     WS_INVALID_PER_SECOND: z.coerce.number().positive().default(1),
     WS_INVALID_BURST: z.coerce.number().int().positive().default(10),
