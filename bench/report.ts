@@ -1,4 +1,5 @@
 import type { ChatLoadResult } from './chat-load.js';
+import type { FloodResult } from './flood-run.js';
 import type { Summary } from './lib/stats.js';
 import type { TranslationE2eResult } from './translation-e2e.js';
 import type { TranslationRunResult } from './translation-run.js';
@@ -14,6 +15,8 @@ export interface BenchResults {
   translationServer: TranslationE2eResult | { skipped: string };
   /** Translation in-process (exact chunk fan-out and breakdown). */
   translation: TranslationRunResult | { skipped: string };
+  /** Quiet rooms' delivery while one user floods (BENCH_FLOOD). */
+  flood?: FloodResult;
   /** Warnings and errors the servers logged (LOG_LEVEL=warn), first 50 lines. */
   serverLog: { lines: number; first: string[] };
   serverExitCodes: Array<number | null>;

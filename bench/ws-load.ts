@@ -3,6 +3,8 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChatLoad, type ChatLoadResult } from './chat-load.js';
+import { floodSettings, runFloodPart } from './flood.js';
+import { printFloodReport } from './flood-run.js';
 import { startServerProcess, type ServerProcess } from './lib/server-process.js';
 import { printReport, type BenchResults } from './report.js';
 import { runTranslationE2e, type TranslationE2eResult } from './translation-e2e.js';
@@ -37,8 +39,10 @@ const settings = {
   rate: envNumber('BENCH_RATE', 0.5),
   drainMs: envNumber('BENCH_DRAIN_MS', 10_000, (v) => v >= 0),
   setupConcurrency: envNumber('BENCH_SETUP_CONCURRENCY', 16),
-  timeoutSeconds: envNumber('BENCH_TIMEOUT_SECONDS', 300),
+  timeoutSeconds: envNumber('BENCH_TIMEOUT_SECONDS', 420),
   translation: envFlag('BENCH_TRANSLATION', true),
+  /** The flood run (one user flooding while quiet rooms are measured); see bench/flood-run.ts. */
+  flood: envFlag('BENCH_FLOOD', true),
   /** LANGUAGES of the chat run's server: one language means nothing to translate (chat fan-out alone). */
   chatLanguages: process.env.BENCH_CHAT_LANGUAGES ?? 'en',
   trRooms: envNumber('BENCH_TR_ROOMS', 10),
@@ -85,6 +89,9 @@ async function main(): Promise<void> {
     logLines.push(...server.logLines.map((line) => `[chat] ${line}`));
     server = undefined;
   }
+
+  // ---------------------------------------------------------------- 1b. flood, server process
+  const flood = settings.flood ? await runFloodPart(entry, { ...floodSettings(envNumber), log }) : undefined;
 
   // ---------------------------------------------------------------- 2. translation, server process
   let translationServer: TranslationE2eResult | { skipped: string } = { skipped: 'BENCH_TRANSLATION=0' };
@@ -142,10 +149,15 @@ async function main(): Promise<void> {
     chat,
     translationServer,
     translation,
-    serverLog: { lines: logLines.length, first: logLines.slice(0, 50) },
+    ...(flood ? { flood: flood.result } : {}),
+    serverLog: {
+      lines: logLines.length + (flood?.logLines.length ?? 0),
+      first: [...logLines, ...(flood?.logLines ?? [])].slice(0, 50),
+    },
     serverExitCodes,
   };
   printReport(results);
+  if (flood) printFloodReport(flood.result);
   const out = process.env.BENCH_OUT ?? join(here, 'results', 'latest.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);

@@ -76,6 +76,13 @@ export async function startServerProcess(options: {
       ALTCHA_COST: '20',
       LOG_LEVEL: 'warn',
       AI_PROVIDER: 'fake',
+      // every browser / load client connects from 127.0.0.1: lift the per-address limits (the per-user
+      // ones stay at their defaults)
+      RATE_LIMIT_BOTCHECK_PER_MINUTE: '100000',
+      GUESTS_PER_MINUTE_PER_IP: '100000',
+      RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000',
+      RATE_LIMIT_API_PER_MINUTE_PER_IP: '100000',
+      MAX_SOCKETS_PER_IP: '100000',
       // compare the embedded store with a real PostgreSQL: BENCH_DATABASE_URL=postgres://…
       ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
       ...options.env,

@@ -27,14 +27,22 @@ import {
   startBalanceEvents,
 } from './credits/index.js';
 import { paymentsRoutes } from './payments/index.js';
+import { registerBodyGuard } from './http/body-guard.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerRateLimits } from './http/rate-limits.js';
+import { frameLimitSettings } from './realtime/frame-limits.js';
 import { createGateway } from './realtime/gateway.js';
+import { createLogSampler } from './realtime/log-sampler.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import { createRoomHub } from './realtime/room-hub.js';
+import { createSocketCaps } from './realtime/socket-caps.js';
 import { playerRoutes } from './players/routes.js';
 import { paymentServiceRoutes } from './payments/service.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createChatService } from './rooms/chat-service.js';
 import { deleteExpiredSessions } from './rooms/expired-rows.js';
+import { createFairRooms, withFairRooms } from './rooms/fair-rooms.js';
+import { deleteIdleGuests } from './auth/idle-guests.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { createRoomLog } from './rooms/room-log.js';
 import { roomRoutes } from './rooms/routes.js';
@@ -77,7 +85,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keepAliveTimeout: 65_000,
     // close hooks wait for sockets and translations to wind down (bounded inside each)
     pluginTimeout: 20_000,
+    // the client address behind that many proxies (rate limits and socket caps count per address)
+    trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS,
   });
+  registerErrorHandler(app);
+  registerBodyGuard(app);
 
   const db: Db = await openDb({
     databaseUrl: config.DATABASE_URL,
@@ -139,12 +151,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // the restart for longer than this.
     options: { closeTimeoutMs: 3000 },
   });
-  const chat = createChatService(
-    rooms,
-    { broadcast: hub.broadcast, onStored: translation.onMessage },
-    app.log,
+  // rooms take turns to store, so one room's flood never delays another room's messages
+  const fairRooms = createFairRooms({
+    concurrency: config.STORE_CONCURRENCY,
+    maxQueuedPerRoom: config.ROOM_QUEUE_MAX,
+  });
+  const chat = withFairRooms(
+    createChatService(rooms, { broadcast: hub.broadcast, onStored: translation.onMessage }, app.log),
+    fairRooms,
   );
+  const sampledLog = createLogSampler(app.log, clock);
 
+  // before any route: each route gets its limit when it is added
+  await registerRateLimits(app, { config, tokens, redis });
   await app.register(authRoutes, { botCheck, tokens, users, authenticator });
   const signInStore = createSignInStore(db, clock);
   const oidc = config.GOOGLE_CLIENT_ID
@@ -216,6 +235,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       bus: redis ? 'redis' : 'memory',
       busConnected: busUp,
       ...hub.stats(),
+      ...fairRooms.stats(),
     };
   });
   await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
@@ -231,6 +251,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxFrameBytes: MAX_FRAME_BYTES,
     clock,
     logger: app.log,
+    caps: {
+      sockets: createSocketCaps(
+        {
+          perIp: config.MAX_SOCKETS_PER_IP,
+          perUser: config.MAX_SOCKETS_PER_USER,
+          floodCooldownMs: config.WS_FLOOD_COOLDOWN_SECONDS * 1000,
+        },
+        clock,
+      ),
+      trustProxyHops: config.TRUST_PROXY_HOPS,
+      log: sampledLog,
+    },
     connectionDeps: {
       hub,
       presence,
@@ -255,6 +287,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       resumeMaxEvents: config.RESUME_MAX_EVENTS,
       minProtocolVersion: config.MIN_PROTOCOL_VERSION,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
+      frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
       onAudio: createVoiceInput({ chat, translation, logger: app.log, clock }),
     },
   });
@@ -276,9 +309,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const expirySweeps = [
     (now: Date) => deleteExpiredAuthRows(db, now),
     (now: Date) => deleteExpiredSessions(db, now),
+    // guests idle past the retention go with their links, memberships and sessions (issue 16)
+    async (now: Date) =>
+      void (await deleteIdleGuests(db, new Date(now.getTime() - config.GUEST_RETENTION_SECONDS * 1000))),
   ];
   const sweeper = startExpirySweeper(expirySweeps, clock, EXPIRY_SWEEP_MS, (error) =>
-    app.log.warn({ err: error }, 'removing expired sessions and codes failed'),
+    app.log.warn({ err: error }, 'removing expired sessions, codes or idle guests failed'),
   );
   app.addHook('onClose', async () => {
     await sweeper.stop();

@@ -127,6 +127,53 @@ export const configSchema = z
     RESUME_MAX_EVENTS: z.coerce.number().int().positive().max(100_000).default(1000),
     /** The oldest protocol version served; a setUsername without protocolVersion counts as version 1. */
     MIN_PROTOCOL_VERSION: z.coerce.number().int().min(1).max(PROTOCOL_VERSION).default(MIN_PROTOCOL_VERSION),
+    /** How many proxies in front of the server to trust for the client address (X-Forwarded-For hops). */
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+    // ---- limits (see README "Limits" and docs/decisions/0070-limits-on-every-door.md)
+    /** Bot-check challenges per IP per minute. */
+    RATE_LIMIT_BOTCHECK_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    /** Guest users created per IP per minute (POST /api/auth/guest). */
+    GUESTS_PER_MINUTE_PER_IP: z.coerce.number().int().positive().default(10),
+    /** Sign-in requests (Google login, callback, code exchange) per IP per minute. */
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: z.coerce.number().int().positive().default(20),
+    /** Other API requests (rooms, players, profile, history, payments) per user per minute. */
+    RATE_LIMIT_API_PER_MINUTE_PER_USER: z.coerce.number().int().positive().default(120),
+    /** The same routes per IP per minute (many people may share one address). */
+    RATE_LIMIT_API_PER_MINUTE_PER_IP: z.coerce.number().int().positive().default(600),
+    /** Room joins (POST /xtalk: a new socket session each) per user per minute. */
+    ROOM_JOINS_PER_MINUTE_PER_USER: z.coerce.number().int().positive().default(30),
+    /** Room codes asked for that do not exist, per user and per IP per minute (guessing codes). */
+    ROOM_LOOKUP_MISSES_PER_MINUTE: z.coerce.number().int().positive().default(10),
+    /** Open WebSockets per IP on one node. */
+    MAX_SOCKETS_PER_IP: z.coerce.number().int().positive().default(64),
+    /** Open WebSockets per user on one node (one per session; a new one for a session replaces the old). */
+    MAX_SOCKETS_PER_USER: z.coerce.number().int().positive().default(4),
+    /** Inbound WebSocket frames of any kind (valid or not) per connection per second, and the burst. */
+    WS_FRAMES_PER_SECOND: z.coerce.number().positive().default(10),
+    WS_FRAME_BURST: z.coerce.number().int().positive().default(30),
+    /** Chat frames per connection per second, and the burst. */
+    WS_CHAT_PER_SECOND: z.coerce.number().positive().default(2),
+    WS_CHAT_BURST: z.coerce.number().int().positive().default(8),
+    /** setUsername, setLanguage and updateUsername frames per connection per second, and the burst. */
+    WS_CONTROL_PER_SECOND: z.coerce.number().positive().default(1),
+    WS_CONTROL_BURST: z.coerce.number().int().positive().default(10),
+    /** Invalid frames (bad JSON, failing the schema) per connection per second, and the burst. */
+    WS_INVALID_PER_SECOND: z.coerce.number().positive().default(1),
+    WS_INVALID_BURST: z.coerce.number().int().positive().default(10),
+    /** Refused frames in a row after which the connection is closed (1008) instead of answered. */
+    WS_FLOOD_CLOSE_AFTER: z.coerce.number().int().positive().default(100),
+    /** Seconds a user closed for flooding may not open a socket again (on that node). */
+    WS_FLOOD_COOLDOWN_SECONDS: z.coerce.number().int().min(0).default(60),
+    /** Chat messages of one room waiting to be stored on this node before more are refused (busy). */
+    ROOM_QUEUE_MAX: z.coerce.number().int().positive().default(64),
+    /** Messages stored at once by this node; rooms take turns for these slots. */
+    STORE_CONCURRENCY: z.coerce.number().int().positive().default(4),
+    /** Guests idle this long (seconds) are removed with their memberships, sessions and data. */
+    GUEST_RETENTION_SECONDS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(30 * 24 * 3600),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((c) => Boolean(c.GOOGLE_CLIENT_ID) || !c.GOOGLE_CLIENT_SECRET, {
@@ -136,6 +183,11 @@ export const configSchema = z
   .refine((c) => Boolean(c.STRIPE_SECRET_KEY) === Boolean(c.STRIPE_WEBHOOK_SECRET), {
     message: 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together or not at all.',
     path: ['STRIPE_WEBHOOK_SECRET'],
+  })
+  .refine((c) => c.GUEST_RETENTION_SECONDS >= c.SESSION_TTL_SECONDS, {
+    // a guest whose token may still be valid is not idle
+    message: 'GUEST_RETENTION_SECONDS must be at least SESSION_TTL_SECONDS.',
+    path: ['GUEST_RETENTION_SECONDS'],
   })
   .refine((c) => Boolean(c.TURNSTILE_SITE_KEY) === Boolean(c.TURNSTILE_SECRET_KEY), {
     message: 'TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY are set together or not at all.',

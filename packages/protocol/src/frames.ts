@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MAX_MESSAGE_LENGTH } from './constants.js';
 import { languageSchema } from './language.js';
+import { chatTextSchema } from './text-rules.js';
 
 /*
  * Every WebSocket frame, keyed on `type` (spec section 7, "Own backend"). JSON text frames both ways;
@@ -37,12 +37,7 @@ export const setUsernameFrame = z.object({
 export const chatFrame = z.object({
   type: z.literal('chat'),
   language: languageSchema,
-  message: z
-    .string()
-    .refine((text) => text.trim().length > 0, { message: 'Message is empty.' })
-    .refine((text) => text.length <= MAX_MESSAGE_LENGTH, {
-      message: `Message is longer than ${MAX_MESSAGE_LENGTH} characters.`,
-    }),
+  message: chatTextSchema,
   room: roomField,
   clientId: clientIdField.optional(),
 });

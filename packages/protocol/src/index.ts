@@ -7,6 +7,7 @@ export * from './names.js';
 export * from './payment-server.js';
 export * from './room-code.js';
 export * from './store-purchases.js';
+export * from './text-rules.js';
 export * from './usernames.js';
 export * from './wallet.js';
 export * from './wav.js';

@@ -28,7 +28,9 @@ export async function stripeWebhookRoutes(app: FastifyInstance, deps: StripeWebh
     done(null, body),
   );
 
-  app.post(ApiPath.stripeWebhook, async (request) => {
+  // Not rate-limited: Stripe retries every unanswered delivery from a few addresses, and only a good
+  // signature (checked first) makes a delivery do anything.
+  app.post(ApiPath.stripeWebhook, { config: { limit: false } }, async (request) => {
     const signature = request.headers['stripe-signature'];
     if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
       throw new HttpError(400, 'A Stripe-Signature header and a body are required.');

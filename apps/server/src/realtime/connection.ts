@@ -3,7 +3,6 @@ import {
   MIN_PROTOCOL_VERSION,
   PROTOCOL_VERSION,
   normalizeRoomCode,
-  parseClientFrame,
   type ChatFrame,
   type ErrorCode,
   type ServerFrame,
@@ -19,7 +18,16 @@ import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { RoomLog } from '../rooms/room-log.js';
 import type { PeerSocket } from './peer-socket.js';
 import type { Presence } from './presence.js';
-import { createTokenBucket } from './rate-limit.js';
+import {
+  DEFAULT_FRAME_LIMITS,
+  FrameRefusal,
+  createFrameLimits,
+  frameKindOf,
+  parseFrameText,
+  type FrameLimitPolicy,
+  type FrameVerdict,
+} from './frame-limits.js';
+import { createLogSampler } from './log-sampler.js';
 import type { RoomHub } from './room-hub.js';
 import { catchUpFor } from './resume.js';
 import { checkProtocolVersion } from './protocol-version.js';
@@ -45,9 +53,13 @@ export interface ConnectionDeps {
   maxBufferedBytes: number;
   /** The frame sent right after READY with the user's balance; undefined for guests (no balance shown). */
   balanceFrame?: (user: UserRow) => Promise<ServerFrame | undefined>;
+  /** Inbound frame limits and the process-wide sampled log; default: the built-in limits. */
+  frameLimits?: FrameLimitPolicy;
   /** Answers a binary frame (voice); without it, binary frames get an error frame. */
   onAudio?: (connection: ConnectionContext, data: Buffer) => Promise<void>;
 }
+
+const CHAT_TOO_FAST = 'You are sending messages too fast; wait a moment.';
 
 export interface ConnectionContext {
   readonly roomId: string;
@@ -82,7 +94,12 @@ export function createConnection(
   let clipClientId: string | undefined;
   let attached = false;
   let present = false;
-  const bucket = createTokenBucket(8, 2, deps.clock);
+  const policy = deps.frameLimits ?? {
+    settings: DEFAULT_FRAME_LIMITS,
+    log: createLogSampler(deps.logger, deps.clock),
+  };
+  const limits = createFrameLimits(policy.settings, deps.clock);
+  let flooded = false;
   /** Frames of one connection are handled one after another, in the order they came. */
   let queue: Promise<void> = Promise.resolve();
   const log = deps.logger.child({ roomId: session.roomId, userId: user.id });
@@ -308,10 +325,30 @@ export function createConnection(
     queue = queue.then(work).then(
       () => undefined,
       (error: unknown) => {
+        if (error instanceof FrameRefusal) return sendError(error.code, error.message, clientId);
         log.error({ err: error }, 'frame handling failed');
         sendError('internal', 'Something went wrong on the server; please try again.', clientId);
       },
     );
+  }
+
+  /**
+   * Whether a frame may be handled; a refused one is answered, dropped or ends the connection. `clientId`
+   * is the refused frame's own, so the web outbox knows which message to send again.
+   */
+  function admit(
+    verdict: FrameVerdict,
+    message = 'You are sending too many frames; wait a moment.',
+    clientId?: string,
+  ) {
+    if (verdict === 'ok') return true;
+    if (verdict === 'tell') sendError('rate_limited', message, clientId);
+    if (verdict === 'close') {
+      policy.log.info('flood', { roomId: session.roomId, userId: user.id }, 'closed a flooding connection');
+      flooded = true;
+      close(CloseCode.PolicyViolation, 'Too many frames.');
+    }
+    return false;
   }
 
   function close(code: number, reason: string) {
@@ -322,25 +359,24 @@ export function createConnection(
   return {
     context,
     onText(text: string) {
-      if (state === 'closed') return;
-      const parsed = parseClientFrame(text);
+      if (state === 'closed' || !admit(limits.arrive())) return;
+      const parsed = parseFrameText(text);
       if (!parsed.ok) {
-        log.info({ code: parsed.code, reason: parsed.message }, 'rejected a frame');
-        return sendError(parsed.code, parsed.message, clientIdIn(text));
+        const clientId = clientIdIn(text);
+        if (!admit(limits.kind('invalid'), undefined, clientId)) return;
+        policy.log.info('rejected', { code: parsed.code, reason: parsed.message }, 'rejected a frame');
+        return sendError(parsed.code, parsed.message, clientId);
       }
       const frame = parsed.frame;
+      // Counted when the frame arrives, not when its turn in the queue comes: after a stall the queued
+      // frames run back to back, and a client well under the limit must not look bursty.
+      const kind = frameKindOf(frame.type);
+      const clientId = 'clientId' in frame ? frame.clientId : undefined;
+      if (!admit(limits.kind(kind), kind === 'chat' ? CHAT_TOO_FAST : undefined, clientId)) return;
       switch (frame.type) {
         case 'setUsername':
           return track(() => join(frame));
         case 'chat':
-          // Counted when the frame arrives, not when its turn in the queue comes: after a stall the
-          // queued frames run back to back, and a client well under the limit must not look bursty.
-          if (!bucket.take())
-            return sendError(
-              'rate_limited',
-              'You are sending messages too fast; wait a moment.',
-              frame.clientId,
-            );
           return track(() => chat(frame), frame.clientId);
         case 'setLanguage':
           return track(async () => setLanguage(frame));
@@ -352,7 +388,8 @@ export function createConnection(
       }
     },
     onBinary(data: Buffer) {
-      if (state === 'closed') return;
+      if (state === 'closed' || !admit(limits.arrive())) return;
+      limits.accepted();
       if (!deps.onAudio)
         return sendError('audio_rejected', 'Voice messages are not supported by this server yet.');
       if (state !== 'joined') return sendError('not_joined', 'Send setUsername before sending audio.');
@@ -376,6 +413,8 @@ export function createConnection(
         await deps.hub.broadcast(session.roomId, systemEvent('LEAVE'), { exceptUsername: user.username });
       }
     },
+    /** Whether the connection was closed for flooding (its user is refused new sockets for a while). */
+    flooded: () => flooded,
     /** Work still running for this connection (frames being stored). */
     settled: () => queue,
     close,

@@ -8,6 +8,8 @@ import type { Clock } from '../clock.js';
 import { HttpError } from '../http-errors.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import { createConnection, type ConnectionDeps } from './connection.js';
+import type { LogSampler } from './log-sampler.js';
+import { clientAddress, type SocketCaps } from './socket-caps.js';
 
 export interface GatewayOptions {
   authenticator: Authenticator;
@@ -19,6 +21,8 @@ export interface GatewayOptions {
   maxFrameBytes: number;
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** Caps on open sockets (per address, per user, one per session); none without. */
+  caps?: { sockets: SocketCaps; trustProxyHops: number; log: LogSampler };
 }
 
 const SOCKET_PATH = /^\/xtalk_ws\/([A-Za-z0-9_-]{1,64})$/;
@@ -52,11 +56,50 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
 
   function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
     if (closing) return refuse(socket, 503, 'Server is shutting down.', 'unavailable');
+    const caps = options.caps;
+    const ip = caps ? clientAddress(request, caps.trustProxyHops) : '';
+    if (caps && !caps.sockets.reserveIp(ip)) {
+      caps.log.info('socket-cap-ip', { ip }, 'refused a socket: too many from this address');
+      return refuse(socket, 429, 'Too many open connections from your address.', 'rate_limited');
+    }
+    // whatever happens before the socket opens (refused, dropped), the reservation is given back
+    let opened = false;
+    if (caps) socket.once('close', () => !opened && caps.sockets.releaseIp(ip));
     authorise(request).then(
       ({ auth, session }) => {
+        if (caps?.sockets.cooling(auth.user.id)) {
+          caps.log.info('socket-cooling', { userId: auth.user.id }, 'refused a socket: flood cool-down');
+          return refuse(
+            socket,
+            429,
+            'Too many frames were sent; wait a minute before connecting again.',
+            'rate_limited',
+          );
+        }
+        if (caps && !caps.sockets.userHasRoom(auth.user.id, session.id)) {
+          caps.log.info(
+            'socket-cap-user',
+            { userId: auth.user.id },
+            'refused a socket: too many for this user',
+          );
+          return refuse(
+            socket,
+            429,
+            'Too many open connections for this user; close another tab first.',
+            'rate_limited',
+          );
+        }
         wss.handleUpgrade(request, socket, head, (ws) => {
           if (closing) return ws.close(CloseCode.GoingAway, 'Server is shutting down.');
-          accept(ws, auth, session.room_id);
+          opened = true;
+          const release = caps?.sockets.open(ip, auth.user.id, session.id, {
+            replace: () => ws.close(CloseCode.SessionEnded, 'This session was opened again elsewhere.'),
+          });
+          const connection = accept(ws, auth, session.room_id);
+          ws.once('close', () => {
+            release?.();
+            if (connection.flooded()) caps?.sockets.penalise(auth.user.id);
+          });
         });
       },
       (error: unknown) => {
@@ -116,6 +159,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
       closings.add(work);
       void work.finally(() => closings.delete(work));
     });
+    return connection;
   }
 
   app.server.on('upgrade', onUpgrade);
@@ -176,10 +220,13 @@ function refuse(socket: Duplex, status: number, message: string, code: string) {
 function statusText(status: number): string {
   return (
     (
-      { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' } as Record<
-        number,
-        string
-      >
+      {
+        401: 'Unauthorized',
+        403: 'Forbidden',
+        404: 'Not Found',
+        429: 'Too Many Requests',
+        503: 'Service Unavailable',
+      } as Record<number, string>
     )[status] ?? 'Internal Server Error'
   );
 }

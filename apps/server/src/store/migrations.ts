@@ -271,6 +271,15 @@ export const migrations: { id: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    id: 7,
+    name: 'limits: finding idle guests and what they own',
+    sql: `
+      create index if not exists users_guest_created_idx on users (created_at) where provider = 'guest';
+      create index if not exists sessions_user_idx on sessions (user_id);
+      create index if not exists messages_user_idx on messages (user_id);
+    `,
+  },
 ];
 
 const LOCK_KEY = 87_870_001;

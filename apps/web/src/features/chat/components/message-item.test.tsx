@@ -61,4 +61,19 @@ describe('MessageItem', () => {
     expect(translation.textContent).toContain('Good mor');
     expect(translation.dataset.complete).toBeUndefined();
   });
+
+  it('isolates bidi controls in the name and the texts', () => {
+    const rlo = '\u202E';
+    render(
+      <MessageItem
+        message={{ ...base, displayUsername: `${rlo}evil`, message: `${rlo}gnp.exe`, translations: {} }}
+        isMe={false}
+        now={2000}
+      />,
+    );
+    const author = screen.getByTestId('author');
+    expect(author.tagName).toBe('BDI');
+    expect(author.textContent).toBe(`${rlo}evil`);
+    expect(screen.getByTestId('original').getAttribute('dir')).toBe('auto');
+  });
 });

@@ -20,6 +20,8 @@ function initials(name: string): string {
 /**
  * One message: translations into the other languages above the original transcription (spec section 2),
  * the author ('(You)' for own), the relative time, and a Hint toggle on others' messages with a note.
+ * Names and texts are bidi-isolated (<bdi>, dir="auto"): a right-to-left override or other bidi control
+ * in them stays inside them and cannot reorder the name, the time or the text next to it.
  */
 export function MessageItem({ message, isMe, now }: MessageItemProps) {
   const { t, language } = useI18n();
@@ -49,11 +51,11 @@ export function MessageItem({ message, isMe, now }: MessageItemProps) {
         <header className={cn('mb-1 flex items-baseline gap-2 px-1 text-xs', isMe && 'flex-row-reverse')}>
           {/* Readable in both themes (WCAG AA), same hue as the avatar (issue 12, item 4) */}
           <span
-            data-testid="author"
             className="truncate font-semibold text-(--name-light) dark:text-(--name-dark)"
             style={{ '--name-light': names.light, '--name-dark': names.dark } as CSSProperties}
           >
-            <span>{message.displayUsername}</span>
+            {/* isolated: bidi controls in a name cannot reorder what is around it */}
+            <bdi data-testid="author">{message.displayUsername}</bdi>
             {isMe && (
               <span className="ml-1 font-normal text-slate-500 dark:text-slate-400">{t('chat.you')}</span>
             )}
@@ -80,6 +82,7 @@ export function MessageItem({ message, isMe, now }: MessageItemProps) {
               data-lang={translation.language}
               data-complete={translation.done || undefined}
               lang={translation.language}
+              dir="auto"
               className="text-[15px] leading-relaxed font-medium break-words whitespace-pre-wrap text-slate-900 dark:text-slate-50"
             >
               {translation.text}
@@ -91,6 +94,7 @@ export function MessageItem({ message, isMe, now }: MessageItemProps) {
           <p
             data-testid="original"
             lang={message.language}
+            dir="auto"
             className={cn(
               'break-words whitespace-pre-wrap',
               translations.length > 0
@@ -121,6 +125,7 @@ export function MessageItem({ message, isMe, now }: MessageItemProps) {
             {showNote && (
               <p
                 data-testid="note"
+                dir="auto"
                 className="mt-1.5 rounded-2xl bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200 dark:bg-amber-950/40 dark:text-amber-100 dark:ring-amber-900"
               >
                 {note}
