@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { MailPagePath } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import { HttpError } from '../http-errors.js';
 import type { Db } from '../store/db.js';
 import { MAIL_LIMIT, PASSWORD_LIMIT, type AttemptLimits } from './attempt-limits.js';
+import { issueEmailToken, takeEmailToken, type EmailTokenPurpose } from './email-tokens.js';
 import type { Mailer } from './mailer.js';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
 import type { PlayerLinks } from './player-links.js';
-import { hashSecret } from './sign-in-store.js';
 import type { UserRow, UsersRepo } from './users-repo.js';
 
 /*
@@ -17,14 +16,13 @@ import type { UserRow, UsersRepo } from './users-repo.js';
  * - No answer tells whether an address is registered: register, forgot and resend answer the same words
  *   either way, and mails go out in the background so the answer takes the same time.
  * - Verification and reset tokens are random, stored only as a hash, expire, and are taken with
- *   `delete … returning`, so each works once.
+ *   `delete … returning`, so each works once (email-tokens.ts).
  * - An email account is linked to a player when its address is verified: the player who asked for it
  *   (signed in, or a guest who keeps their player), else a new one.
  */
 
 const VERIFY_TTL_SECONDS = 24 * 3600;
 const RESET_TTL_SECONDS = 3600;
-type Purpose = 'verify' | 'reset';
 
 export const MAIL_SENT_MESSAGE =
   'If the address can receive mail, a message is on its way. Open the link in it to continue.';
@@ -47,6 +45,29 @@ export interface EmailAccountsDeps {
   logger: FastifyBaseLogger;
 }
 
+/** Marks the address verified and links it to its player; returns that player. */
+async function completeEmailVerification(
+  { db, clock, users, links }: EmailAccountsDeps,
+  row: AccountRow,
+): Promise<UserRow> {
+  const existing = row.user_id ? await users.findById(row.user_id) : undefined;
+  if (existing && row.verified_at) return existing;
+  const identity = { provider: 'email' as const, subject: row.email };
+  const pending = row.pending_user_id ? await users.findById(row.pending_user_id) : undefined;
+  let user: UserRow;
+  if (pending) {
+    await links.link(pending.id, identity);
+    user = (await users.findById(pending.id))!;
+  } else {
+    user = await links.findOrCreate(identity);
+  }
+  await db.query(
+    'update email_accounts set user_id = $2, verified_at = coalesce(verified_at, $3) where email = $1',
+    [row.email, user.id, new Date(clock.now())],
+  );
+  return user;
+}
+
 export function createEmailAccounts(deps: EmailAccountsDeps) {
   const { db, clock } = deps;
 
@@ -55,25 +76,9 @@ export function createEmailAccounts(deps: EmailAccountsDeps) {
     return rows[0];
   }
 
-  async function issueToken(email: string, purpose: Purpose, ttlSeconds: number): Promise<string> {
-    const token = randomBytes(32).toString('base64url');
-    await db.query(
-      'insert into email_tokens (token_hash, email, purpose, expires_at) values ($1, $2, $3, $4)',
-      [hashSecret(token), email, purpose, new Date(clock.now() + ttlSeconds * 1000)],
-    );
-    return token;
-  }
-
-  /** The address a token was issued to, consuming it; undefined when unknown, used or expired. */
-  async function takeToken(token: string, purpose: Purpose): Promise<string | undefined> {
-    const { rows } = await db.query<{ email: string; expires_at: Date }>(
-      'delete from email_tokens where token_hash = $1 and purpose = $2 returning email, expires_at',
-      [hashSecret(token), purpose],
-    );
-    const row = rows[0];
-    if (!row || new Date(row.expires_at).getTime() <= clock.now()) return undefined;
-    return row.email;
-  }
+  const issueToken = (email: string, purpose: EmailTokenPurpose, ttlSeconds: number) =>
+    issueEmailToken(db, clock, email, purpose, ttlSeconds);
+  const takeToken = (token: string, purpose: EmailTokenPurpose) => takeEmailToken(db, clock, token, purpose);
 
   /** Sends in the background: the answer must not wait on (or reveal) the mail server. */
   function sendLater(to: string, subject: string, text: string): void {
@@ -93,25 +98,7 @@ export function createEmailAccounts(deps: EmailAccountsDeps) {
     );
   }
 
-  /** Marks the address verified and links it to its player; returns that player. */
-  async function completeVerification(row: AccountRow): Promise<UserRow> {
-    const existing = row.user_id ? await deps.users.findById(row.user_id) : undefined;
-    if (existing && row.verified_at) return existing;
-    const identity = { provider: 'email' as const, subject: row.email };
-    const pending = row.pending_user_id ? await deps.users.findById(row.pending_user_id) : undefined;
-    let user: UserRow;
-    if (pending) {
-      await deps.links.link(pending.id, identity);
-      user = (await deps.users.findById(pending.id))!;
-    } else {
-      user = await deps.links.findOrCreate(identity);
-    }
-    await db.query(
-      'update email_accounts set user_id = $2, verified_at = coalesce(verified_at, $3) where email = $1',
-      [row.email, user.id, new Date(clock.now())],
-    );
-    return user;
-  }
+  const completeVerification = (row: AccountRow) => completeEmailVerification(deps, row);
 
   return {
     async register(email: string, password: string, ip: string, baseUrl: string, requester?: UserRow) {

@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SIGN_IN_PROVIDERS, type LinkProvider, type PlayerLink } from '@xtalk/protocol';
+import { countJoinedRooms } from '../rooms/user-merge.js';
 import type { Db, Queryable } from '../store/db.js';
+import { absorbPlayer } from './player-merge.js';
 import type { UserRow } from './users-repo.js';
 
 /*
@@ -23,29 +25,27 @@ export class LinkConflictError extends Error {}
 export class LastSignInError extends Error {}
 
 const USER_COLUMNS = 'u.id, u.provider, u.subject, u.username, u.display_name, u.name';
-/** What a signed-in account's username is until its owner picks one (see users-repo). */
-const UNCHOSEN_MEMBER_NAME = /^u-[0-9a-f]{12}$/;
+
+async function findUser(q: Queryable | Db, identity: Identity): Promise<UserRow | undefined> {
+  const { rows } = await q.query<UserRow>(
+    `select ${USER_COLUMNS} from player_links l join users u on u.id = l.user_id
+     where l.provider = $1 and l.issuer = $2 and l.subject = $3 and u.merged_into is null`,
+    [identity.provider, identity.issuer ?? '', identity.subject],
+  );
+  return rows[0];
+}
+
+async function insertLink(q: Queryable | Db, userId: string, identity: Identity): Promise<void> {
+  const { rows } = await q.query<{ user_id: string }>(
+    `insert into player_links (user_id, provider, issuer, subject) values ($1, $2, $3, $4)
+     on conflict (provider, issuer, subject) do update set provider = excluded.provider
+     returning user_id`,
+    [userId, identity.provider, identity.issuer ?? '', identity.subject],
+  );
+  if (rows[0]?.user_id !== userId) throw new LinkConflictError('This sign-in belongs to another player.');
+}
 
 export function createPlayerLinks(db: Db) {
-  async function findUser(q: Queryable | Db, identity: Identity): Promise<UserRow | undefined> {
-    const { rows } = await q.query<UserRow>(
-      `select ${USER_COLUMNS} from player_links l join users u on u.id = l.user_id
-       where l.provider = $1 and l.issuer = $2 and l.subject = $3 and u.merged_into is null`,
-      [identity.provider, identity.issuer ?? '', identity.subject],
-    );
-    return rows[0];
-  }
-
-  async function insertLink(q: Queryable | Db, userId: string, identity: Identity): Promise<void> {
-    const { rows } = await q.query<{ user_id: string }>(
-      `insert into player_links (user_id, provider, issuer, subject) values ($1, $2, $3, $4)
-       on conflict (provider, issuer, subject) do update set provider = excluded.provider
-       returning user_id`,
-      [userId, identity.provider, identity.issuer ?? '', identity.subject],
-    );
-    if (rows[0]?.user_id !== userId) throw new LinkConflictError('This sign-in belongs to another player.');
-  }
-
   return {
     findUser: (identity: Identity) => findUser(db, identity),
 
@@ -140,60 +140,18 @@ export function createPlayerLinks(db: Db) {
 
     /** Whether a player holds nothing but this one sign-in and has joined no room (an account just made). */
     async isUntouched(userId: string): Promise<boolean> {
-      const { rows } = await db.query<{ links: number; rooms: number }>(
-        `select (select count(*)::int from player_links where user_id = $1) as links,
-                (select count(*)::int from room_members where user_id = $1) as rooms`,
+      const { rows } = await db.query<{ links: number }>(
+        'select count(*)::int as links from player_links where user_id = $1',
         [userId],
       );
-      return rows[0]?.links === 1 && rows[0]?.rooms === 0;
+      return rows[0]?.links === 1 && (await countJoinedRooms(db, userId)) === 0;
     },
 
     /**
-     * Moves everything of player `fromId` (a guest who signed in, or an account just made by an OIDC
-     * link) into `intoId`: its links, room history, messages and open sessions. An account whose owner
-     * never chose a username takes the one the guest was seen with, so the room keeps knowing them. The
-     * old row stays (rows elsewhere point at it) but is marked merged, so its tokens sign no one in.
+     * Moves everything of player `fromId` into `intoId` (player-merge.ts): links, room history, messages
+     * and open sessions; the old row stays, marked merged.
      */
-    async absorb(fromId: string, intoId: string): Promise<void> {
-      if (fromId === intoId) return;
-      await db.transaction(async (tx) => {
-        const { rows } = await tx.query<UserRow & { merged_into: string | null }>(
-          `select id, provider, username, display_name, merged_into from users where id = any($1) for update`,
-          [[fromId, intoId]],
-        );
-        const from = rows.find((row) => row.id === fromId);
-        const into = rows.find((row) => row.id === intoId);
-        if (!from || !into || from.merged_into || into.merged_into) return;
-        await tx.query(
-          `insert into room_members (user_id, room_id, added_at, updated_at)
-             select $2, room_id, added_at, updated_at from room_members where user_id = $1
-           on conflict (user_id, room_id) do update set
-             added_at = least(room_members.added_at, excluded.added_at),
-             updated_at = greatest(room_members.updated_at, excluded.updated_at)`,
-          [fromId, intoId],
-        );
-        await tx.query('delete from room_members where user_id = $1', [fromId]);
-        await tx.query('update messages set user_id = $2 where user_id = $1', [fromId, intoId]);
-        await tx.query('update sessions set user_id = $2 where user_id = $1', [fromId, intoId]);
-        await tx.query('update player_links set user_id = $2 where user_id = $1', [fromId, intoId]);
-        const adopt = UNCHOSEN_MEMBER_NAME.test(into.username) && into.display_name === null;
-        await tx.query(`update users set merged_into = $2, username = $3, updated_at = now() where id = $1`, [
-          fromId,
-          intoId,
-          `m-${randomBytes(8).toString('hex')}`,
-        ]);
-        // a signed-in player carried into a guest makes the guest signed in
-        if (from.provider !== 'guest') {
-          await tx.query(`update users set provider = 'ggl' where id = $1`, [intoId]);
-        }
-        if (adopt) {
-          await tx.query(
-            'update users set username = $2, display_name = $3, updated_at = now() where id = $1',
-            [intoId, from.username, from.display_name],
-          );
-        }
-      });
-    },
+    absorb: (fromId: string, intoId: string): Promise<void> => absorbPlayer(db, fromId, intoId),
   };
 }
 export type PlayerLinks = ReturnType<typeof createPlayerLinks>;

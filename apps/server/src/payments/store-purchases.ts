@@ -1,6 +1,6 @@
 import {
   CREDIT_PACKAGES,
-  type Balance,
+  type CreditPackage,
   type PurchaseVerifyBody,
   type PurchaseVerifyResponse,
   type StorePlatform,
@@ -8,8 +8,9 @@ import {
 import type { UsersRepo } from '../auth/users-repo.js';
 import type { Ledger } from '../credits/index.js';
 import { PaymentError } from './errors.js';
+import { revokePurchase, settlePurchase } from './store-purchase-credits.js';
 import type { StoredPurchase, StorePurchasesRepo } from './store-purchases-repo.js';
-import type { StoreVerifier } from './store-verify/index.js';
+import type { StoreVerifier, VerifiedPurchase } from './store-verify/index.js';
 
 /*
  * What the purchase routes do with an app-store purchase: verify it at its store, claim it for one
@@ -20,13 +21,50 @@ import type { StoreVerifier } from './store-verify/index.js';
 /** Google Play lets a buyer take several of one product at once; more than this is not a real purchase. */
 const MAX_QUANTITY = 100;
 
-const ledgerKey = (purchase: Pick<StoredPurchase, 'platform' | 'key'>) =>
-  `store:${purchase.platform}:${purchase.key}`;
-
 const PLATFORM_SETTING: Record<StorePlatform, string> = {
   google: 'GOOGLE_PLAY_SERVICE_ACCOUNT',
   facebook: 'FACEBOOK_APP_SECRET',
 };
+
+/** Asks the platform's store whether the purchase is real; 503 when that platform is not configured. */
+function verifyAtStore(
+  verifiers: Partial<Record<StorePlatform, StoreVerifier>>,
+  platform: StorePlatform,
+  body: PurchaseVerifyBody,
+): Promise<VerifiedPurchase> {
+  const verifier = verifiers[platform];
+  if (!verifier) {
+    throw new PaymentError(
+      503,
+      'platform_not_configured',
+      `${platform} purchases are not configured on this server (${PLATFORM_SETTING[platform]} is not set).`,
+    );
+  }
+  return verifier.verify({
+    appId: body.appId as string,
+    productId: body.productId as string,
+    purchaseToken: body.purchaseToken,
+    paymentId: body.paymentId,
+    signedRequest: body.signedRequest,
+  });
+}
+
+/** The package a verified purchase buys, refusing one made for another account or an absurd quantity. */
+function packageOf(verified: VerifiedPurchase, gctId: string | undefined): CreditPackage {
+  if (gctId && verified.accountId && verified.accountId !== gctId) {
+    throw new PaymentError(403, 'account_mismatch', 'The purchase was made for another account than gctId.');
+  }
+  if (verified.quantity > MAX_QUANTITY) {
+    throw new PaymentError(
+      400,
+      'invalid_quantity',
+      `A purchase of ${verified.quantity} packages is not credited.`,
+    );
+  }
+  const pack = CREDIT_PACKAGES.find((candidate) => candidate.productId === verified.productId);
+  if (!pack) throw new PaymentError(400, 'invalid_request', `Unknown product ${verified.productId}.`);
+  return pack;
+}
 
 export function createStorePurchases(deps: {
   purchases: StorePurchasesRepo;
@@ -34,42 +72,13 @@ export function createStorePurchases(deps: {
   users: Pick<UsersRepo, 'findById'>;
   verifiers: Partial<Record<StorePlatform, StoreVerifier>>;
 }) {
-  const { purchases, ledger } = deps;
+  const { purchases } = deps;
 
   async function requirePlayer(gctId: string): Promise<void> {
     if (!(await deps.users.findById(gctId))) throw new PaymentError(404, 'not_found', `No player ${gctId}.`);
   }
 
-  /** Credits a claimed purchase (once: the ledger key is the purchase's) and answers the verification. */
-  async function settle(purchase: StoredPurchase, gctId: string): Promise<PurchaseVerifyResponse> {
-    if (purchase.userId !== gctId) {
-      throw new PaymentError(
-        409,
-        'purchase_claimed',
-        'This purchase was already credited to another player.',
-      );
-    }
-    if (purchase.status === 'revoked') {
-      throw new PaymentError(409, 'purchase_revoked', 'This purchase was revoked by an administrator.');
-    }
-    let balance: Balance;
-    if (purchase.status === 'crediting') {
-      const result = await ledger.credit({
-        userId: gctId,
-        key: ledgerKey(purchase),
-        cause: `store:${purchase.platform}`,
-        reference: purchase.id,
-        amount: purchase.credits,
-        part: 'premium',
-        kind: 'purchase',
-      });
-      await purchases.transition(purchase.id, ['crediting'], 'credited', { ledgerTxnId: result.txn.id });
-      balance = result.balance;
-    } else {
-      balance = await ledger.balance(gctId);
-    }
-    return { verified: true, credited: purchase.credits, balance };
-  }
+  const settle = (purchase: StoredPurchase, gctId: string) => settlePurchase(deps, purchase, gctId);
 
   /** The stored purchase a consume or admin call names, or 404. */
   async function named(body: {
@@ -97,23 +106,7 @@ export function createStorePurchases(deps: {
       const platform = body.platform as StorePlatform;
       const key = (platform === 'google' ? body.purchaseToken : body.paymentId) as string;
       const gctId = body.gctId?.trim() || undefined;
-      const verify = () => {
-        const verifier = deps.verifiers[platform];
-        if (!verifier) {
-          throw new PaymentError(
-            503,
-            'platform_not_configured',
-            `${platform} purchases are not configured on this server (${PLATFORM_SETTING[platform]} is not set).`,
-          );
-        }
-        return verifier.verify({
-          appId: body.appId as string,
-          productId: body.productId as string,
-          purchaseToken: body.purchaseToken,
-          paymentId: body.paymentId,
-          signedRequest: body.signedRequest,
-        });
-      };
+      const verify = () => verifyAtStore(deps.verifiers, platform, body);
       if (gctId) {
         const known = await purchases.find(platform, key);
         if (known) {
@@ -132,22 +125,7 @@ export function createStorePurchases(deps: {
         await requirePlayer(gctId);
       }
       const verified = await verify();
-      if (gctId && verified.accountId && verified.accountId !== gctId) {
-        throw new PaymentError(
-          403,
-          'account_mismatch',
-          'The purchase was made for another account than gctId.',
-        );
-      }
-      if (verified.quantity > MAX_QUANTITY) {
-        throw new PaymentError(
-          400,
-          'invalid_quantity',
-          `A purchase of ${verified.quantity} packages is not credited.`,
-        );
-      }
-      const pack = CREDIT_PACKAGES.find((candidate) => candidate.productId === verified.productId);
-      if (!pack) throw new PaymentError(400, 'invalid_request', `Unknown product ${verified.productId}.`);
+      const pack = packageOf(verified, gctId);
       if (!gctId) return { verified: true, credited: 0, balance: null };
       const claimed = await purchases.claim({
         platform,
@@ -184,31 +162,8 @@ export function createStorePurchases(deps: {
       return (await purchases.find(purchase.platform, purchase.key)) as StoredPurchase;
     },
 
-    /**
-     * Revokes a purchase (admin): its credits go back out through a reversal row, and it never credits
-     * again. Refused, changing nothing, when the credits are already spent.
-     */
-    async revoke(purchase: StoredPurchase): Promise<StoredPurchase> {
-      if (purchase.status !== 'revoked') {
-        const credit = await ledger.findByKey(purchase.userId, ledgerKey(purchase));
-        if (credit && credit.status !== 'reversed') {
-          await ledger.reverse({
-            userId: purchase.userId,
-            key: `revoke:${ledgerKey(purchase)}`,
-            cause: 'store_purchase_revoked',
-            reference: purchase.id,
-            txnId: credit.id,
-            kind: 'reversal',
-          });
-        }
-        await purchases.transition(
-          purchase.id,
-          ['crediting', 'credited', 'consumed', 'consume_failed'],
-          'revoked',
-        );
-      }
-      return (await purchases.find(purchase.platform, purchase.key)) as StoredPurchase;
-    },
+    /** Revokes a purchase (admin): a reversal row takes its credits back; refused when they are spent. */
+    revoke: (purchase: StoredPurchase): Promise<StoredPurchase> => revokePurchase(deps, purchase),
   };
 }
 export type StorePurchases = ReturnType<typeof createStorePurchases>;
