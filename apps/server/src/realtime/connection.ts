@@ -16,11 +16,11 @@ import { displayNameOf, type UserRow, type UsersRepo } from '../auth/users-repo.
 import type { ChatService } from '../rooms/chat-service.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { RoomLog } from '../rooms/room-log.js';
+import { FrameRefusal } from '../rooms/refusal.js';
 import type { PeerSocket } from './peer-socket.js';
 import type { Presence } from './presence.js';
 import {
   DEFAULT_FRAME_LIMITS,
-  FrameRefusal,
   createFrameLimits,
   frameKindOf,
   parseFrameText,

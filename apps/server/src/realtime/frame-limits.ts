@@ -112,19 +112,6 @@ const CONTROL_FRAMES = new Set(['setUsername', 'setLanguage', 'updateUsername'])
 /** The bucket a valid frame takes from: control frames, or (everything that posts) chat. */
 export const frameKindOf = (type: string): FrameKind => (CONTROL_FRAMES.has(type) ? 'control' : 'chat');
 
-/**
- * An error a frame's work may throw to be answered with its own code instead of `internal` (a room too
- * busy to take more, say): the client is told exactly why, and that a retry later may work.
- */
-export class FrameRefusal extends Error {
-  constructor(
-    readonly code: 'rate_limited' | 'message_invalid',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Client frames are flat (an object holding at most a small object); anything deeper is not one. */
 export const MAX_FRAME_DEPTH = 8;
 

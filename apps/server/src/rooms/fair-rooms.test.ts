@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FrameRefusal } from '../realtime/frame-limits.js';
+import { FrameRefusal } from './refusal.js';
 import { createFairRooms, ROOM_BUSY } from './fair-rooms.js';
 
 /* Rooms take turns: the proof that one room's backlog never sits in front of another room's message. */

@@ -1,4 +1,4 @@
-import { FrameRefusal } from '../realtime/frame-limits.js';
+import { FrameRefusal } from './refusal.js';
 
 /*
  * Rooms take turns to store their messages (docs/decisions/0070-limits-on-every-door.md). Without this,

@@ -1,0 +1,193 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { ApiPath } from '@xtalk/protocol';
+import { accountRoutes } from './auth/account-routes.js';
+import type { Authenticator } from './auth/authenticate.js';
+import { createAltchaBotCheck, createTurnstileBotCheck, type BotCheck } from './auth/botcheck.js';
+import { deleteExpiredAuthRows } from './auth/expired-rows.js';
+import { deleteIdleGuests } from './auth/idle-guests.js';
+import { createOidc } from './auth/oidc.js';
+import { playerAccounts } from './auth/player-accounts.js';
+import type { PlayerLinks } from './auth/player-links.js';
+import { createSignInStore } from './auth/sign-in-store.js';
+import type { Tokens } from './auth/tokens.js';
+import type { UsersRepo } from './auth/users-repo.js';
+import { createMemoryBus, type Bus } from './bus/bus.js';
+import { createRedisBus } from './bus/redis-bus.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { createCreditMeter, createGuestCheck, createLedger, dailyAllowance } from './credits/index.js';
+import type { Ledger } from './credits/ledger.js';
+import { paymentsRoutes } from './payments/index.js';
+import { paymentServiceRoutes } from './payments/service.js';
+import { playerRoutes } from './players/routes.js';
+import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
+import type { RoomHub } from './realtime/room-hub.js';
+import { deleteExpiredSessions } from './rooms/expired-rows.js';
+import type { FairRooms } from './rooms/fair-rooms.js';
+import { openDb, type Db } from './store/db.js';
+import { startExpirySweeper } from './store/expired-rows.js';
+import { migrate } from './store/migrations.js';
+
+/*
+ * The steps `buildApp` (app.ts) composes, one idea each, so that the composition reads as a list. Each
+ * takes what it needs explicitly; none keeps state of its own.
+ */
+
+const EXPIRY_SWEEP_MS = 10 * 60_000;
+
+/** The database (migrated) and, with REDIS_URL, Redis for the bus and presence; in-process otherwise. */
+export async function openStores(config: Config, inMemoryDb: boolean | undefined, log: FastifyBaseLogger) {
+  const db: Db = await openDb({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: inMemoryDb ? undefined : config.DATA_DIR,
+  });
+  await migrate(db);
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : undefined;
+  // while Redis is away the client reconnects by itself; the callers see their command fail
+  redis?.on('error', (error) => log.debug({ err: error }, 'redis unavailable'));
+  const bus: Bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL) : createMemoryBus();
+  const presence = redis ? createRedisPresence(redis) : createMemoryPresence();
+  return { db, redis, bus, presence };
+}
+
+/** Turnstile when both of its keys are set, else the self-hosted ALTCHA proof-of-work. */
+export function chooseBotCheck(config: Config, secret: string, db: Db, clock: Clock): BotCheck {
+  return config.TURNSTILE_SITE_KEY && config.TURNSTILE_SECRET_KEY
+    ? createTurnstileBotCheck({
+        siteKey: config.TURNSTILE_SITE_KEY,
+        secretKey: config.TURNSTILE_SECRET_KEY,
+        verifyUrl: config.TURNSTILE_VERIFY_URL,
+        db,
+        clock,
+      })
+    : createAltchaBotCheck({ secret, cost: config.ALTCHA_COST, db, clock });
+}
+
+/** Credits: the ledger with its daily allowances, and the meter that makes authors pay for AI work. */
+export function createCredits(
+  config: Config,
+  db: Db,
+  clock: Clock,
+  users: UsersRepo,
+  log: FastifyBaseLogger,
+) {
+  const isGuest = createGuestCheck(users, clock);
+  const ledger = createLedger({
+    db,
+    clock,
+    dailyAllowance: dailyAllowance(isGuest, {
+      accountDaily: config.CREDITS_DAILY_FREE,
+      guestDaily: config.CREDITS_GUEST_DAILY,
+    }),
+  });
+  const meter = createCreditMeter({ ledger, isGuest, clock, logger: log });
+  return { isGuest, ledger, meter };
+}
+
+export interface AccountDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  tokens: Tokens;
+  users: UsersRepo;
+  links: PlayerLinks;
+  authenticator: Authenticator;
+}
+
+/** Sign-in (Google/OIDC when configured, email, wallets, Telegram, tokens) and the player API. */
+export async function registerAccounts(app: FastifyInstance, deps: AccountDeps) {
+  const { config, db, clock, tokens, users, links, authenticator } = deps;
+  const signInStore = createSignInStore(db, clock);
+  const oidc = config.GOOGLE_CLIENT_ID
+    ? createOidc(
+        {
+          issuer: config.OIDC_ISSUER,
+          clientId: config.GOOGLE_CLIENT_ID,
+          clientSecret: config.GOOGLE_CLIENT_SECRET,
+        },
+        signInStore,
+        app.log,
+      )
+    : undefined;
+  await app.register(accountRoutes, {
+    oidc,
+    links,
+    store: signInStore,
+    tokens,
+    users,
+    authenticator,
+    publicUrl: config.PUBLIC_URL,
+    codeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
+  });
+  await app.register(playerRoutes, { users, links, authenticator, adminKey: config.ADMIN_API_KEY });
+  await app.register(playerAccounts, { ...deps, store: signInStore });
+  return { oidc };
+}
+
+/** Buying credits (wallet, checkout, Stripe) and the payment service's server and admin calls. */
+export async function registerPayments(
+  app: FastifyInstance,
+  deps: {
+    config: Config;
+    db: Db;
+    clock: Clock;
+    ledger: Ledger;
+    users: UsersRepo;
+    authenticator: Authenticator;
+  },
+) {
+  const { config, db, clock, ledger, users, authenticator } = deps;
+  await app.register(paymentServiceRoutes, { config, db, clock, ledger, users });
+  await app.register(paymentsRoutes, {
+    db,
+    clock,
+    ledger,
+    authenticator,
+    publicUrl: config.PUBLIC_URL,
+    stripe:
+      config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: config.STRIPE_SECRET_KEY,
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            apiUrl: config.STRIPE_API_URL,
+          }
+        : undefined,
+  });
+}
+
+/** GET /api/health: a node without its bus still serves its own rooms (from the log) and says so. */
+export function healthRoute(
+  app: FastifyInstance,
+  deps: { db: Db; bus: Bus; redis: Redis | undefined; hub: RoomHub; fairRooms: FairRooms },
+) {
+  const { db, bus, redis, hub, fairRooms } = deps;
+  app.get(ApiPath.health, async () => {
+    const busUp = bus.isConnected?.() ?? true;
+    return {
+      ok: true,
+      status: busUp ? 'ok' : 'degraded',
+      db: db.kind,
+      bus: redis ? 'redis' : 'memory',
+      busConnected: busUp,
+      ...hub.stats(),
+      ...fairRooms.stats(),
+    };
+  });
+}
+
+/** Expired sessions and codes, and guests idle past the retention, removed in the background. */
+export function startSweeps(config: Config, db: Db, clock: Clock, log: FastifyBaseLogger) {
+  const retentionMs = config.GUEST_RETENTION_SECONDS * 1000;
+  return startExpirySweeper(
+    [
+      (now: Date) => deleteExpiredAuthRows(db, now),
+      (now: Date) => deleteExpiredSessions(db, now),
+      // guests go with their links, memberships and sessions; their messages stay (issue 16)
+      async (now: Date) => void (await deleteIdleGuests(db, new Date(now.getTime() - retentionMs))),
+    ],
+    clock,
+    EXPIRY_SWEEP_MS,
+    (error) => log.warn({ err: error }, 'removing expired sessions, codes or idle guests failed'),
+  );
+}
