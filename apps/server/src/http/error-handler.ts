@@ -1,10 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { HttpError } from '../http-errors.js';
 
 /*
  * One error shape for every HTTP answer: `{ statusCode, error, message }` (plus `code` where a route adds
- * one), JSON, never a stack trace. A 4xx keeps its message (it tells the client what to fix); a 5xx is
- * logged with its stack and answered with a fixed sentence, since its message may carry internals.
+ * one), JSON, never a stack trace. A 4xx keeps its message (it tells the client what to fix); so does a
+ * 5xx we raised on purpose (an HttpError: 'Sign-in is not configured', 'could not start the checkout').
+ * Any other 5xx is logged with its stack and answered with a fixed sentence: its message may carry
+ * internals.
  */
 
 export const INTERNAL_MESSAGE = 'Something went wrong on the server; please try again.';
@@ -33,7 +36,7 @@ export function errorBody(statusCode: number, message: string, code?: string) {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ErrorLike, request, reply) => {
     const statusCode = statusOf(error);
-    if (statusCode >= 500) {
+    if (statusCode >= 500 && !(error instanceof HttpError)) {
       request.log.error({ err: error }, 'request failed');
       return reply.code(statusCode).type('application/json').send(errorBody(statusCode, INTERNAL_MESSAGE));
     }
