@@ -1,0 +1,49 @@
+import type { IncomingMessage } from 'node:http';
+import type { Authenticator } from '../auth/authenticate.js';
+import { HttpError } from '../http-errors.js';
+import type { RoomsRepo } from '../rooms/rooms-repo.js';
+
+export interface UpgradeAuthOptions {
+  authenticator: Authenticator;
+  rooms: Pick<RoomsRepo, 'findSession'>;
+  /** Browser origins allowed to open a socket; empty means same-origin only. */
+  allowedOrigins: readonly string[];
+}
+
+const SOCKET_PATH = /^\/xtalk_ws\/([A-Za-z0-9_-]{1,64})$/;
+
+/**
+ * Who may open the socket an upgrade request asks for (/xtalk_ws/{sessionId}?t={token}): a known path, an
+ * allowed origin, a valid token, and an unexpired session of that same user. Throws an HttpError otherwise,
+ * which the gateway answers with a plain HTTP status.
+ */
+export async function authoriseUpgrade(request: IncomingMessage, options: UpgradeAuthOptions) {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const match = SOCKET_PATH.exec(url.pathname);
+  if (!match) throw new HttpError(404, 'No such socket endpoint.');
+  const origin = request.headers.origin;
+  if (origin && !isAllowedOrigin(origin, request.headers.host, options.allowedOrigins)) {
+    throw new HttpError(403, `Origin ${origin} is not allowed.`);
+  }
+  const auth = await options.authenticator.fromToken(url.searchParams.get('t') ?? undefined);
+  const session = await options.rooms.findSession(match[1]!);
+  if (!session)
+    throw new HttpError(401, 'Session is unknown or expired; join the room again.', 'session_expired');
+  if (session.user_id !== auth.user.id) throw new HttpError(403, 'This session belongs to someone else.');
+  return { auth, session };
+}
+export type AuthorisedUpgrade = Awaited<ReturnType<typeof authoriseUpgrade>>;
+
+export function isAllowedOrigin(
+  origin: string,
+  host: string | undefined,
+  allowed: readonly string[],
+): boolean {
+  if (allowed.includes(origin)) return true;
+  try {
+    // same-origin: the page was served by this server under the Host the browser used
+    return new URL(origin).host === host && allowed.length === 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,80 @@
+import type { Db } from '../store/db.js';
+import { loggedChangeSql } from './room-log.js';
+
+/**
+ * The changes to stored messages that a room is told of (translations, notes, author renames): each one
+ * updates the message and appends its frame to the room log in one statement. Part of the rooms repo.
+ */
+export function createMessageChanges(db: Db) {
+  return {
+    /** Stores a complete translation and logs it; returns its offset (undefined: no such message). */
+    async saveTranslation(
+      roomId: string,
+      messageId: number,
+      language: string,
+      text: string,
+    ): Promise<number | undefined> {
+      const frame = {
+        type: 'translationComplete',
+        originalTimestamp: messageId,
+        targetLanguage: language,
+        fullText: text,
+      };
+      const { rows } = await db.query<{ seq: string | number }>(
+        loggedChangeSql(
+          `update messages set translations = translations || jsonb_build_object($3::text, $4::text)
+           where room_id = $1 and id = $2 returning 1`,
+          5,
+        ),
+        [roomId, messageId, language, text, JSON.stringify(frame)],
+      );
+      return rows[0] ? Number(rows[0].seq) : undefined;
+    },
+
+    /** Stores a message's note and logs it; returns its offset (undefined: no such message). */
+    async saveNote(roomId: string, messageId: number, note: string): Promise<number | undefined> {
+      const frame = { type: 'noteComplete', originalTimestamp: messageId, note };
+      const { rows } = await db.query<{ seq: string | number }>(
+        loggedChangeSql('update messages set note = $3 where room_id = $1 and id = $2 returning 1', 4),
+        [roomId, messageId, note, JSON.stringify(frame)],
+      );
+      return rows[0] ? Number(rows[0].seq) : undefined;
+    },
+
+    /**
+     * Renames a user's past messages in every room (after a username change) and logs the rename in the
+     * room it is announced in; returns its offset there.
+     */
+    async renameAuthor(
+      userId: string,
+      username: string,
+      displayUsername: string,
+      announce?: { roomId: string; oldDisplayUsername: string },
+    ): Promise<number | undefined> {
+      if (!announce) {
+        await db.query('update messages set username = $2, display_username = $3 where user_id = $1', [
+          userId,
+          username,
+          displayUsername,
+        ]);
+        return undefined;
+      }
+      const frame = {
+        type: 'usernameUpdate',
+        username,
+        displayUsername,
+        oldDisplayUsername: announce.oldDisplayUsername,
+      };
+      // logged even when the user has no messages yet: the room is told of the new name either way
+      const { rows } = await db.query<{ seq: string | number }>(
+        loggedChangeSql(
+          'update messages set username = $3, display_username = $4 where user_id = $2 returning 1',
+          5,
+          { always: true },
+        ),
+        [announce.roomId, userId, username, displayUsername, JSON.stringify(frame)],
+      );
+      return rows[0] ? Number(rows[0].seq) : undefined;
+    },
+  };
+}
