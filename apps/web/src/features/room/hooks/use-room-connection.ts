@@ -8,10 +8,9 @@ import { SocketClient, type ConnectionState, type WebSocketFactory } from '../..
 import { StorageKey, readString, remove, touchRoomHistory, writeString } from '../../../lib/storage';
 import { toast } from 'sonner';
 import { joinRoom, socketUrl } from '../api/join-room';
-import { loadOutbox, newClientId, saveOutbox, toSend, type OutboxEntry } from '../utils/outbox';
-
-/** A message refused as too fast is sent again after this long. */
-const RATE_LIMIT_RETRY_MS = 1000;
+import { newClientId } from '../utils/outbox';
+import { toastNotConnected } from '../utils/room-toasts';
+import { useOutbox } from './use-outbox';
 
 export interface RoomConnectionHandlers {
   onFrame: (frame: ServerFrame) => void;
@@ -52,25 +51,7 @@ export function useRoomConnection(options: RoomConnectionOptions) {
   const clientRef = useRef<SocketClient | null>(null);
   const [state, setState] = useState<ConnectionState>('idle');
   const [roomId, setRoomId] = useState<string | null>(null);
-  // The outbox (utils/outbox.ts): kept in a ref for the client's callbacks, mirrored in state to render.
-  const [outbox, setOutbox] = useState<OutboxEntry[]>(loadOutbox);
-  const outboxRef = useRef<OutboxEntry[]>(outbox);
-  const updateOutbox = useCallback((update: (entries: OutboxEntry[]) => OutboxEntry[]) => {
-    outboxRef.current = update(outboxRef.current);
-    saveOutbox(outboxRef.current);
-    setOutbox(outboxRef.current);
-  }, []);
-  const transmit = useCallback((entry: OutboxEntry): boolean => {
-    return (
-      clientRef.current?.send({
-        type: 'chat',
-        language: entry.language as UiLanguage,
-        message: entry.text,
-        room: entry.roomId,
-        clientId: entry.clientId,
-      }) ?? false
-    );
-  }, []);
+  const { outbox, settle, flush, sendChat, retry, discard } = useOutbox(clientRef);
 
   useEffect(() => {
     const handlers = handlersRef;
@@ -98,30 +79,12 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     clientRef.current = client;
     const t = (key: Parameters<typeof translate>[1], params?: Record<string, string>) =>
       translate(getLanguage(), key, params);
-    /** The acknowledgement (our message came back) or the refusal of an outbox entry. */
-    const settleOutbox = (frame: ServerFrame) => {
-      const clientId = frame.type === 'message' || frame.type === 'error' ? frame.clientId : undefined;
-      const entry = clientId && outboxRef.current.find((candidate) => candidate.clientId === clientId);
-      if (!entry) return;
-      if (frame.type === 'message') {
-        updateOutbox((entries) => entries.filter((candidate) => candidate !== entry));
-      } else if (frame.type === 'error' && frame.code === 'rate_limited') {
-        window.setTimeout(() => {
-          const current = outboxRef.current.find((candidate) => candidate.clientId === entry.clientId);
-          if (current?.status === 'sending') transmit(current);
-        }, RATE_LIMIT_RETRY_MS);
-      } else if (frame.type === 'error') {
-        const failed = { ...entry, status: 'failed' as const, error: frame.message };
-        updateOutbox((entries) => entries.map((candidate) => (candidate === entry ? failed : candidate)));
-      }
-    };
     const offs = [
       client.on('state', (next) => {
         setState(next);
         if (next !== 'ready') return;
         toast.success(t('room.ready'), { duration: 1500 });
-        // everything typed meanwhile (or before a reload) goes out now, in order; resends are stored once
-        if (client.roomId) for (const entry of toSend(outboxRef.current, client.roomId)) transmit(entry);
+        if (client.roomId) flush(client.roomId);
       }),
       client.on('session', (info, resumed) => {
         writeString(StorageKey.rid, info.roomId);
@@ -148,7 +111,7 @@ export function useRoomConnection(options: RoomConnectionOptions) {
         if (fatal) handlers.current.onJoinFailed(error);
       }),
       client.on('frame', (frame) => {
-        settleOutbox(frame);
+        settle(frame);
         handlers.current.onFrame(frame);
       }),
       client.on('binary', (data) => handlers.current.onBinary(data)),
@@ -169,7 +132,7 @@ export function useRoomConnection(options: RoomConnectionOptions) {
       client.leave();
       clientRef.current = null;
     };
-  }, [transmit, updateOutbox]);
+  }, [settle, flush]);
 
   // Join on mount and whenever the address names a room other than the one we are in.
   useEffect(() => {
@@ -187,58 +150,9 @@ export function useRoomConnection(options: RoomConnectionOptions) {
 
   const send = useCallback((frame: ClientFrame): boolean => {
     const sent = clientRef.current?.send(frame) ?? false;
-    if (!sent) toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
+    if (!sent) toastNotConnected();
     return sent;
   }, []);
-
-  /**
-   * A typed message goes to the outbox and out at once when the socket is open. While it is not, the
-   * message waits (shown as sending) and 'Not connected.' says so; it goes out on the next READY.
-   */
-  const sendChat = useCallback(
-    (message: string): boolean => {
-      const room = clientRef.current?.roomId;
-      if (!room || room === NEW_ROOM) {
-        toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
-        return false;
-      }
-      const entry: OutboxEntry = {
-        clientId: newClientId(),
-        roomId: room,
-        text: message,
-        language: getLanguage(),
-        createdAt: Date.now(),
-        status: 'sending',
-      };
-      updateOutbox((entries) => [...entries, entry]);
-      if (clientRef.current?.state !== 'ready' || !transmit(entry)) {
-        toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
-      }
-      return true;
-    },
-    [transmit, updateOutbox],
-  );
-
-  /** 'Retry' on a refused message: the same client id again, so it is still stored at most once. */
-  const retry = useCallback(
-    (clientId: string) => {
-      const entry = outboxRef.current.find((candidate) => candidate.clientId === clientId);
-      if (!entry) return;
-      const again: OutboxEntry = { ...entry, status: 'sending', error: undefined };
-      updateOutbox((entries) => entries.map((candidate) => (candidate === entry ? again : candidate)));
-      if (clientRef.current?.state !== 'ready' || !transmit(again)) {
-        toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
-      }
-    },
-    [transmit, updateOutbox],
-  );
-
-  /** Gives up on a refused message. */
-  const discard = useCallback(
-    (clientId: string) =>
-      updateOutbox((entries) => entries.filter((candidate) => candidate.clientId !== clientId)),
-    [updateOutbox],
-  );
 
   /** A voice clip; 'Not connected.' (2 s) when the socket is not open (spec section 5). */
   const sendAudio = useCallback((clip: Uint8Array): boolean => {
@@ -249,7 +163,7 @@ export function useRoomConnection(options: RoomConnectionOptions) {
         client.send({ type: 'voiceClip', clientId: newClientId() }) &&
         client.sendBinary(clip)) ||
       false;
-    if (!sent) toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
+    if (!sent) toastNotConnected();
     return sent;
   }, []);
 
