@@ -1,45 +1,21 @@
-import { CloseCode, NEW_ROOM, type ClientFrame, type ServerFrame, type UiLanguage } from '@xtalk/protocol';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../../lib/api-client';
-import { authStore } from '../../../lib/auth-session';
-import { requestErrorText } from '../../../lib/error-text';
-import { getLanguage, translate } from '../../../lib/i18n';
-import { SocketClient, type ConnectionState, type WebSocketFactory } from '../../../lib/socket-client';
-import { StorageKey, readString, remove, touchRoomHistory, writeString } from '../../../lib/storage';
+import { NEW_ROOM, type ClientFrame, type UiLanguage } from '@xtalk/protocol';
+import { useCallback, useEffect, useRef } from 'react';
 import { toast } from 'sonner';
-import { joinRoom, socketUrl } from '../api/join-room';
+import { getLanguage, translate } from '../../../lib/i18n';
+import type { SocketClient } from '../../../lib/socket-client';
+import { StorageKey, readString, remove } from '../../../lib/storage';
 import { newClientId } from '../utils/outbox';
 import { toastNotConnected } from '../utils/room-toasts';
+import type { RoomConnectionOptions } from './room-connection-options';
 import { useOutbox } from './use-outbox';
+import { useRoomSocket } from './use-room-socket';
 
-export interface RoomConnectionHandlers {
-  onFrame: (frame: ServerFrame) => void;
-  onBinary: (data: ArrayBuffer) => void;
-  /** A new session was obtained: the message list starts empty (spec section 4). */
-  onNewSession: () => void;
-  /** The server placed us in `roomId`; the page shows it in the address (?r=). */
-  onRoom: (roomId: string) => void;
-  /** The token was refused: log in again. */
-  onUnauthorized: () => void;
-  /** Joining failed for good (no such room, a malformed code...); the page says so and offers a way on. */
-  onJoinFailed: (error: unknown) => void;
-}
-
-export interface RoomConnectionOptions extends RoomConnectionHandlers {
-  /** The room in the address (?r=), or null. */
-  routeRoom: string | null;
-  token: string;
-  username: string;
-  createSocket?: WebSocketFactory;
-}
-
-// The DOM types its handlers with `this: WebSocket`; the shape is the same.
-const browserSocket: WebSocketFactory = (url) =>
-  new WebSocket(url) as unknown as ReturnType<WebSocketFactory>;
+export type { RoomConnectionHandlers, RoomConnectionOptions } from './room-connection-options';
 
 /**
  * Owns the room's SocketClient (spec section 4): picks the room to join on mount (route, else the stored
- * one, else a new one), stores rid/sid, and turns connection events into toasts and callbacks.
+ * one, else a new one), stores rid/sid, and turns connection events into toasts and callbacks. The client
+ * and its events live in useRoomSocket, the typed messages awaiting acknowledgement in useOutbox.
  */
 export function useRoomConnection(options: RoomConnectionOptions) {
   const { routeRoom, username } = options;
@@ -49,90 +25,8 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     handlersRef.current = options;
   });
   const clientRef = useRef<SocketClient | null>(null);
-  const [state, setState] = useState<ConnectionState>('idle');
-  const [roomId, setRoomId] = useState<string | null>(null);
   const { outbox, settle, flush, sendChat, retry, discard } = useOutbox(clientRef);
-
-  useEffect(() => {
-    const handlers = handlersRef;
-    const client = new SocketClient({
-      createSocket: handlers.current.createSocket ?? browserSocket,
-      openSession: async (room) => {
-        // Spec section 5: connecting without a user alerts 'Not logged in'. RequireAuth keeps visitors
-        // without a session off this screen, but a session can run out while the room stays open; the
-        // automatic retries, 'Tap to Reconnect' and joining another room then arrive here. As a 401 the
-        // failure is final and goes the onUnauthorized way (back to the login with the room remembered).
-        if (!authStore.get()) {
-          window.alert(translate(getLanguage(), 'room.notLoggedIn'));
-          throw new ApiError(401, null, 'Not logged in');
-        }
-        const session = await joinRoom(handlers.current.token, room, getLanguage());
-        return { ...session, url: socketUrl(session.sessionId, handlers.current.token) };
-      },
-      hello: (room): ClientFrame => ({
-        type: 'setUsername',
-        username: handlers.current.username,
-        language: getLanguage(),
-        room,
-      }),
-    });
-    clientRef.current = client;
-    const t = (key: Parameters<typeof translate>[1], params?: Record<string, string>) =>
-      translate(getLanguage(), key, params);
-    const offs = [
-      client.on('state', (next) => {
-        setState(next);
-        if (next !== 'ready') return;
-        toast.success(t('room.ready'), { duration: 1500 });
-        if (client.roomId) flush(client.roomId);
-      }),
-      client.on('session', (info, resumed) => {
-        writeString(StorageKey.rid, info.roomId);
-        writeString(StorageKey.sid, info.sessionId);
-        touchRoomHistory(info.roomId);
-        setRoomId(info.roomId);
-        // a resumed session gets exactly what it missed: the list stays
-        if (!resumed) handlers.current.onNewSession();
-        handlers.current.onRoom(info.roomId);
-      }),
-      client.on('sessionError', (error, fatal) => {
-        if (error instanceof ApiError && error.status === 401) {
-          handlers.current.onUnauthorized();
-          return;
-        }
-        remove(StorageKey.rid);
-        remove(StorageKey.sid);
-        // While retrying on its own the overlay already says so; one toast per failed join is enough.
-        // A room that does not exist is said by the page itself (onJoinFailed), in place of the chat.
-        const missing = error instanceof ApiError && error.code === 'room_not_found';
-        if ((fatal || client.state === 'connecting') && !missing) {
-          toast.error(t('room.joinError', { message: requestErrorText(getLanguage(), error) }));
-        }
-        if (fatal) handlers.current.onJoinFailed(error);
-      }),
-      client.on('frame', (frame) => {
-        settle(frame);
-        handlers.current.onFrame(frame);
-      }),
-      client.on('binary', (data) => handlers.current.onBinary(data)),
-      client.on('close', (code) => {
-        if (code === CloseCode.Normal) toast(t('room.disconnected'));
-        else remove(StorageKey.sid);
-        if (code === CloseCode.UnsupportedVersion) {
-          toast.error(t('room.reloadNeeded'), {
-            duration: Infinity,
-            action: { label: t('room.reload'), onClick: () => window.location.reload() },
-          });
-        }
-        if (code === CloseCode.TokenExpired) handlers.current.onUnauthorized();
-      }),
-    ];
-    return () => {
-      for (const off of offs) off();
-      client.leave();
-      clientRef.current = null;
-    };
-  }, [settle, flush]);
+  const { state, roomId } = useRoomSocket(clientRef, handlersRef, { settle, flush });
 
   // Join on mount and whenever the address names a room other than the one we are in.
   useEffect(() => {
