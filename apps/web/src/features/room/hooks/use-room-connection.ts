@@ -1,46 +1,21 @@
-import { CloseCode, NEW_ROOM, type ClientFrame, type ServerFrame, type UiLanguage } from '@xtalk/protocol';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../../lib/api-client';
-import { authStore } from '../../../lib/auth-session';
-import { requestErrorText } from '../../../lib/error-text';
-import { getLanguage, translate } from '../../../lib/i18n';
-import { SocketClient, type ConnectionState, type WebSocketFactory } from '../../../lib/socket-client';
-import { StorageKey, readString, remove, touchRoomHistory, writeString } from '../../../lib/storage';
+import { NEW_ROOM, type ClientFrame, type UiLanguage } from '@xtalk/protocol';
+import { useCallback, useEffect, useRef } from 'react';
 import { toast } from 'sonner';
-import { joinRoom, socketUrl } from '../api/join-room';
-import { loadOutbox, newClientId, saveOutbox, toSend, type OutboxEntry } from '../utils/outbox';
+import { getLanguage, translate } from '../../../lib/i18n';
+import type { SocketClient } from '../../../lib/socket-client';
+import { StorageKey, readString, remove } from '../../../lib/storage';
+import { newClientId } from '../utils/outbox';
+import { toastNotConnected } from '../utils/room-toasts';
+import type { RoomConnectionOptions } from './room-connection-options';
+import { useOutbox } from './use-outbox';
+import { useRoomSocket } from './use-room-socket';
 
-/** A message refused as too fast is sent again after this long. */
-const RATE_LIMIT_RETRY_MS = 1000;
-
-export interface RoomConnectionHandlers {
-  onFrame: (frame: ServerFrame) => void;
-  onBinary: (data: ArrayBuffer) => void;
-  /** A new session was obtained: the message list starts empty (spec section 4). */
-  onNewSession: () => void;
-  /** The server placed us in `roomId`; the page shows it in the address (?r=). */
-  onRoom: (roomId: string) => void;
-  /** The token was refused: log in again. */
-  onUnauthorized: () => void;
-  /** Joining failed for good (no such room, a malformed code...); the page says so and offers a way on. */
-  onJoinFailed: (error: unknown) => void;
-}
-
-export interface RoomConnectionOptions extends RoomConnectionHandlers {
-  /** The room in the address (?r=), or null. */
-  routeRoom: string | null;
-  token: string;
-  username: string;
-  createSocket?: WebSocketFactory;
-}
-
-// The DOM types its handlers with `this: WebSocket`; the shape is the same.
-const browserSocket: WebSocketFactory = (url) =>
-  new WebSocket(url) as unknown as ReturnType<WebSocketFactory>;
+export type { RoomConnectionHandlers, RoomConnectionOptions } from './room-connection-options';
 
 /**
  * Owns the room's SocketClient (spec section 4): picks the room to join on mount (route, else the stored
- * one, else a new one), stores rid/sid, and turns connection events into toasts and callbacks.
+ * one, else a new one), stores rid/sid, and turns connection events into toasts and callbacks. The client
+ * and its events live in useRoomSocket, the typed messages awaiting acknowledgement in useOutbox.
  */
 export function useRoomConnection(options: RoomConnectionOptions) {
   const { routeRoom, username } = options;
@@ -50,126 +25,8 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     handlersRef.current = options;
   });
   const clientRef = useRef<SocketClient | null>(null);
-  const [state, setState] = useState<ConnectionState>('idle');
-  const [roomId, setRoomId] = useState<string | null>(null);
-  // The outbox (utils/outbox.ts): kept in a ref for the client's callbacks, mirrored in state to render.
-  const [outbox, setOutbox] = useState<OutboxEntry[]>(loadOutbox);
-  const outboxRef = useRef<OutboxEntry[]>(outbox);
-  const updateOutbox = useCallback((update: (entries: OutboxEntry[]) => OutboxEntry[]) => {
-    outboxRef.current = update(outboxRef.current);
-    saveOutbox(outboxRef.current);
-    setOutbox(outboxRef.current);
-  }, []);
-  const transmit = useCallback((entry: OutboxEntry): boolean => {
-    return (
-      clientRef.current?.send({
-        type: 'chat',
-        language: entry.language as UiLanguage,
-        message: entry.text,
-        room: entry.roomId,
-        clientId: entry.clientId,
-      }) ?? false
-    );
-  }, []);
-
-  useEffect(() => {
-    const handlers = handlersRef;
-    const client = new SocketClient({
-      createSocket: handlers.current.createSocket ?? browserSocket,
-      openSession: async (room) => {
-        // Spec section 5: connecting without a user alerts 'Not logged in'. RequireAuth keeps visitors
-        // without a session off this screen, but a session can run out while the room stays open; the
-        // automatic retries, 'Tap to Reconnect' and joining another room then arrive here. As a 401 the
-        // failure is final and goes the onUnauthorized way (back to the login with the room remembered).
-        if (!authStore.get()) {
-          window.alert(translate(getLanguage(), 'room.notLoggedIn'));
-          throw new ApiError(401, null, 'Not logged in');
-        }
-        const session = await joinRoom(handlers.current.token, room, getLanguage());
-        return { ...session, url: socketUrl(session.sessionId, handlers.current.token) };
-      },
-      hello: (room): ClientFrame => ({
-        type: 'setUsername',
-        username: handlers.current.username,
-        language: getLanguage(),
-        room,
-      }),
-    });
-    clientRef.current = client;
-    const t = (key: Parameters<typeof translate>[1], params?: Record<string, string>) =>
-      translate(getLanguage(), key, params);
-    /** The acknowledgement (our message came back) or the refusal of an outbox entry. */
-    const settleOutbox = (frame: ServerFrame) => {
-      const clientId = frame.type === 'message' || frame.type === 'error' ? frame.clientId : undefined;
-      const entry = clientId && outboxRef.current.find((candidate) => candidate.clientId === clientId);
-      if (!entry) return;
-      if (frame.type === 'message') {
-        updateOutbox((entries) => entries.filter((candidate) => candidate !== entry));
-      } else if (frame.type === 'error' && frame.code === 'rate_limited') {
-        window.setTimeout(() => {
-          const current = outboxRef.current.find((candidate) => candidate.clientId === entry.clientId);
-          if (current?.status === 'sending') transmit(current);
-        }, RATE_LIMIT_RETRY_MS);
-      } else if (frame.type === 'error') {
-        const failed = { ...entry, status: 'failed' as const, error: frame.message };
-        updateOutbox((entries) => entries.map((candidate) => (candidate === entry ? failed : candidate)));
-      }
-    };
-    const offs = [
-      client.on('state', (next) => {
-        setState(next);
-        if (next !== 'ready') return;
-        toast.success(t('room.ready'), { duration: 1500 });
-        // everything typed meanwhile (or before a reload) goes out now, in order; resends are stored once
-        if (client.roomId) for (const entry of toSend(outboxRef.current, client.roomId)) transmit(entry);
-      }),
-      client.on('session', (info, resumed) => {
-        writeString(StorageKey.rid, info.roomId);
-        writeString(StorageKey.sid, info.sessionId);
-        touchRoomHistory(info.roomId);
-        setRoomId(info.roomId);
-        // a resumed session gets exactly what it missed: the list stays
-        if (!resumed) handlers.current.onNewSession();
-        handlers.current.onRoom(info.roomId);
-      }),
-      client.on('sessionError', (error, fatal) => {
-        if (error instanceof ApiError && error.status === 401) {
-          handlers.current.onUnauthorized();
-          return;
-        }
-        remove(StorageKey.rid);
-        remove(StorageKey.sid);
-        // While retrying on its own the overlay already says so; one toast per failed join is enough.
-        // A room that does not exist is said by the page itself (onJoinFailed), in place of the chat.
-        const missing = error instanceof ApiError && error.code === 'room_not_found';
-        if ((fatal || client.state === 'connecting') && !missing) {
-          toast.error(t('room.joinError', { message: requestErrorText(getLanguage(), error) }));
-        }
-        if (fatal) handlers.current.onJoinFailed(error);
-      }),
-      client.on('frame', (frame) => {
-        settleOutbox(frame);
-        handlers.current.onFrame(frame);
-      }),
-      client.on('binary', (data) => handlers.current.onBinary(data)),
-      client.on('close', (code) => {
-        if (code === CloseCode.Normal) toast(t('room.disconnected'));
-        else remove(StorageKey.sid);
-        if (code === CloseCode.UnsupportedVersion) {
-          toast.error(t('room.reloadNeeded'), {
-            duration: Infinity,
-            action: { label: t('room.reload'), onClick: () => window.location.reload() },
-          });
-        }
-        if (code === CloseCode.TokenExpired) handlers.current.onUnauthorized();
-      }),
-    ];
-    return () => {
-      for (const off of offs) off();
-      client.leave();
-      clientRef.current = null;
-    };
-  }, [transmit, updateOutbox]);
+  const { outbox, settle, flush, sendChat, retry, discard } = useOutbox(clientRef);
+  const { state, roomId } = useRoomSocket(clientRef, handlersRef, { settle, flush });
 
   // Join on mount and whenever the address names a room other than the one we are in.
   useEffect(() => {
@@ -187,58 +44,9 @@ export function useRoomConnection(options: RoomConnectionOptions) {
 
   const send = useCallback((frame: ClientFrame): boolean => {
     const sent = clientRef.current?.send(frame) ?? false;
-    if (!sent) toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
+    if (!sent) toastNotConnected();
     return sent;
   }, []);
-
-  /**
-   * A typed message goes to the outbox and out at once when the socket is open. While it is not, the
-   * message waits (shown as sending) and 'Not connected.' says so; it goes out on the next READY.
-   */
-  const sendChat = useCallback(
-    (message: string): boolean => {
-      const room = clientRef.current?.roomId;
-      if (!room || room === NEW_ROOM) {
-        toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
-        return false;
-      }
-      const entry: OutboxEntry = {
-        clientId: newClientId(),
-        roomId: room,
-        text: message,
-        language: getLanguage(),
-        createdAt: Date.now(),
-        status: 'sending',
-      };
-      updateOutbox((entries) => [...entries, entry]);
-      if (clientRef.current?.state !== 'ready' || !transmit(entry)) {
-        toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
-      }
-      return true;
-    },
-    [transmit, updateOutbox],
-  );
-
-  /** 'Retry' on a refused message: the same client id again, so it is still stored at most once. */
-  const retry = useCallback(
-    (clientId: string) => {
-      const entry = outboxRef.current.find((candidate) => candidate.clientId === clientId);
-      if (!entry) return;
-      const again: OutboxEntry = { ...entry, status: 'sending', error: undefined };
-      updateOutbox((entries) => entries.map((candidate) => (candidate === entry ? again : candidate)));
-      if (clientRef.current?.state !== 'ready' || !transmit(again)) {
-        toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
-      }
-    },
-    [transmit, updateOutbox],
-  );
-
-  /** Gives up on a refused message. */
-  const discard = useCallback(
-    (clientId: string) =>
-      updateOutbox((entries) => entries.filter((candidate) => candidate.clientId !== clientId)),
-    [updateOutbox],
-  );
 
   /** A voice clip; 'Not connected.' (2 s) when the socket is not open (spec section 5). */
   const sendAudio = useCallback((clip: Uint8Array): boolean => {
@@ -249,7 +57,7 @@ export function useRoomConnection(options: RoomConnectionOptions) {
         client.send({ type: 'voiceClip', clientId: newClientId() }) &&
         client.sendBinary(clip)) ||
       false;
-    if (!sent) toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
+    if (!sent) toastNotConnected();
     return sent;
   }, []);
 

@@ -1,0 +1,23 @@
+import type { ServerFrame } from '@xtalk/protocol';
+import type { WebSocketFactory } from '../../../lib/socket-client';
+
+export interface RoomConnectionHandlers {
+  onFrame: (frame: ServerFrame) => void;
+  onBinary: (data: ArrayBuffer) => void;
+  /** A new session was obtained: the message list starts empty (spec section 4). */
+  onNewSession: () => void;
+  /** The server placed us in `roomId`; the page shows it in the address (?r=). */
+  onRoom: (roomId: string) => void;
+  /** The token was refused: log in again. */
+  onUnauthorized: () => void;
+  /** Joining failed for good (no such room, a malformed code...); the page says so and offers a way on. */
+  onJoinFailed: (error: unknown) => void;
+}
+
+export interface RoomConnectionOptions extends RoomConnectionHandlers {
+  /** The room in the address (?r=), or null. */
+  routeRoom: string | null;
+  token: string;
+  username: string;
+  createSocket?: WebSocketFactory;
+}

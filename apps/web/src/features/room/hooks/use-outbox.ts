@@ -1,0 +1,117 @@
+import { NEW_ROOM, type ServerFrame, type UiLanguage } from '@xtalk/protocol';
+import { useCallback, useRef, useState, type RefObject } from 'react';
+import { getLanguage } from '../../../lib/i18n';
+import type { SocketClient } from '../../../lib/socket-client';
+import { loadOutbox, newClientId, saveOutbox, toSend, type OutboxEntry } from '../utils/outbox';
+import { toastNotConnected } from '../utils/room-toasts';
+
+/** A message refused as too fast is sent again after this long. */
+const RATE_LIMIT_RETRY_MS = 1000;
+
+/**
+ * The room's outbox (utils/outbox.ts): typed messages until the server acknowledges them, stored across
+ * reloads, sent through the room's client in `clientRef`. Kept in a ref for the client's callbacks,
+ * mirrored in state to render.
+ */
+export function useOutbox(clientRef: RefObject<SocketClient | null>) {
+  const [outbox, setOutbox] = useState<OutboxEntry[]>(loadOutbox);
+  const outboxRef = useRef<OutboxEntry[]>(outbox);
+  const updateOutbox = useCallback((update: (entries: OutboxEntry[]) => OutboxEntry[]) => {
+    outboxRef.current = update(outboxRef.current);
+    saveOutbox(outboxRef.current);
+    setOutbox(outboxRef.current);
+  }, []);
+  const transmit = useCallback(
+    (entry: OutboxEntry): boolean => {
+      return (
+        clientRef.current?.send({
+          type: 'chat',
+          language: entry.language as UiLanguage,
+          message: entry.text,
+          room: entry.roomId,
+          clientId: entry.clientId,
+        }) ?? false
+      );
+    },
+    [clientRef],
+  );
+
+  /** The acknowledgement (our message came back) or the refusal of an outbox entry. */
+  const settle = useCallback(
+    (frame: ServerFrame) => {
+      const clientId = frame.type === 'message' || frame.type === 'error' ? frame.clientId : undefined;
+      const entry = clientId && outboxRef.current.find((candidate) => candidate.clientId === clientId);
+      if (!entry) return;
+      if (frame.type === 'message') {
+        updateOutbox((entries) => entries.filter((candidate) => candidate !== entry));
+      } else if (frame.type === 'error' && frame.code === 'rate_limited') {
+        window.setTimeout(() => {
+          const current = outboxRef.current.find((candidate) => candidate.clientId === entry.clientId);
+          if (current?.status === 'sending') transmit(current);
+        }, RATE_LIMIT_RETRY_MS);
+      } else if (frame.type === 'error') {
+        const failed = { ...entry, status: 'failed' as const, error: frame.message };
+        updateOutbox((entries) => entries.map((candidate) => (candidate === entry ? failed : candidate)));
+      }
+    },
+    [transmit, updateOutbox],
+  );
+
+  /**
+   * On READY: everything typed meanwhile (or before a reload) goes out now, in order; resends are stored
+   * once.
+   */
+  const flush = useCallback(
+    (roomId: string) => {
+      for (const entry of toSend(outboxRef.current, roomId)) transmit(entry);
+    },
+    [transmit],
+  );
+
+  /**
+   * A typed message goes to the outbox and out at once when the socket is open. While it is not, the
+   * message waits (shown as sending) and 'Not connected.' says so; it goes out on the next READY.
+   */
+  const sendChat = useCallback(
+    (message: string): boolean => {
+      const room = clientRef.current?.roomId;
+      if (!room || room === NEW_ROOM) {
+        toastNotConnected();
+        return false;
+      }
+      const entry: OutboxEntry = {
+        clientId: newClientId(),
+        roomId: room,
+        text: message,
+        language: getLanguage(),
+        createdAt: Date.now(),
+        status: 'sending',
+      };
+      updateOutbox((entries) => [...entries, entry]);
+      if (clientRef.current?.state !== 'ready' || !transmit(entry)) toastNotConnected();
+      return true;
+    },
+    [clientRef, transmit, updateOutbox],
+  );
+
+  /** 'Retry' on a refused message: the same client id again, so it is still stored at most once. */
+  const retry = useCallback(
+    (clientId: string) => {
+      const entry = outboxRef.current.find((candidate) => candidate.clientId === clientId);
+      if (!entry) return;
+      const again: OutboxEntry = { ...entry, status: 'sending', error: undefined };
+      updateOutbox((entries) => entries.map((candidate) => (candidate === entry ? again : candidate)));
+      if (clientRef.current?.state !== 'ready' || !transmit(again)) toastNotConnected();
+    },
+    [clientRef, transmit, updateOutbox],
+  );
+
+  /** Gives up on a refused message. */
+  const discard = useCallback(
+    (clientId: string) =>
+      updateOutbox((entries) => entries.filter((candidate) => candidate.clientId !== clientId)),
+    [updateOutbox],
+  );
+
+  return { outbox, settle, flush, sendChat, retry, discard };
+}

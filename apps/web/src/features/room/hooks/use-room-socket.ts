@@ -1,0 +1,134 @@
+import { CloseCode, type ClientFrame, type ServerFrame } from '@xtalk/protocol';
+import { useEffect, useState, type RefObject } from 'react';
+import { toast } from 'sonner';
+import { ApiError } from '../../../lib/api-client';
+import { authStore } from '../../../lib/auth-session';
+import { requestErrorText } from '../../../lib/error-text';
+import { getLanguage, translate } from '../../../lib/i18n';
+import { SocketClient, type ConnectionState, type WebSocketFactory } from '../../../lib/socket-client';
+import { StorageKey, remove, touchRoomHistory, writeString } from '../../../lib/storage';
+import { joinRoom, socketUrl } from '../api/join-room';
+import type { RoomConnectionOptions } from './room-connection-options';
+
+// The DOM types its handlers with `this: WebSocket`; the shape is the same.
+const browserSocket: WebSocketFactory = (url) =>
+  new WebSocket(url) as unknown as ReturnType<WebSocketFactory>;
+
+/** What the room's client reports into: the outbox, and the hook's state. */
+interface RoomSocketSinks {
+  handlers: RefObject<RoomConnectionOptions>;
+  setState: (state: ConnectionState) => void;
+  setRoomId: (roomId: string) => void;
+  /** Settles the outbox entry a frame acknowledges or refuses. */
+  settle: (frame: ServerFrame) => void;
+  /** Sends the room's waiting outbox entries (on READY). */
+  flush: (roomId: string) => void;
+}
+
+/** The room's SocketClient: sessions from the join API, the hello from the latest options. */
+function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketClient {
+  return new SocketClient({
+    createSocket: handlers.current.createSocket ?? browserSocket,
+    openSession: async (room) => {
+      // Spec section 5: connecting without a user alerts 'Not logged in'. RequireAuth keeps visitors
+      // without a session off this screen, but a session can run out while the room stays open; the
+      // automatic retries, 'Tap to Reconnect' and joining another room then arrive here. As a 401 the
+      // failure is final and goes the onUnauthorized way (back to the login with the room remembered).
+      if (!authStore.get()) {
+        window.alert(translate(getLanguage(), 'room.notLoggedIn'));
+        throw new ApiError(401, null, 'Not logged in');
+      }
+      const session = await joinRoom(handlers.current.token, room, getLanguage());
+      return { ...session, url: socketUrl(session.sessionId, handlers.current.token) };
+    },
+    hello: (room): ClientFrame => ({
+      type: 'setUsername',
+      username: handlers.current.username,
+      language: getLanguage(),
+      room,
+    }),
+  });
+}
+
+/**
+ * Turns the client's events into stored rid/sid, toasts and callbacks (spec section 4). Returns the
+ * functions that unsubscribe.
+ */
+function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => void)[] {
+  const { handlers } = sinks;
+  const t = (key: Parameters<typeof translate>[1], params?: Record<string, string>) =>
+    translate(getLanguage(), key, params);
+  return [
+    client.on('state', (next) => {
+      sinks.setState(next);
+      if (next !== 'ready') return;
+      toast.success(t('room.ready'), { duration: 1500 });
+      if (client.roomId) sinks.flush(client.roomId);
+    }),
+    client.on('session', (info, resumed) => {
+      writeString(StorageKey.rid, info.roomId);
+      writeString(StorageKey.sid, info.sessionId);
+      touchRoomHistory(info.roomId);
+      sinks.setRoomId(info.roomId);
+      // a resumed session gets exactly what it missed: the list stays
+      if (!resumed) handlers.current.onNewSession();
+      handlers.current.onRoom(info.roomId);
+    }),
+    client.on('sessionError', (error, fatal) => {
+      if (error instanceof ApiError && error.status === 401) {
+        handlers.current.onUnauthorized();
+        return;
+      }
+      remove(StorageKey.rid);
+      remove(StorageKey.sid);
+      // While retrying on its own the overlay already says so; one toast per failed join is enough.
+      // A room that does not exist is said by the page itself (onJoinFailed), in place of the chat.
+      const missing = error instanceof ApiError && error.code === 'room_not_found';
+      if ((fatal || client.state === 'connecting') && !missing) {
+        toast.error(t('room.joinError', { message: requestErrorText(getLanguage(), error) }));
+      }
+      if (fatal) handlers.current.onJoinFailed(error);
+    }),
+    client.on('frame', (frame) => {
+      sinks.settle(frame);
+      handlers.current.onFrame(frame);
+    }),
+    client.on('binary', (data) => handlers.current.onBinary(data)),
+    client.on('close', (code) => {
+      if (code === CloseCode.Normal) toast(t('room.disconnected'));
+      else remove(StorageKey.sid);
+      if (code === CloseCode.UnsupportedVersion) {
+        toast.error(t('room.reloadNeeded'), {
+          duration: Infinity,
+          action: { label: t('room.reload'), onClick: () => window.location.reload() },
+        });
+      }
+      if (code === CloseCode.TokenExpired) handlers.current.onUnauthorized();
+    }),
+  ];
+}
+
+/**
+ * Creates the room's client into `clientRef` for the component's life and wires its events; the
+ * connection state and the room we are in come back to render.
+ */
+export function useRoomSocket(
+  clientRef: RefObject<SocketClient | null>,
+  handlers: RefObject<RoomConnectionOptions>,
+  outbox: Pick<RoomSocketSinks, 'settle' | 'flush'>,
+) {
+  const [state, setState] = useState<ConnectionState>('idle');
+  const [roomId, setRoomId] = useState<string | null>(null);
+  const { settle, flush } = outbox;
+  useEffect(() => {
+    const client = createRoomClient(handlers);
+    clientRef.current = client;
+    const offs = wireRoomEvents(client, { handlers, setState, setRoomId, settle, flush });
+    return () => {
+      for (const off of offs) off();
+      client.leave();
+      clientRef.current = null;
+    };
+  }, [clientRef, handlers, settle, flush]);
+  return { state, roomId };
+}

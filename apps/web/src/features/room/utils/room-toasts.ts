@@ -1,0 +1,7 @@
+import { toast } from 'sonner';
+import { getLanguage, translate } from '../../../lib/i18n';
+
+/** 'Not connected.' for 2 s: something was to go out while the socket is not open (spec section 5). */
+export function toastNotConnected(): void {
+  toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
+}
