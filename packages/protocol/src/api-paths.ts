@@ -38,3 +38,24 @@ export const ApiPath = {
   testCheckoutCancel: (orderId: string) =>
     `/api/payments/test-checkout/${encodeURIComponent(orderId)}/cancel`,
 } as const;
+
+/** The player service's own paths (issue 11; bodies in player-accounts.ts). */
+export const PlayerPath = {
+  emailRegister: '/api/auth/email/register',
+  emailVerify: '/api/auth/email/verify',
+  emailLogin: '/api/auth/email/login',
+  emailForgot: '/api/auth/email/forgot',
+  emailReset: '/api/auth/email/reset',
+  emailResend: '/api/auth/email/resend',
+  password: '/api/player/password',
+  nonce: (address: string) => `/api/auth/nonce/${encodeURIComponent(address)}`,
+  wallet: '/api/auth/wallet',
+  token: '/api/auth/token',
+  links: '/api/player/links',
+  link: '/api/player/link',
+  unlink: (provider: string, subject: string) =>
+    `/api/player/link/${encodeURIComponent(provider)}/${encodeURIComponent(subject)}`,
+} as const;
+
+/** Where the mails' links open in the web app; their query carries `token=`. */
+export const MailPagePath = { verify: '/verify-email', reset: '/reset-password' } as const;

@@ -55,3 +55,7 @@ export const CloseCode = {
   /** The client speaks a protocol version this server cannot serve: reload the page. */
   UnsupportedVersion: 4400,
 } as const;
+
+/** Email accounts' password length (issue 11); here, free of zod, for the web's sign-in form. */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 200;

@@ -1,30 +1,12 @@
 import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.js';
 import { userSchema } from './http.js';
 
 /*
  * The rest of the player service (spec sections 3, 5 and 7): several sign-ins per player (links), email
- * accounts, Ethereum wallets, Telegram and the token endpoint for native clients.
+ * accounts, Ethereum wallets, Telegram and the token endpoint for native clients. Its paths (PlayerPath,
+ * MailPagePath) are in api-paths.ts, free of zod for the web's first load.
  */
-
-export const PlayerPath = {
-  emailRegister: '/api/auth/email/register',
-  emailVerify: '/api/auth/email/verify',
-  emailLogin: '/api/auth/email/login',
-  emailForgot: '/api/auth/email/forgot',
-  emailReset: '/api/auth/email/reset',
-  emailResend: '/api/auth/email/resend',
-  password: '/api/player/password',
-  nonce: (address: string) => `/api/auth/nonce/${encodeURIComponent(address)}`,
-  wallet: '/api/auth/wallet',
-  token: '/api/auth/token',
-  links: '/api/player/links',
-  link: '/api/player/link',
-  unlink: (provider: string, subject: string) =>
-    `/api/player/link/${encodeURIComponent(provider)}/${encodeURIComponent(subject)}`,
-} as const;
-
-/** Where the mails' links open in the web app; their query carries `token=`. */
-export const MailPagePath = { verify: '/verify-email', reset: '/reset-password' } as const;
 
 /**
  * The kinds of identity a player can hold. `ggl` is any OIDC issuer (Google by default), `evm` an
@@ -46,8 +28,6 @@ export type PlayerLink = z.infer<typeof playerLinkSchema>;
 export const playerLinksResponseSchema = z.object({ links: z.array(playerLinkSchema) });
 export type PlayerLinksResponse = z.infer<typeof playerLinksResponseSchema>;
 
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 200;
 const email = z
   .string()
   .trim()

@@ -1,21 +1,22 @@
 import { lazy } from 'react';
 import { AuthToken } from '../features/auth/components/auth-token';
-import {
-  ChangePasswordPage,
-  ResetPasswordPage,
-  VerifyEmailPage,
-} from '../features/auth/components/email-pages';
 import { HomeRedirect } from '../features/auth/components/home-redirect';
 import { LoginCard, SignupCard } from '../features/auth/components/login-card';
 import { Logout } from '../features/auth/components/logout';
 import type { RouteDefinition } from '../lib/router';
-import { CheckoutPage, ErrorPage, NotFoundPage } from './routes/simple-pages';
+import { ErrorPage, NotFoundPage } from './routes/simple-pages';
 
 // The two heavy screens load on demand: the bot check (ALTCHA's solver) is only needed once, and the
 // room screen (QR code, audio, dialogs) is not needed to render the small pages.
 const translatePage = lazy(async () => ({
   default: (await import('./routes/translate-route')).TranslateRoute,
 }));
+// Pages a person reaches from a mail or a payment, not on a first visit: loaded when opened.
+const emailPages = () => import('../features/auth/components/email-pages');
+const verifyEmailPage = lazy(async () => ({ default: (await emailPages()).VerifyEmailPage }));
+const resetPasswordPage = lazy(async () => ({ default: (await emailPages()).ResetPasswordPage }));
+const changePasswordPage = lazy(async () => ({ default: (await emailPages()).ChangePasswordPage }));
+const checkoutPage = lazy(async () => ({ default: (await import('./routes/checkout-page')).CheckoutPage }));
 const guestLogin = lazy(async () => ({
   default: (await import('../features/auth/components/guest-login')).GuestLogin,
 }));
@@ -30,10 +31,10 @@ export const routes: RouteDefinition[] = [
   { path: '/login', element: <LoginCard /> },
   { path: '/signup', element: <SignupCard /> },
   { path: '/logout', element: <Logout /> },
-  { path: '/verify-email', element: <VerifyEmailPage /> },
-  { path: '/reset-password', element: <ResetPasswordPage /> },
-  { path: '/account/password', element: <ChangePasswordPage /> },
-  { path: '/checkout', element: <CheckoutPage /> },
+  { path: '/verify-email', lazy: verifyEmailPage },
+  { path: '/reset-password', lazy: resetPasswordPage },
+  { path: '/account/password', lazy: changePasswordPage },
+  { path: '/checkout', lazy: checkoutPage },
   { path: '/auth/:token?', element: <AuthToken /> },
   { path: '/error', element: <ErrorPage /> },
   { path: '*', element: <NotFoundPage /> },

@@ -1,8 +1,6 @@
 import { CircleAlert, Compass } from 'lucide-react';
 import { Link, useSearchParams } from '../../lib/router';
 import { CenteredCard } from '../../components/ui/card';
-import { CheckoutResult } from '../../features/credits/components/checkout-result';
-import { useAuthSession } from '../../lib/auth-session';
 import { useI18n } from '../../lib/i18n';
 
 const homeLink =
@@ -36,17 +34,6 @@ export function NotFoundPage() {
       <Link to="/" className={homeLink}>
         {t('common.goHome')}
       </Link>
-    </CenteredCard>
-  );
-}
-
-/** /checkout?status=: the payment window's landing page, true to what the server says of the order. */
-export function CheckoutPage() {
-  const [search] = useSearchParams();
-  const session = useAuthSession();
-  return (
-    <CenteredCard testId="checkout">
-      <CheckoutResult status={search.get('status')} orderId={search.get('orderId')} token={session?.token} />
     </CenteredCard>
   );
 }

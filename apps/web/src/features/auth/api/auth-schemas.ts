@@ -4,5 +4,7 @@ export {
   botcheckChallengeSchema,
   exchangeResponseSchema,
   guestLoginResponseSchema,
+  mailSentResponseSchema,
+  signInResponseSchema,
   userSchema,
 } from '@xtalk/protocol';

@@ -1,12 +1,9 @@
-import {
-  PlayerPath,
-  mailSentResponseSchema,
-  signInResponseSchema,
-  type MailSentResponse,
-  type SignInResponse,
-} from '@xtalk/protocol';
+import { PlayerPath, type MailSentResponse, type SignInResponse } from '@xtalk/protocol';
 import { request } from '../../../lib/api-client';
 import { authStore } from '../../../lib/auth-session';
+
+// the answers' schemas load on first use, so zod stays off /login's first load (issue 12)
+const schemas = () => import('./auth-schemas');
 
 /*
  * Email accounts (issue 11). Sign-ins send the current guest's token along, so a guest who signs in keeps
@@ -19,13 +16,13 @@ const guestToken = (): string | undefined => {
 };
 
 export async function emailLogin(email: string, password: string): Promise<SignInResponse> {
-  return signInResponseSchema.parse(
+  return (await schemas()).signInResponseSchema.parse(
     await request<unknown>('POST', PlayerPath.emailLogin, { body: { email, password }, token: guestToken() }),
   );
 }
 
 export async function emailRegister(email: string, password: string): Promise<MailSentResponse> {
-  return mailSentResponseSchema.parse(
+  return (await schemas()).mailSentResponseSchema.parse(
     await request<unknown>('POST', PlayerPath.emailRegister, {
       body: { email, password },
       token: guestToken(),
@@ -34,13 +31,13 @@ export async function emailRegister(email: string, password: string): Promise<Ma
 }
 
 export async function emailForgot(email: string): Promise<MailSentResponse> {
-  return mailSentResponseSchema.parse(
+  return (await schemas()).mailSentResponseSchema.parse(
     await request<unknown>('POST', PlayerPath.emailForgot, { body: { email } }),
   );
 }
 
 export async function emailResend(email: string): Promise<MailSentResponse> {
-  return mailSentResponseSchema.parse(
+  return (await schemas()).mailSentResponseSchema.parse(
     await request<unknown>('POST', PlayerPath.emailResend, { body: { email } }),
   );
 }
