@@ -7,6 +7,7 @@ import {
   messageWith,
   newPerson,
   ProductServer,
+  movedRoomIdOf,
   roomIdOf,
   say,
 } from './harness.js';
@@ -127,9 +128,8 @@ describe('accounts: sign-in, profile, Past Rooms, logout', () => {
     // a new room, then back to the first one through Past Rooms
     alice.page.once('dialog', (confirm) => void confirm.accept());
     await openMenuItem(alice.page, 'Create A Room');
-    await expect.poll(() => roomIdOf(alice.page), { timeout: 20_000 }).not.toBe(roomId);
+    const secondRoom = await movedRoomIdOf(alice.page, roomId);
     await alice.page.getByTestId('connecting-overlay').waitFor({ state: 'detached', timeout: 20_000 });
-    const secondRoom = await roomIdOf(alice.page);
     await openMenuItem(alice.page, 'Past Rooms');
     await expect
       .poll(() =>

@@ -7,6 +7,7 @@ import {
   messageWith,
   newPerson,
   ProductServer,
+  movedRoomIdOf,
   roomIdOf,
   say,
 } from './harness.js';
@@ -108,8 +109,7 @@ describe('email accounts in the browser', () => {
     page.once('dialog', (confirm) => void confirm.accept());
     await page.getByTestId('settings-menu').click();
     await page.getByRole('menuitem', { name: 'Create A Room', exact: true }).click();
-    await expect.poll(() => roomIdOf(page), { timeout: 20_000 }).not.toBe(chatted);
-    const current = await roomIdOf(page);
+    const current = await movedRoomIdOf(page, chatted);
     await page.getByTestId('connecting-overlay').waitFor({ state: 'detached', timeout: 20_000 });
 
     await page.getByTestId('login-button').click();

@@ -174,6 +174,20 @@ export async function roomIdOf(page: Page): Promise<string> {
   return new URL(page.url()).searchParams.get('r') ?? '';
 }
 
+/**
+ * The room a page moved to after leaving `previous`: waits for a real 7-character code. While a room is
+ * being created the address says `r=new`, which already differs from `previous` but is no room yet.
+ */
+export async function movedRoomIdOf(page: Page, previous: string, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const roomId = await roomIdOf(page);
+    if (roomId !== previous && /^[A-Z0-9]{7}$/.test(roomId)) return roomId;
+    if (Date.now() > deadline) throw new Error(`the page stayed on room '${roomId}' (from '${previous}')`);
+    await page.waitForTimeout(100);
+  }
+}
+
 export async function say(page: Page, text: string): Promise<void> {
   await page.getByTestId('chat-input').fill(text);
   await page.getByTestId('send-button').click();
