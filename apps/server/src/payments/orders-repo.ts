@@ -69,6 +69,20 @@ export function createOrdersRepo(db: Db, clock: Clock) {
       return rows[0] ? toOrder(rows[0]) : undefined;
     },
 
+    /** A user's orders in the given statuses, newest first, one page of them. */
+    async listForUser(
+      userId: string,
+      statuses: readonly OrderStatus[],
+      page: { limit: number; offset: number },
+    ): Promise<Order[]> {
+      const { rows } = await db.query<OrderRow>(
+        `select ${COLUMNS} from credit_orders where user_id = $1 and status = any($2::text[])
+         order by created_at desc, id limit $3 offset $4`,
+        [userId, statuses, page.limit, page.offset],
+      );
+      return rows.map(toOrder);
+    },
+
     async setProviderRef(id: string, ref: string): Promise<void> {
       await db.query('update credit_orders set provider_ref = $2, updated_at = $3 where id = $1', [
         id,

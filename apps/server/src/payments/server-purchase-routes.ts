@@ -94,33 +94,11 @@ export async function serverPurchaseRoutes(
     deps.serverKey(request);
     const query = parseOr400(serverPurchaseListQuerySchema, request.query);
     const statuses: OrderStatus[] = query.status ? [query.status] : ['pending', 'paid', 'canceled'];
-    const { rows } = await db.query<{
-      id: string;
-      user_id: string;
-      amount: number;
-      price_jpy: number;
-      product_id: string;
-      provider: Order['provider'];
-      status: OrderStatus;
-      created_at: Date | string;
-    }>(
-      `select id, user_id, amount, price_jpy, product_id, provider, status, created_at from credit_orders
-       where user_id = $1 and status = any($2::text[]) order by created_at desc, id limit $3 offset $4`,
-      [await player(query.gctId), statuses, query.limit, query.page * query.limit],
-    );
-    const items = rows.map((row) =>
-      toApiOrder({
-        id: row.id,
-        userId: row.user_id,
-        amount: Number(row.amount),
-        priceJpy: Number(row.price_jpy),
-        productId: row.product_id,
-        provider: row.provider,
-        providerRef: null,
-        status: row.status,
-        createdAt: new Date(row.created_at).getTime(),
-      }),
-    );
+    const found = await orders.listForUser(await player(query.gctId), statuses, {
+      limit: query.limit,
+      offset: query.page * query.limit,
+    });
+    const items = found.map(toApiOrder);
     return { items, page: query.page, limit: query.limit };
   });
 }
