@@ -133,6 +133,8 @@ export const systemFrame = z.object({
   protocolVersion: z.number().int().optional(),
   /** READY only (protocol 3): the languages the room translates into; a listener may pick any of them. */
   languages: z.array(languageSchema).optional(),
+  /** READY only (protocol 3): how long after sending its author may correct a message; 0: never. */
+  editWindowSeconds: z.number().int().min(0).optional(),
   /** READY and RESYNC: the room's epoch and its latest offset. */
   epoch: z.string().optional(),
   offset: z.number().int().min(0).optional(),
