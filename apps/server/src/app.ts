@@ -85,7 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Typed in app-decorations.ts; tests reach it as TestServer.db, modules receive what they need instead.
   app.decorate('xtalkDb', db);
 
-  const rooms = createRoomsRepo(db, clock);
+  const rooms = createRoomsRepo(db, clock, { editWindowSeconds: config.EDIT_WINDOW_SECONDS });
   const roomLog = createRoomLog(db);
   const hub = createRoomHub(bus, { log: roomLog, logger: app.log });
   const provider = createAiProvider(config, app.log);
