@@ -1,6 +1,8 @@
-import { MAX_MESSAGE_LENGTH } from '@xtalk/protocol';
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { MAX_MESSAGE_LENGTH, type UiLanguage } from '@xtalk/protocol';
+import { Pencil } from 'lucide-react';
+import { useId, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import { useI18n } from '../../../lib/i18n';
+import { formatRelativeTime } from '../../../lib/time';
 
 export interface MessageEditorProps {
   initial: string;
@@ -82,5 +84,39 @@ export function MessageEditor({ initial, language, onSave, onCancel }: MessageEd
         </button>
       </div>
     </form>
+  );
+}
+
+/** The 'edited' mark next to a corrected message's time; when, on hover. */
+export function EditedMark({ editedAt, now }: { editedAt: number; now: number }) {
+  const { t, language } = useI18n();
+  return (
+    <span
+      data-testid="edited-mark"
+      title={t('chat.editedAt', { time: formatRelativeTime(editedAt, language as UiLanguage, now) })}
+      className="shrink-0 text-slate-600 italic dark:text-slate-400"
+    >
+      {t('chat.edited')}
+    </span>
+  );
+}
+
+/** Opens the editor on the author's own message (a real button: Enter and Space work, it is named). */
+export function EditButton({ ref, onClick }: { ref?: Ref<HTMLButtonElement>; onClick: () => void }) {
+  const { t } = useI18n();
+  return (
+    <div className="mt-1 px-1">
+      <button
+        ref={ref}
+        type="button"
+        data-testid="edit-button"
+        onClick={onClick}
+        aria-label={t('chat.editMessage')}
+        className="inline-flex cursor-pointer items-center gap-1 rounded-full px-2.5 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:text-slate-400 dark:hover:bg-slate-800"
+      >
+        <Pencil className="size-3.5" aria-hidden="true" />
+        {t('chat.edit')}
+      </button>
+    </div>
   );
 }

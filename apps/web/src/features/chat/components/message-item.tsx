@@ -1,11 +1,11 @@
 import { avatarColours, nameColours, type UiLanguage } from '@xtalk/protocol';
-import { Lightbulb, Pencil } from 'lucide-react';
+import { Lightbulb } from 'lucide-react';
 import { useRef, useState, type CSSProperties } from 'react';
 import { useI18n } from '../../../lib/i18n';
 import { cn } from '../../../lib/cn';
 import { formatRelativeTime } from '../../../lib/time';
 import { stripQuotes, visibleTranslations, type ChatMessage } from '../utils/messages-reducer';
-import { MessageEditor } from './message-editor';
+import { EditButton, EditedMark, MessageEditor } from './message-editor';
 
 export interface MessageItemProps {
   message: ChatMessage;
@@ -78,17 +78,7 @@ export function MessageItem({ message, isMe, now, listening, onEdit }: MessageIt
           >
             {formatRelativeTime(message.timestamp, language as UiLanguage, now)}
           </time>
-          {message.editedAt !== undefined && (
-            <span
-              data-testid="edited-mark"
-              title={t('chat.editedAt', {
-                time: formatRelativeTime(message.editedAt, language as UiLanguage, now),
-              })}
-              className="shrink-0 text-slate-600 italic dark:text-slate-400"
-            >
-              {t('chat.edited')}
-            </span>
-          )}
+          {message.editedAt !== undefined && <EditedMark editedAt={message.editedAt} now={now} />}
         </header>
         <div
           className={cn(
@@ -143,21 +133,7 @@ export function MessageItem({ message, isMe, now, listening, onEdit }: MessageIt
             </p>
           )}
         </div>
-        {onEdit && !editing && (
-          <div className="mt-1 px-1">
-            <button
-              ref={editButton}
-              type="button"
-              data-testid="edit-button"
-              onClick={() => setEditing(true)}
-              aria-label={t('chat.editMessage')}
-              className="inline-flex cursor-pointer items-center gap-1 rounded-full px-2.5 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:text-slate-400 dark:hover:bg-slate-800"
-            >
-              <Pencil className="size-3.5" aria-hidden="true" />
-              {t('chat.edit')}
-            </button>
-          </div>
-        )}
+        {onEdit && !editing && <EditButton ref={editButton} onClick={() => setEditing(true)} />}
         {canHint && (
           <div className="mt-1.5 px-1">
             <button
