@@ -3,6 +3,18 @@ import { AiError } from '../ai/provider.js';
 import { characters, digest, usageOf, type TaskContext } from './task-context.js';
 import type { Job } from './types.js';
 
+/** One piece of a translation (a cached one comes as one piece). */
+async function sendChunk(ctx: TaskContext, job: Job, target: string, chunk: string): Promise<void> {
+  const { roomId, message } = job;
+  await ctx.send(roomId, {
+    type: 'translationChunk',
+    originalTimestamp: message.id,
+    targetLanguage: target,
+    chunk,
+  });
+  ctx.emit({ kind: 'chunk', roomId, messageId: message.id, language: target });
+}
+
 /** The engine's translation, each piece sent to the room as it comes (a retry is not streamed again). */
 async function streamTranslation(
   ctx: TaskContext,
@@ -10,7 +22,7 @@ async function streamTranslation(
   target: string,
   context: ContextMessage[],
 ): Promise<string> {
-  const { roomId, message } = job;
+  const { message } = job;
   let chunksSent = false;
   return ctx.callEngine(
     'translation',
@@ -30,13 +42,7 @@ async function streamTranslation(
         text += piece;
         if (live && piece) {
           chunksSent = true;
-          await ctx.send(roomId, {
-            type: 'translationChunk',
-            originalTimestamp: message.id,
-            targetLanguage: target,
-            chunk: piece,
-          });
-          ctx.emit({ kind: 'chunk', roomId, messageId: message.id, language: target });
+          await sendChunk(ctx, job, target, piece);
         }
       }
       if (signal.aborted) throw signal.reason;
@@ -60,13 +66,7 @@ export async function translateInto(
   let fullText = ctx.textCache.get(key) ?? undefined;
   try {
     if (fullText !== undefined) {
-      await ctx.send(roomId, {
-        type: 'translationChunk',
-        originalTimestamp: message.id,
-        targetLanguage: target,
-        chunk: fullText,
-      });
-      ctx.emit({ kind: 'chunk', roomId, messageId: message.id, language: target });
+      await sendChunk(ctx, job, target, fullText);
     } else {
       if (!ctx.supported('translation', target)) return undefined;
       fullText = await streamTranslation(ctx, job, target, context);
