@@ -23,7 +23,7 @@ import { paymentServiceRoutes } from './payments/service.js';
 import { playerRoutes } from './players/routes.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import type { RoomHub } from './realtime/room-hub.js';
-import { deleteExpiredSessions } from './rooms/expired-rows.js';
+import { deleteExpiredSessions, trimRoomChanges } from './rooms/expired-rows.js';
 import type { FairRooms } from './rooms/fair-rooms.js';
 import { openDb, type Db } from './store/db.js';
 import { startExpirySweeper } from './store/expired-rows.js';
@@ -185,6 +185,8 @@ export function startSweeps(config: Config, db: Db, clock: Clock, log: FastifyBa
       (now: Date) => deleteExpiredSessions(db, now),
       // guests go with their links, memberships and sessions; their messages stay (issue 16)
       async (now: Date) => void (await deleteIdleGuests(db, new Date(now.getTime() - retentionMs))),
+      // the resume log past what a resume may replay (issue 16's RESUME_MAX_EVENTS)
+      () => trimRoomChanges(db, config.RESUME_MAX_EVENTS),
     ],
     clock,
     EXPIRY_SWEEP_MS,

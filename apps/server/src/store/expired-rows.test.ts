@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from './db.js';
 import { deleteExpiredAuthRows } from '../auth/expired-rows.js';
-import { deleteExpiredSessions } from '../rooms/expired-rows.js';
+import { deleteExpiredSessions, trimRoomChanges } from '../rooms/expired-rows.js';
 import { deleteExpiredRows } from './expired-rows.js';
 import { migrate } from './migrations.js';
 
@@ -45,5 +45,30 @@ describe('expired rows', () => {
     expect(await left('select id as k from botcheck_used')).toEqual(['new']);
     expect(await left('select state as k from auth_flows')).toEqual(['new']);
     expect(await left('select code_hash as k from auth_codes')).toEqual(['new']);
+  });
+
+  it('trims the resume log to the last `keep` offsets of each room and keeps the rest', async () => {
+    for (const [room, last] of [
+      ['TRIMAAA', 10],
+      ['TRIMBBB', 3],
+    ] as const) {
+      await db.query('insert into rooms (id, last_seq) values ($1, $2)', [room, last]);
+      for (let seq = 1; seq <= last; seq += 1) {
+        await db.query("insert into room_changes (room_id, seq, frame) values ($1, $2, '{}')", [room, seq]);
+      }
+    }
+    await trimRoomChanges(db, 4);
+    const { rows } = await db.query<{ room_id: string; seq: string | number }>(
+      "select room_id, seq from room_changes where room_id like 'TRIM%' order by room_id, seq",
+    );
+    expect(rows.map((row) => `${row.room_id}:${Number(row.seq)}`)).toEqual([
+      'TRIMAAA:7',
+      'TRIMAAA:8',
+      'TRIMAAA:9',
+      'TRIMAAA:10',
+      'TRIMBBB:1',
+      'TRIMBBB:2',
+      'TRIMBBB:3',
+    ]);
   });
 });
