@@ -111,7 +111,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxQueuedPerRoom: config.ROOM_QUEUE_MAX,
   });
   const chat = withFairRooms(
-    createChatService(rooms, { broadcast: hub.broadcast, onStored: translation.onMessage }, app.log),
+    createChatService(
+      rooms,
+      { broadcast: hub.broadcast, onStored: translation.onMessage, onEdited: translation.onEdited },
+      app.log,
+    ),
     fairRooms,
   );
   const sampledLog = createLogSampler(app.log, clock);
@@ -180,6 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
               balance: await credits.ledger.balance(user.id),
             },
       resumeMaxEvents: config.RESUME_MAX_EVENTS,
+      editWindowSeconds: config.EDIT_WINDOW_SECONDS,
       minProtocolVersion: config.MIN_PROTOCOL_VERSION,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       frameLimits: { settings: frameLimitSettings(config), log: sampledLog },

@@ -14,13 +14,14 @@ export class SupersededError extends Error {
 }
 
 export interface SupersedableJob {
-  roomId: string;
-  message: { id: number };
   /** Set once a correction replaced the text this job works on. */
   superseded?: boolean;
   /** Aborted when the job is superseded (its engine calls listen to it). */
   stop?: AbortController;
 }
+
+/** What the supersession keys a job by: its room and its message. */
+type Keyed = SupersedableJob & { roomId: string; message: { id: number } };
 
 /** Throws SupersededError when the job's text was corrected meanwhile (call before sending or storing). */
 export function checkCurrent(job: SupersedableJob): void {
@@ -28,7 +29,7 @@ export function checkCurrent(job: SupersedableJob): void {
 }
 
 /** The job that currently works on each message (queued or running), so an edit can stop it. */
-export function createSupersession<J extends SupersedableJob>() {
+export function createSupersession<J extends Keyed>() {
   const current = new Map<string, J>();
   const keyOf = (roomId: string, id: number) => `${roomId}\u0000${id}`;
   return {
