@@ -82,7 +82,7 @@ describe('corrections', () => {
     const fixed = 'it is raining frogs and dogs, an idiom';
     author.send({ type: 'editMessage', id: message.id, message: fixed });
     for (const client of [author, listener]) {
-      const edited = await client.nextNew<MessageEditedFrame>((f) => f.type === 'messageEdited');
+      const edited = await client.next<MessageEditedFrame>((f) => f.type === 'messageEdited');
       expect(edited).toMatchObject({ id: message.id, message: fixed, editedAt: expect.any(Number) });
       expect(edited.offset).toBeGreaterThan(message.offset!);
       const complete = await client.next<TranslationCompleteFrame>(
