@@ -59,7 +59,9 @@ describe('corrections', () => {
   }
 
   const isFor = (id: number) => (frame: ServerFrame) =>
-    (frame.type === 'translationComplete' || frame.type === 'translationChunk' || frame.type === 'noteComplete') &&
+    (frame.type === 'translationComplete' ||
+      frame.type === 'translationChunk' ||
+      frame.type === 'noteComplete') &&
     frame.originalTimestamp === id;
 
   async function stored(roomId: string, id: number) {
@@ -75,7 +77,9 @@ describe('corrections', () => {
     const text = 'it is raining cats and dogs, an idiom';
     author.send({ type: 'chat', language: 'en', message: text, room: roomId });
     const message = await author.next<MessageFrame>((f) => f.type === 'message' && f.message === text);
-    await listener.next<NoteCompleteFrame>((f) => f.type === 'noteComplete' && f.originalTimestamp === message.id);
+    await listener.next<NoteCompleteFrame>(
+      (f) => f.type === 'noteComplete' && f.originalTimestamp === message.id,
+    );
     await expect.poll(() => listener.binary.length, { timeout: 5000 }).toBe(1);
     charges.length = 0;
 
@@ -86,7 +90,10 @@ describe('corrections', () => {
       expect(edited).toMatchObject({ id: message.id, message: fixed, editedAt: expect.any(Number) });
       expect(edited.offset).toBeGreaterThan(message.offset!);
       const complete = await client.next<TranslationCompleteFrame>(
-        (f) => f.type === 'translationComplete' && f.originalTimestamp === message.id && f.fullText.includes('frogs'),
+        (f) =>
+          f.type === 'translationComplete' &&
+          f.originalTimestamp === message.id &&
+          f.fullText.includes('frogs'),
       );
       expect(complete.fullText).toBe(`[ja] ${fixed}`);
       expect(client.frames.indexOf(complete)).toBeGreaterThan(client.frames.indexOf(edited));
@@ -95,7 +102,10 @@ describe('corrections', () => {
       const chunks = after.filter((f) => f.type === 'translationChunk' && f.originalTimestamp === message.id);
       expect(chunks.map((f) => (f as { chunk: string }).chunk).join('')).toBe(complete.fullText);
       const note = await client.next<NoteCompleteFrame>(
-        (f) => f.type === 'noteComplete' && f.originalTimestamp === message.id && client.frames.indexOf(f) > client.frames.indexOf(edited),
+        (f) =>
+          f.type === 'noteComplete' &&
+          f.originalTimestamp === message.id &&
+          client.frames.indexOf(f) > client.frames.indexOf(edited),
       );
       expect(note.note).toMatch(/idiom/);
     }
@@ -103,7 +113,9 @@ describe('corrections', () => {
     await expect.poll(() => listener.binary.length, { timeout: 5000 }).toBe(2);
 
     // the version-1 client got the correction as a message frame with the same id, never messageEdited
-    const resent = await old.next<MessageFrame>((f) => f.type === 'message' && f.id === message.id && f.message === fixed);
+    const resent = await old.next<MessageFrame>(
+      (f) => f.type === 'message' && f.id === message.id && f.message === fixed,
+    );
     expect(resent.translations).toEqual({});
     await old.next((f) => f.type === 'translationComplete' && f.fullText === `[ja] ${fixed}`);
     expect(old.frames.some((f) => (f.type as string) === 'messageEdited')).toBe(false);
@@ -118,7 +130,7 @@ describe('corrections', () => {
     expect(charges.find((c) => c.task === 'translation')?.characters).toBe(fixed.length);
 
     // a late joiner's window, and a resume from before the edit, both end with the final text
-    const late = await TestClient.join(server, (await guestLogin(server.app)), roomId, 'ja', V3);
+    const late = await TestClient.join(server, await guestLogin(server.app), roomId, 'ja', V3);
     expect(late.messages().find((f) => f.id === message.id)).toMatchObject({
       message: fixed,
       editedAt: expect.any(Number),
@@ -146,7 +158,8 @@ describe('corrections', () => {
     const edited = back.frames.find((f) => f.type === 'messageEdited') as MessageEditedFrame;
     expect(edited).toMatchObject({ id: message.id, message: 'see you at six' });
     const lastJa = back.frames.filter(
-      (f): f is TranslationCompleteFrame => f.type === 'translationComplete' && f.originalTimestamp === message.id,
+      (f): f is TranslationCompleteFrame =>
+        f.type === 'translationComplete' && f.originalTimestamp === message.id,
     );
     expect(lastJa.at(-1)?.fullText).toBe('[ja] see you at six');
     expect(back.frames.indexOf(lastJa.at(-1)!)).toBeGreaterThan(back.frames.indexOf(edited));
@@ -177,7 +190,9 @@ describe('corrections', () => {
   it('refuses others, unknown ids and bad text with a clear error, storing nothing', async () => {
     const { roomId, author, listener } = await room();
     author.send({ type: 'chat', language: 'en', message: 'mine to fix', room: roomId });
-    const message = await listener.next<MessageFrame>((f) => f.type === 'message' && f.message === 'mine to fix');
+    const message = await listener.next<MessageFrame>(
+      (f) => f.type === 'message' && f.message === 'mine to fix',
+    );
     await listener.next((f) => f.type === 'translationComplete' && f.originalTimestamp === message.id);
 
     const refused = (client: TestClient) => client.nextNew<ErrorFrame>((f) => f.type === 'error');

@@ -15,7 +15,9 @@ describe('message edits in the store', () => {
 
   /** The user's id in the database (the login answer names the user, not the row). */
   async function userIdOf(username: string): Promise<string> {
-    const { rows } = await server.db.query<{ id: string }>('select id from users where username = $1', [username]);
+    const { rows } = await server.db.query<{ id: string }>('select id from users where username = $1', [
+      username,
+    ]);
     return rows[0]!.id;
   }
 
@@ -44,13 +46,21 @@ describe('message edits in the store', () => {
     expect(outcome).toMatchObject({
       ok: true,
       message: { message: 'the blue book', translations: {}, editedAt: now },
-      frame: { type: 'messageEdited', id: message.id, message: 'the blue book', editedAt: now, language: 'en' },
+      frame: {
+        type: 'messageEdited',
+        id: message.id,
+        message: 'the blue book',
+        editedAt: now,
+        language: 'en',
+      },
     });
     const [after] = await repo.listMessages(roomId, 1);
     expect(after).toMatchObject({ message: 'the blue book', translations: {}, editedAt: now });
     expect(after?.note).toBeUndefined();
     // the stale translation of the old text cannot land; the new one can
-    expect(await repo.saveTranslation(roomId, message.id, 'ja', '[ja] the red book', 'the red book')).toBeUndefined();
+    expect(
+      await repo.saveTranslation(roomId, message.id, 'ja', '[ja] the red book', 'the red book'),
+    ).toBeUndefined();
     expect(await repo.saveNote(roomId, message.id, 'old note', 'the red book')).toBeUndefined();
     const fresh = await repo.saveTranslation(roomId, message.id, 'ja', '[ja] the blue book', 'the blue book');
     expect(fresh).toBeGreaterThan(0);

@@ -74,7 +74,6 @@ export function createMessageEdits(db: Db, clock: Clock, windowSeconds: () => nu
         frame: { ...frame, offset },
       };
     },
-
   };
 }
 

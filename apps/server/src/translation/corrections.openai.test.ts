@@ -1,7 +1,11 @@
 import type { MessageFrame } from '@xtalk/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OpenAiProvider } from '../ai/openai-provider.js';
-import { isNoteRequest, startFakeOpenAiServer, type FakeOpenAiServer } from '../ai/testing/fake-openai-server.js';
+import {
+  isNoteRequest,
+  startFakeOpenAiServer,
+  type FakeOpenAiServer,
+} from '../ai/testing/fake-openai-server.js';
 import { recordingLogger } from '../ai/testing/logger.js';
 import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './testing/index.js';
 import { createTranslationService, type TranslationService } from './service.js';

@@ -111,7 +111,10 @@ export function createFailureReporter(deps: {
     const { roomId, message } = job;
     emit({ kind: 'failed', roomId, messageId: message.id, language, task });
     if (error instanceof SupersededError) {
-      logger.debug({ roomId, messageId: message.id, task, language }, 'translation: superseded by a correction');
+      logger.debug(
+        { roomId, messageId: message.id, task, language },
+        'translation: superseded by a correction',
+      );
       return;
     }
     if (error instanceof ShutdownError) {

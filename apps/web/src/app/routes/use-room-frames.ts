@@ -36,7 +36,10 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
         case 'system':
           if (frame.message === 'BALANCE' && frame.balance) balanceStore.set(frame.balance);
           if (frame.message === 'READY') {
-            setRoom({ languages: frame.languages ?? [], editWindowMs: (frame.editWindowSeconds ?? 0) * 1000 });
+            setRoom({
+              languages: frame.languages ?? [],
+              editWindowMs: (frame.editWindowSeconds ?? 0) * 1000,
+            });
             setListening(listeningLanguage());
           }
           // Spec section 4: on a first connection with no chat log, XTalkChan's tutorial, for this user only.

@@ -66,7 +66,11 @@ describe('chatReducer', () => {
     expect(onlyMessage(state)).toMatchObject({ message: 'hello fixed', translations: { ja: '新しい' } });
     // a stored copy with another text (the replay after a correction) replaces the old one entirely
     state = run([message(1000, { message: 'third', editedAt: 6000, translations: { ja: '三' } })], state);
-    expect(onlyMessage(state)).toMatchObject({ message: 'third', editedAt: 6000, translations: { ja: '三' } });
+    expect(onlyMessage(state)).toMatchObject({
+      message: 'third',
+      editedAt: 6000,
+      translations: { ja: '三' },
+    });
   });
 
   it('puts the listener’s language first when the room translates into more than two', () => {

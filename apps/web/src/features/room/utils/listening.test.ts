@@ -1,11 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { StorageKey, remove } from '../../../lib/storage';
-import {
-  hasMoreLanguages,
-  listeningLanguage,
-  pickListeningLanguage,
-  setOfferedLanguages,
-} from './listening';
+import { hasMoreLanguages, listeningLanguage, pickListeningLanguage, setOfferedLanguages } from './listening';
 
 describe('the listening language', () => {
   afterEach(() => {
