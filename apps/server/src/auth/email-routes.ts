@@ -23,7 +23,8 @@ const accountIssue: IssueCode = (issue) => {
   if (field !== 'password' && field !== 'newPassword') return undefined;
   if (issue.code === 'too_big') return 'password_too_long';
   // a chosen password (not one typed at sign-in, whose minimum is 1)
-  if (issue.code === 'too_small' && Number(issue.minimum) === PASSWORD_MIN_LENGTH) return 'password_too_short';
+  if (issue.code === 'too_small' && Number(issue.minimum) === PASSWORD_MIN_LENGTH)
+    return 'password_too_short';
   return undefined;
 };
 const parseOr400 = <T>(schema: Parameters<typeof parseBody<T>>[0], value: unknown): T =>
