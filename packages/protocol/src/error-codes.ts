@@ -45,6 +45,11 @@ export const HTTP_ERROR_CODES = [
   'no_password',
   /** Password change: the current password is wrong. */
   'wrong_password',
+  // Google/OIDC sign-in, on the /error page it redirects to (`?code=`)
+  /** Sign-in with Google is not configured, or its provider cannot be reached. */
+  'sign_in_unavailable',
+  /** The sign-in came back refused, expired or from another browser: start it again. */
+  'sign_in_failed',
 ] as const;
 export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
 

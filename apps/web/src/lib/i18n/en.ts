@@ -232,6 +232,9 @@ export const en = {
     'Confirm your email first: open the link we sent you, or ask for a new one.',
   'errors.http.no_password': 'This account has no email sign-in, so there is no password to change.',
   'errors.http.wrong_password': 'The current password is wrong.',
+  'errors.http.sign_in_unavailable':
+    'Sign-in with Google is not available right now. You can continue as a guest.',
+  'errors.http.sign_in_failed': 'The sign-in did not complete. Please sign in again.',
   'room.notFoundTitle': 'Room {room} does not exist',
   'room.notFoundBody':
     'The link or code may be mistyped, or the room was never created. You can create a new room or join another one.',

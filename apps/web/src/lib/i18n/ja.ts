@@ -237,6 +237,9 @@ export const ja: Record<MessageKey, string> = {
   'errors.http.no_password':
     'このアカウントにはメールでのログインがないため、変更するパスワードがありません。',
   'errors.http.wrong_password': '現在のパスワードが違います。',
+  'errors.http.sign_in_unavailable':
+    '現在Googleでのログインは利用できません。ゲストとして続けることはできます。',
+  'errors.http.sign_in_failed': 'ログインが完了しませんでした。もう一度ログインしてください。',
   'room.notFoundTitle': 'ルーム {room} は存在しません',
   'room.notFoundBody':
     'リンクやコードが間違っているか、ルームが作成されていない可能性があります。新しいルームを作るか、別のルームに参加できます。',
