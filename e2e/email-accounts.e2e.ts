@@ -57,6 +57,22 @@ describe('email accounts in the browser', () => {
     expect(mail.to).toBe('erin@example.com');
     await page.goto(linkIn(mail));
     await page.getByTestId('email-page-ok').waitFor();
+    // the spent link again, on a Japanese page: the refusal is worded in Japanese (issue 12), not the
+    // server's English
+    await page.evaluate(() => localStorage.setItem('lang', 'ja'));
+    await page.goto(linkIn(mail));
+    await page
+      .getByTestId('email-page-error')
+      .getByText('このリンクは無効か、期限切れか、すでに使用されています。', { exact: false })
+      .waitFor();
+    await page.evaluate(() => localStorage.setItem('lang', 'en'));
+    await page.reload();
+    await page
+      .getByTestId('email-page-error')
+      .getByText('This link is invalid, expired or already used.', {
+        exact: false,
+      })
+      .waitFor();
     await page.getByTestId('verify-to-login').click();
     await page.waitForURL(/\/login$/);
 

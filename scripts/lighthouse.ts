@@ -46,6 +46,10 @@ async function audit(name: string, url: string, keepStorage: boolean): Promise<R
     disableStorageReset: keepStorage,
   });
   const lhr = result!.lhr;
+  // LIGHTHOUSE_REPORTS=dir keeps each full report, to see what the LCP element and the long tasks are
+  const reports = process.env.LIGHTHOUSE_REPORTS;
+  if (reports)
+    writeFileSync(join(reports, `${name.replace(/\W+/g, '-')}-${Date.now()}.json`), JSON.stringify(lhr));
   return {
     page: name,
     lcpMs: Math.round(lhr.audits['largest-contentful-paint']!.numericValue ?? NaN),

@@ -1,12 +1,13 @@
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress';
 
 // In `vite` dev the API, the socket and the Google redirect live on the server (same origin in production).
 const backend = process.env.XTALK_BACKEND ?? 'http://localhost:8787';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   server: {
     proxy: {
       '/api': backend,

@@ -1,5 +1,5 @@
 import { httpErrorCodeOf, type HttpErrorCode } from '@xtalk/protocol';
-import type { ZodType } from 'zod';
+import type { ZodType, core } from 'zod';
 
 /**
  * An error Fastify turns into `{ statusCode, code, error, message }` with that status. `code` (one of
@@ -20,11 +20,18 @@ export class HttpError extends Error {
   }
 }
 
+/** Picks a finer code than `bad_request` for a schema issue a client words on its own (a short password). */
+export type IssueCode = (issue: core.$ZodIssue) => HttpErrorCode | undefined;
+
 /** Parse a request part with a protocol schema; a failure is a 400 naming the first problem. */
-export function parseOr400<T>(schema: ZodType<T>, value: unknown): T {
+export function parseOr400<T>(schema: ZodType<T>, value: unknown, codeOf?: IssueCode): T {
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = issue?.path.join('.');
-  throw new HttpError(400, issue ? `${path ? `${path}: ` : ''}${issue.message}` : 'Invalid request.');
+  throw new HttpError(
+    400,
+    issue ? `${path ? `${path}: ` : ''}${issue.message}` : 'Invalid request.',
+    issue ? codeOf?.(issue) : undefined,
+  );
 }

@@ -28,6 +28,28 @@ export const HTTP_ERROR_CODES = [
   'internal',
   /** A service the server needs is unreachable; try again later. */
   'unavailable',
+  // email accounts (issue 12: the email pages word these too)
+  /** An email address the server cannot take. */
+  'invalid_email',
+  /** A new password shorter than PASSWORD_MIN_LENGTH. */
+  'password_too_short',
+  /** A password longer than PASSWORD_MAX_LENGTH. */
+  'password_too_long',
+  /** A mailed link (verify, reset) that is invalid, expired or already used. */
+  'invalid_link',
+  /** Email sign-in: the address or the password is wrong (never which). */
+  'wrong_credentials',
+  /** Email sign-in before the address was confirmed. */
+  'email_not_verified',
+  /** Password change for a player without an email sign-in. */
+  'no_password',
+  /** Password change: the current password is wrong. */
+  'wrong_password',
+  // Google/OIDC sign-in, on the /error page it redirects to (`?code=`)
+  /** Sign-in with Google is not configured, or its provider cannot be reached. */
+  'sign_in_unavailable',
+  /** The sign-in came back refused, expired or from another browser: start it again. */
+  'sign_in_failed',
 ] as const;
 export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
 

@@ -10,6 +10,7 @@ import {
   usernameErrorText,
   type AuthConfig,
   type ExchangeResponse,
+  type HttpErrorCode,
   type UpdateUserResponse,
 } from '@xtalk/protocol';
 import { HttpError, parseOr400 } from '../http-errors.js';
@@ -44,6 +45,7 @@ class UsernameRefused extends HttpError {
 }
 
 const CALLBACK_COOKIE_PATH = '/auth/google';
+const NOT_CONFIGURED = 'Sign-in with Google is not configured on this server.';
 
 function readCookie(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
@@ -53,9 +55,9 @@ function readCookie(request: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
-/** Sends the browser to the web app's error page with a message it shows. */
-function toErrorPage(reply: FastifyReply, message: string) {
-  return reply.redirect(`/error?message=${encodeURIComponent(message)}`, 302);
+/** Sends the browser to the web app's error page: the code it words in its language, the English message. */
+function toErrorPage(reply: FastifyReply, message: string, code: HttpErrorCode) {
+  return reply.redirect(`/error?message=${encodeURIComponent(message)}&code=${code}`, 302);
 }
 
 /**
@@ -76,7 +78,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
 
   app.get(ApiPath.googleLogin, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    if (!deps.oidc) return toErrorPage(reply, 'Sign-in with Google is not configured on this server.');
+    if (!deps.oidc) return toErrorPage(reply, NOT_CONFIGURED, 'sign_in_unavailable');
     try {
       const { url, browserSecret } = await deps.oidc.start(`${baseUrl(request)}${ApiPath.googleCallback}`);
       reply.header(
@@ -85,14 +87,15 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
       );
       return reply.redirect(url.href, 302);
     } catch (error) {
-      if (error instanceof SignInError) return toErrorPage(reply, error.message);
+      // starting fails only when the identity provider cannot be reached
+      if (error instanceof SignInError) return toErrorPage(reply, error.message, 'sign_in_unavailable');
       throw error;
     }
   });
 
   app.get(ApiPath.googleCallback, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    if (!deps.oidc) return toErrorPage(reply, 'Sign-in with Google is not configured on this server.');
+    if (!deps.oidc) return toErrorPage(reply, NOT_CONFIGURED, 'sign_in_unavailable');
     try {
       const identity = await deps.oidc.finish(
         new URL(request.url, 'http://callback.invalid'),
@@ -112,7 +115,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
     } catch (error) {
       if (error instanceof SignInError) {
         request.log.info({ reason: error.message }, 'sign-in refused');
-        return toErrorPage(reply, error.message);
+        return toErrorPage(reply, error.message, 'sign_in_failed');
       }
       throw error;
     }

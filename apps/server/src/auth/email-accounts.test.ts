@@ -76,6 +76,7 @@ describe('email accounts', () => {
     const early = await login('ada@example.com', 'correct horse');
     expect(early.statusCode).toBe(403);
     expect(early.json().message).toMatch(/Confirm your email/);
+    expect(early.json().code).toBe('email_not_verified');
 
     const verify = await post('/api/auth/email/verify', { token: tokenOf(mail) });
     expect(verify.statusCode, verify.body).toBe(200);
@@ -186,6 +187,7 @@ describe('email accounts', () => {
     offsetMs = 25 * 3600_000;
     const verify = await post('/api/auth/email/verify', { token: tokenOf(verifyMail) });
     expect(verify.statusCode).toBe(400);
+    expect(verify.json().code).toBe('invalid_link');
     offsetMs = 0;
     // a fresh link works
     await post('/api/auth/email/resend', { email: 'late@example.com' });
@@ -201,8 +203,30 @@ describe('email accounts', () => {
       newPassword: 'new-password',
     });
     expect(reset.statusCode).toBe(400);
+    expect(reset.json().code).toBe('invalid_link');
     offsetMs = 0;
     expect((await login('late@example.com', 'late-password')).statusCode).toBe(200);
+  });
+
+  it('answers refused addresses, passwords and links with codes the web words (issue 12)', async () => {
+    const refusals: [string, object, string][] = [
+      ['register', { email: 'codes@example.com', password: 'short' }, 'password_too_short'],
+      ['register', { email: 'codes@example.com', password: 'x'.repeat(201) }, 'password_too_long'],
+      ['register', { email: 'not-an-address', password: 'long-enough' }, 'invalid_email'],
+      ['forgot', { email: '' }, 'invalid_email'],
+      ['login', { email: 'codes@example.com', password: '' }, 'bad_request'],
+      ['verify', { token: 'no-such-token' }, 'invalid_link'],
+      ['reset', { token: 'no-such-token', newPassword: 'short' }, 'password_too_short'],
+      ['reset', { token: 'no-such-token', newPassword: 'long-enough' }, 'invalid_link'],
+    ];
+    for (const [route, payload, code] of refusals) {
+      const answer = await post(`/api/auth/email/${route}`, payload);
+      expect([route, answer.statusCode, answer.json().code], answer.body).toEqual([route, 400, code]);
+      expect(answer.json().message, route).toEqual(expect.any(String));
+    }
+    // nothing was stored: the refused registrations left no account behind
+    const unknown = await login('codes@example.com', 'long-enough');
+    expect([unknown.statusCode, unknown.json().code]).toEqual([401, 'wrong_credentials']);
   });
 
   it('changes the password of the signed-in player with the current one', async () => {
@@ -216,9 +240,12 @@ describe('email accounts', () => {
         remoteAddress: ip,
         ...(bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {}),
       });
-    expect((await put({ password: 'old-password', newPassword: 'new-password' })).statusCode).toBe(401);
+    const anonymous = await put({ password: 'old-password', newPassword: 'new-password' });
+    expect([anonymous.statusCode, anonymous.json().code]).toEqual([401, 'unauthorized']);
     const wrong = await put({ password: 'not-it-at-all', newPassword: 'new-password' }, token);
-    expect(wrong.statusCode).toBe(403);
+    expect([wrong.statusCode, wrong.json().code]).toEqual([403, 'wrong_password']);
+    const short = await put({ password: 'old-password', newPassword: 'short' }, token);
+    expect([short.statusCode, short.json().code]).toEqual([400, 'password_too_short']);
     const changed = await put({ password: 'old-password', newPassword: 'new-password' }, token);
     expect(changed.statusCode, changed.body).toBe(200);
     expect((await login('change@example.com', 'old-password')).statusCode).toBe(401);
@@ -226,13 +253,14 @@ describe('email accounts', () => {
 
     const guest = await guestLogin(server.app);
     const noEmail = await put({ password: 'whatever-it-is', newPassword: 'new-password' }, guest.token);
-    expect(noEmail.statusCode).toBe(400);
+    expect([noEmail.statusCode, noEmail.json().code]).toEqual([400, 'no_password']);
   });
 
   it('limits wrong passwords per account and per IP, and mails per address', async () => {
     await registerAndVerify('limited@example.com', 'right-password');
     for (let attempt = 0; attempt < 5; attempt++) {
-      expect((await login('limited@example.com', 'wrong-password', undefined)).statusCode).toBe(401);
+      const wrong = await login('limited@example.com', 'wrong-password', undefined);
+      expect([wrong.statusCode, wrong.json().code]).toEqual([401, 'wrong_credentials']);
     }
     // the account is locked for this window, even with the right password and from another address
     const locked = await post(
@@ -241,7 +269,7 @@ describe('email accounts', () => {
       undefined,
       '10.9.9.9',
     );
-    expect(locked.statusCode).toBe(429);
+    expect([locked.statusCode, locked.json().code]).toEqual([429, 'rate_limited']);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     offsetMs = 16 * 60_000;
     expect((await login('limited@example.com', 'right-password')).statusCode).toBe(200);

@@ -124,7 +124,7 @@ export function createEmailAccounts(deps: EmailAccountsDeps) {
     async verify(token: string): Promise<UserRow> {
       const email = await takeToken(token, 'verify');
       const row = email ? await account(email) : undefined;
-      if (!row) throw new HttpError(400, 'This link is invalid, expired or already used.');
+      if (!row) throw new HttpError(400, 'This link is invalid, expired or already used.', 'invalid_link');
       return completeVerification(row);
     },
 
@@ -141,16 +141,17 @@ export function createEmailAccounts(deps: EmailAccountsDeps) {
       const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
       if (!row || !matches) {
         await deps.limits.record(PASSWORD_LIMIT, email, ip);
-        throw new HttpError(401, 'The email or the password is wrong.');
+        throw new HttpError(401, 'The email or the password is wrong.', 'wrong_credentials');
       }
       if (!row.verified_at) {
         throw new HttpError(
           403,
           'Confirm your email first: open the link we sent you, or ask for a new one.',
+          'email_not_verified',
         );
       }
       const user = row.user_id ? await deps.users.findById(row.user_id) : undefined;
-      if (!user) throw new HttpError(401, 'The email or the password is wrong.');
+      if (!user) throw new HttpError(401, 'The email or the password is wrong.', 'wrong_credentials');
       return user;
     },
 
@@ -170,7 +171,7 @@ export function createEmailAccounts(deps: EmailAccountsDeps) {
     async reset(token: string, newPassword: string): Promise<void> {
       const email = await takeToken(token, 'reset');
       const row = email ? await account(email) : undefined;
-      if (!row) throw new HttpError(400, 'This link is invalid, expired or already used.');
+      if (!row) throw new HttpError(400, 'This link is invalid, expired or already used.', 'invalid_link');
       await db.query('update email_accounts set password_hash = $2 where email = $1', [
         row.email,
         await hashPassword(newPassword),
@@ -187,11 +188,15 @@ export function createEmailAccounts(deps: EmailAccountsDeps) {
       );
       const row = rows[0];
       if (!row)
-        throw new HttpError(400, 'This player has no email sign-in, so there is no password to change.');
+        throw new HttpError(
+          400,
+          'This player has no email sign-in, so there is no password to change.',
+          'no_password',
+        );
       await deps.limits.assertUnder(PASSWORD_LIMIT, row.email, ip);
       if (!(await verifyPassword(password, row.password_hash))) {
         await deps.limits.record(PASSWORD_LIMIT, row.email, ip);
-        throw new HttpError(403, 'The current password is wrong.');
+        throw new HttpError(403, 'The current password is wrong.', 'wrong_password');
       }
       await db.query('update email_accounts set password_hash = $2 where email = $1', [
         row.email,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  PASSWORD_MIN_LENGTH,
   PlayerPath,
   emailLoginBodySchema,
   emailOnlyBodySchema,
@@ -10,10 +11,24 @@ import {
   type MailSentResponse,
   type SignInResponse,
 } from '@xtalk/protocol';
-import { HttpError, parseOr400 } from '../http-errors.js';
+import { HttpError, parseOr400 as parseBody, type IssueCode } from '../http-errors.js';
 import { TooManyAttemptsError } from './attempt-limits.js';
 import { MAIL_SENT_MESSAGE, type EmailAccounts } from './email-accounts.js';
 import { publicBase, type Sessions } from './sign-in-session.js';
+
+/** A refused address or password gets its own code, so the form can say what to fix in its language. */
+const accountIssue: IssueCode = (issue) => {
+  const field = issue.path[0];
+  if (field === 'email') return 'invalid_email';
+  if (field !== 'password' && field !== 'newPassword') return undefined;
+  if (issue.code === 'too_big') return 'password_too_long';
+  // a chosen password (not one typed at sign-in, whose minimum is 1)
+  if (issue.code === 'too_small' && Number(issue.minimum) === PASSWORD_MIN_LENGTH)
+    return 'password_too_short';
+  return undefined;
+};
+const parseOr400 = <T>(schema: Parameters<typeof parseBody<T>>[0], value: unknown): T =>
+  parseBody(schema, value, accountIssue);
 
 /** The email account routes (spec section 7: email register/verify/forgot/resend, password change). */
 export async function emailRoutes(

@@ -90,9 +90,12 @@ describe('sign-in with an OpenID provider', () => {
     return exchangeResponseSchema.parse(response.json());
   }
 
+  /** A refused callback: the English message, and the code the web app words (issue 12). */
   function expectErrorPage(location: string, pattern: RegExp) {
-    expect(location.startsWith('/error?message=')).toBe(true);
-    expect(decodeURIComponent(location.slice('/error?message='.length))).toMatch(pattern);
+    const page = new URL(location, 'http://web.invalid');
+    expect(page.pathname).toBe('/error');
+    expect(page.searchParams.get('message')).toMatch(pattern);
+    expect(page.searchParams.get('code')).toBe('sign_in_failed');
   }
 
   it('tells the web app that sign-in is configured', async () => {
@@ -289,6 +292,9 @@ describe('sign-in configuration', () => {
       const login = await server.app.inject({ method: 'GET', url: '/auth/google/login' });
       expect(login.statusCode).toBe(302);
       expect(decodeURIComponent(login.headers.location as string)).toMatch(/not configured/);
+      expect(new URL(login.headers.location as string, 'http://web.invalid').searchParams.get('code')).toBe(
+        'sign_in_unavailable',
+      );
     } finally {
       await server.close();
     }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPath, PRODUCT_NAME } from '@xtalk/protocol';
 import { landingStatus, publicBase, returnUrl } from './checkout-urls.js';
 import type { CreditOrder } from './crediting.js';
@@ -20,9 +20,63 @@ export interface TestCheckoutDeps {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function page(title: string, body: string): string {
+/*
+ * The page speaks the buyer's language like the rest of the app: `?lang=` (the web app adds its interface
+ * language when it opens this page), else the browser's Accept-Language, else English. TEST MODE itself
+ * stays in English too, the words a developer searches for.
+ */
+type PageLanguage = 'en' | 'ja';
+const WORDS = {
+  en: {
+    credits: (count: string) => `${count} credits`,
+    banner: 'TEST MODE',
+    note:
+      '<strong>TEST MODE:</strong> this server has no payment provider configured, so no money is taken. ' +
+      'Pay credits the order exactly as a real payment would; Cancel cancels it.',
+    pay: 'Pay',
+    cancel: 'Cancel',
+    order: 'Order',
+    notFoundTitle: 'Not found',
+    notFound: 'No such test order.',
+  },
+  ja: {
+    credits: (count: string) => `${count} クレジット`,
+    banner: 'TEST MODE · テストモード',
+    note:
+      '<strong>テストモード:</strong> このサーバーには決済サービスが設定されていないため、料金は発生しません。' +
+      '「支払う」は実際の支払いと同じように注文にクレジットを付与し、「キャンセル」は注文を取り消します。',
+    pay: '支払う',
+    cancel: 'キャンセル',
+    order: '注文',
+    notFoundTitle: '見つかりません',
+    notFound: 'そのテスト注文はありません。',
+  },
+} as const;
+
+export function pageLanguage(request: FastifyRequest): PageLanguage {
+  const asked = (request.query as { lang?: unknown } | undefined)?.lang;
+  if (asked === 'ja' || asked === 'en') return asked;
+  // the first of ja and en in the browser's order of preference (q values, then order)
+  const ranked = String(request.headers['accept-language'] ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
+      const q = Number(
+        params
+          .find((param) => param.trim().startsWith('q='))
+          ?.trim()
+          .slice(2) ?? 1,
+      );
+      return { base: tag.split('-')[0], q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((entry) => entry.q > 0 && (entry.base === 'ja' || entry.base === 'en'))
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  return ranked[0]?.base === 'ja' ? 'ja' : 'en';
+}
+
+function page(language: PageLanguage, title: string, body: string): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -50,27 +104,29 @@ function page(title: string, body: string): string {
 </style>
 </head>
 <body>
-<div class="banner" role="alert">TEST MODE</div>
+<div class="banner" role="alert">${WORDS[language].banner}</div>
 <main>${body}</main>
 </body>
 </html>`;
 }
 
-function orderPage(order: Order): string {
-  const credits = order.amount.toLocaleString('en-US');
-  const price = `¥${order.priceJpy.toLocaleString('en-US')}`;
+function orderPage(order: Order, language: PageLanguage): string {
+  const words = WORDS[language];
+  const locale = language === 'ja' ? 'ja-JP' : 'en-US';
+  const credits = words.credits(order.amount.toLocaleString(locale));
+  const price = `¥${order.priceJpy.toLocaleString(locale)}`;
   const id = encodeURIComponent(order.id);
   return page(
-    `${credits} credits`,
-    `<h1>${PRODUCT_NAME}: ${credits} credits</h1>
+    language,
+    credits,
+    `<h1>${PRODUCT_NAME}: ${escapeHtml(credits)}</h1>
 <div class="price">${escapeHtml(price)}</div>
-<p class="note"><strong>TEST MODE:</strong> this server has no payment provider configured, so no money is
-taken. Pay credits the order exactly as a real payment would; Cancel cancels it.</p>
+<p class="note">${words.note}</p>
 <div class="actions">
-  <form method="post" action="${ApiPath.testCheckoutPay(order.id)}"><button class="pay" type="submit">Pay</button></form>
-  <form method="post" action="${ApiPath.testCheckoutCancel(order.id)}"><button class="cancel" type="submit">Cancel</button></form>
+  <form method="post" action="${ApiPath.testCheckoutPay(order.id)}"><button class="pay" type="submit">${words.pay}</button></form>
+  <form method="post" action="${ApiPath.testCheckoutCancel(order.id)}"><button class="cancel" type="submit">${words.cancel}</button></form>
 </div>
-<p class="note">Order ${escapeHtml(id)}</p>`,
+<p class="note">${words.order} ${escapeHtml(id)}</p>`,
   );
 }
 
@@ -83,25 +139,31 @@ export async function testCheckoutRoutes(app: FastifyInstance, deps: TestCheckou
     done(null, {}),
   );
 
-  async function testOrder(orderId: string, reply: FastifyReply): Promise<Order | undefined> {
+  async function testOrder(
+    orderId: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<Order | undefined> {
     const order = await deps.orders.find(orderId);
     if (order && order.provider === 'test') return order;
+    const language = pageLanguage(request);
+    const words = WORDS[language];
     reply.code(404).type('text/html; charset=utf-8');
-    await reply.send(page('Not found', '<h1>No such test order.</h1>'));
+    await reply.send(page(language, words.notFoundTitle, `<h1>${words.notFound}</h1>`));
     return undefined;
   }
 
   app.get<{ Params: { orderId: string } }>(route(ApiPath.testCheckout), async (request, reply) => {
-    const order = await testOrder(request.params.orderId, reply);
+    const order = await testOrder(request.params.orderId, request, reply);
     if (!order) return reply;
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
     const done = landingStatus(order.status);
     if (done) return reply.redirect(returnUrl(publicBase(deps.publicUrl, request), done, order.id), 303);
-    return orderPage(order);
+    return orderPage(order, pageLanguage(request));
   });
 
   app.post<{ Params: { orderId: string } }>(route(ApiPath.testCheckoutPay), async (request, reply) => {
-    const order = await testOrder(request.params.orderId, reply);
+    const order = await testOrder(request.params.orderId, request, reply);
     if (!order) return reply;
     const base = publicBase(deps.publicUrl, request);
     if (order.status === 'canceled') return reply.redirect(returnUrl(base, 'canceled', order.id), 303);
@@ -110,7 +172,7 @@ export async function testCheckoutRoutes(app: FastifyInstance, deps: TestCheckou
   });
 
   app.post<{ Params: { orderId: string } }>(route(ApiPath.testCheckoutCancel), async (request, reply) => {
-    const order = await testOrder(request.params.orderId, reply);
+    const order = await testOrder(request.params.orderId, request, reply);
     if (!order) return reply;
     const base = publicBase(deps.publicUrl, request);
     await deps.orders.cancelPending(order.id);

@@ -144,6 +144,31 @@ describe('wallet routes', () => {
     expect(again.statusCode).toBe(303);
   });
 
+  it('the TEST MODE page speaks Japanese when asked (?lang=ja) or preferred by the browser', async () => {
+    const { checkoutURL } = await purchase(alice, 5000);
+    const path = new URL(checkoutURL).pathname;
+    const open = (url: string, acceptLanguage?: string) =>
+      server.app.inject({
+        method: 'GET',
+        url,
+        ...(acceptLanguage ? { headers: { 'accept-language': acceptLanguage } } : {}),
+      });
+    const asked = await open(`${path}?lang=ja`, 'en-US,en;q=0.9');
+    expect(asked.body).toContain('<html lang="ja">');
+    expect(asked.body).toContain('TEST MODE · テストモード');
+    expect(asked.body).toContain('5,000 クレジット');
+    expect(asked.body).toMatch(/<button class="pay" type="submit">支払う<\/button>/);
+    expect(asked.body).toMatch(/<button class="cancel" type="submit">キャンセル<\/button>/);
+    expect(asked.body).not.toContain('no money is');
+    expect((await open(path, 'fr-FR, en;q=0.5, ja;q=0.8')).body).toContain('<html lang="ja">');
+    expect((await open(path, 'en-GB, ja;q=0.8')).body).toContain('<html lang="en">');
+    expect((await open(`${path}?lang=en`, 'ja')).body).toContain('>Pay</button>');
+    expect((await open(path)).body).toContain('<html lang="en">');
+    const missing = await open('/api/payments/test-checkout/ord_nope', 'ja');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('そのテスト注文はありません。');
+  });
+
   it('cancel an order; a canceled order cannot be paid', async () => {
     const before = await balance(alice);
     const { orderId } = await purchase(alice, 5000);

@@ -23,7 +23,11 @@ export async function webRoutes(app: FastifyInstance, options: { root: string })
       root: options.root,
       wildcard: false,
       index: false,
-      // hashed assets never change; index.html must always be fresh
+      // the build's .br/.gz twins (apps/web/build/precompress.ts), to browsers that accept them
+      preCompressed: true,
+      // hashed assets never change; index.html must always be fresh. `cacheControl: false` keeps send's
+      // own 'max-age=0' from overwriting what setHeaders says (it did: assets were revalidated each load)
+      cacheControl: false,
       setHeaders: (res, path) => {
         res.setHeader(
           'cache-control',

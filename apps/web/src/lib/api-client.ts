@@ -67,13 +67,6 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-/** A readable message out of an error body `{statusCode, error, message}`, or the status. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
 export async function request<T>(
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,

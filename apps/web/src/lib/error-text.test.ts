@@ -1,4 +1,10 @@
-import { ERROR_CODES, HTTP_ERROR_CODES, UI_LANGUAGES } from '@xtalk/protocol';
+import {
+  ERROR_CODES,
+  HTTP_ERROR_CODES,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  UI_LANGUAGES,
+} from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-client';
 import { frameErrorText, httpErrorText, requestErrorText } from './error-text';
@@ -49,6 +55,27 @@ describe('server error codes, worded by the client', () => {
       httpErrorText('ja', 'unauthorized'),
     );
     expect(requestErrorText('en', new TypeError('Failed to fetch'))).toBe('Please try again.');
+  });
+
+  it('words the email-account refusals with the password rule of the protocol, in both languages', () => {
+    expect(httpErrorText('en', 'password_too_short')).toBe(
+      `Passwords need at least ${PASSWORD_MIN_LENGTH} characters.`,
+    );
+    expect(httpErrorText('ja', 'password_too_short')).toBe(
+      `パスワードは${PASSWORD_MIN_LENGTH}文字以上にしてください。`,
+    );
+    expect(httpErrorText('ja', 'password_too_long')).toContain(String(PASSWORD_MAX_LENGTH));
+    for (const language of UI_LANGUAGES) {
+      for (const code of HTTP_ERROR_CODES) expect(httpErrorText(language, code), code).not.toMatch(/[{}]/);
+    }
+    const expired = new ApiError(
+      400,
+      { statusCode: 400, message: 'This link is invalid, expired or already used.', code: 'invalid_link' },
+      'x',
+    );
+    expect(requestErrorText('ja', expired)).toBe(
+      'このリンクは無効か、期限切れか、すでに使用されています。新しいリンクを請求してください。',
+    );
   });
 
   it('keeps the detail of a notice (engine status) inside the worded frame', () => {

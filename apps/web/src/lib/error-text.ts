@@ -1,4 +1,10 @@
-import type { ErrorCode, HttpErrorCode, UiLanguage } from '@xtalk/protocol';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  type ErrorCode,
+  type HttpErrorCode,
+  type UiLanguage,
+} from '@xtalk/protocol';
 import { ApiError } from './api-client';
 import { translate, type MessageKey } from './i18n';
 
@@ -13,7 +19,11 @@ export function frameErrorText(language: UiLanguage, code: ErrorCode, serverMess
 }
 
 export function httpErrorText(language: UiLanguage, code: HttpErrorCode): string {
-  return translate(language, `errors.http.${code}` satisfies MessageKey);
+  // the password rules' numbers come from the protocol, so the words follow them
+  return translate(language, `errors.http.${code}` satisfies MessageKey, {
+    min: PASSWORD_MIN_LENGTH,
+    max: PASSWORD_MAX_LENGTH,
+  });
 }
 
 /** Any failure of a request, worded: coded HTTP errors by their code, anything else as it says. */

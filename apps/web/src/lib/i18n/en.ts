@@ -234,6 +234,18 @@ export const en = {
   'errors.http.bot_check_failed': 'The human check did not pass. Please try again.',
   'errors.http.internal': 'Something went wrong on the server. Please try again.',
   'errors.http.unavailable': 'The server cannot be reached right now. Please try again later.',
+  'errors.http.invalid_email': 'Enter a valid email address.',
+  'errors.http.password_too_short': 'Passwords need at least {min} characters.',
+  'errors.http.password_too_long': 'Passwords can have at most {max} characters.',
+  'errors.http.invalid_link': 'This link is invalid, expired or already used. Ask for a new one.',
+  'errors.http.wrong_credentials': 'The email or the password is wrong.',
+  'errors.http.email_not_verified':
+    'Confirm your email first: open the link we sent you, or ask for a new one.',
+  'errors.http.no_password': 'This account has no email sign-in, so there is no password to change.',
+  'errors.http.wrong_password': 'The current password is wrong.',
+  'errors.http.sign_in_unavailable':
+    'Sign-in with Google is not available right now. You can continue as a guest.',
+  'errors.http.sign_in_failed': 'The sign-in did not complete. Please sign in again.',
   'room.notFoundTitle': 'Room {room} does not exist',
   'room.notFoundBody':
     'The link or code may be mistyped, or the room was never created. You can create a new room or join another one.',

@@ -237,6 +237,20 @@ export const ja: Record<MessageKey, string> = {
   'errors.http.bot_check_failed': '人間であることの確認に失敗しました。もう一度お試しください。',
   'errors.http.internal': 'サーバーで問題が発生しました。もう一度お試しください。',
   'errors.http.unavailable': '現在サーバーに接続できません。しばらくしてからお試しください。',
+  'errors.http.invalid_email': '有効なメールアドレスを入力してください。',
+  'errors.http.password_too_short': 'パスワードは{min}文字以上にしてください。',
+  'errors.http.password_too_long': 'パスワードは{max}文字以下にしてください。',
+  'errors.http.invalid_link':
+    'このリンクは無効か、期限切れか、すでに使用されています。新しいリンクを請求してください。',
+  'errors.http.wrong_credentials': 'メールアドレスまたはパスワードが違います。',
+  'errors.http.email_not_verified':
+    '先にメールアドレスを確認してください。送信したリンクを開くか、新しいリンクを請求してください。',
+  'errors.http.no_password':
+    'このアカウントにはメールでのログインがないため、変更するパスワードがありません。',
+  'errors.http.wrong_password': '現在のパスワードが違います。',
+  'errors.http.sign_in_unavailable':
+    '現在Googleでのログインは利用できません。ゲストとして続けることはできます。',
+  'errors.http.sign_in_failed': 'ログインが完了しませんでした。もう一度ログインしてください。',
   'room.notFoundTitle': 'ルーム {room} は存在しません',
   'room.notFoundBody':
     'リンクやコードが間違っているか、ルームが作成されていない可能性があります。新しいルームを作るか、別のルームに参加できます。',

@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from '../../../lib/router';
 import { CenteredCard } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
 import { authStore } from '../../../lib/auth-session';
-import { useI18n } from '../../../lib/i18n';
+import { requestErrorText } from '../../../lib/error-text';
+import { getLanguage, useI18n } from '../../../lib/i18n';
 import { StorageKey, consumeRedirectAfterLogin, remove } from '../../../lib/storage';
 import { exchangeToken } from '../api/auth-api';
 
@@ -32,7 +32,7 @@ export function AuthToken() {
         void navigate(consumeRedirectAfterLogin() ?? '/translate', { replace: true });
       })
       .catch((failure: unknown) => {
-        if (!cancelled) setError(errorMessage(failure));
+        if (!cancelled) setError(requestErrorText(getLanguage(), failure));
       });
     return () => {
       cancelled = true;

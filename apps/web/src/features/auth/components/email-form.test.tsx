@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Routes } from '../../../lib/router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-session';
@@ -68,21 +68,49 @@ describe('email form', () => {
     expect(authStore.get()?.token).toBe('member-token');
   });
 
-  it("shows the server's refusal in words and stays", async () => {
+  it("words the server's refusal by its code, in the page's language, and stays", async () => {
     server({
       '/api/auth/email/login': {
         status: 401,
-        body: { statusCode: 401, error: 'Unauthorized', message: 'The email or the password is wrong.' },
+        body: {
+          statusCode: 401,
+          error: 'Unauthorized',
+          message: 'The email or the password is wrong.',
+          code: 'wrong_credentials',
+        },
+      },
+      '/api/auth/email/register': {
+        status: 400,
+        body: {
+          statusCode: 400,
+          error: 'Bad Request',
+          message: 'password: Passwords have at least 8 characters.',
+          code: 'password_too_short',
+        },
       },
     });
-    render(
+    setLanguage('ja');
+    const { unmount } = render(
       <MemoryRouter>
         <EmailForm initialMode="login" />
       </MemoryRouter>,
     );
     fill('ada@example.com', 'nope-nope');
-    expect((await screen.findByRole('alert')).textContent).toBe('The email or the password is wrong.');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('メールアドレスまたはパスワードが違います。');
     expect(authStore.get()).toBeUndefined();
+    // switching the language rewords the shown refusal
+    act(() => setLanguage('en'));
+    expect(alert.textContent).toBe('The email or the password is wrong.');
+    unmount();
+
+    render(
+      <MemoryRouter>
+        <EmailForm initialMode="register" />
+      </MemoryRouter>,
+    );
+    fill('ada@example.com', 'short-ish');
+    expect((await screen.findByRole('alert')).textContent).toBe('Passwords need at least 8 characters.');
   });
 
   it('registers, says to check the mail, and offers a resend; forgot asks only for the address', async () => {

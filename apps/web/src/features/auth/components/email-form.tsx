@@ -4,7 +4,7 @@ import { PASSWORD_MIN_LENGTH } from '@xtalk/protocol';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
-import { errorMessage } from '../../../lib/api-client';
+import { requestErrorText } from '../../../lib/error-text';
 import { authStore } from '../../../lib/auth-session';
 import { useI18n } from '../../../lib/i18n';
 import { StorageKey, consumeRedirectAfterLogin, remove } from '../../../lib/storage';
@@ -14,16 +14,17 @@ type Mode = 'login' | 'register' | 'forgot';
 
 /**
  * The email part of the /login and /signup cards: sign in, create an account (then the mail's link
- * confirms it), or ask for a password reset link. What the server answers is shown as it says it.
+ * confirms it), or ask for a password reset link. A refusal is worded from its code, in the page's language.
  */
 export function EmailForm({ initialMode }: { initialMode: 'login' | 'register' }) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const navigate = useNavigate();
   const [mode, setMode] = useState<Mode>(initialMode);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // the failure itself, worded at render: switching the language rewords it
+  const [error, setError] = useState<{ failure: unknown } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [canResend, setCanResend] = useState(false);
 
@@ -49,7 +50,7 @@ export function EmailForm({ initialMode }: { initialMode: 'login' | 'register' }
         setNotice(t('email.checkMailReset'));
       }
     } catch (failure) {
-      setError(errorMessage(failure));
+      setError({ failure });
     } finally {
       setBusy(false);
     }
@@ -61,7 +62,7 @@ export function EmailForm({ initialMode }: { initialMode: 'login' | 'register' }
       await emailResend(email);
       setNotice(t('email.resent'));
     } catch (failure) {
-      setError(errorMessage(failure));
+      setError({ failure });
     }
   }
 
@@ -101,7 +102,7 @@ export function EmailForm({ initialMode }: { initialMode: 'login' | 'register' }
       )}
       {error && (
         <p role="alert" className="text-left text-sm text-rose-600 dark:text-rose-400">
-          {error}
+          {requestErrorText(language, error.failure)}
         </p>
       )}
       {notice && (

@@ -5,8 +5,8 @@ import { Button } from '../../../components/ui/button';
 import { CenteredCard } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
-import { errorMessage } from '../../../lib/api-client';
 import { useAuthSession } from '../../../lib/auth-session';
+import { requestErrorText } from '../../../lib/error-text';
 import { useI18n } from '../../../lib/i18n';
 import { changePassword, emailReset, emailVerify } from '../api/email-api';
 
@@ -28,10 +28,11 @@ function Result({ ok, children }: { ok: boolean; children: ReactNode }) {
 
 /** /verify-email?token=: confirms the address once, then offers to sign in. */
 export function VerifyEmailPage() {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [search] = useSearchParams();
   const token = search.get('token') ?? '';
-  const [state, setState] = useState<{ ok: boolean; message: string } | null>(null);
+  // a failure is kept as it came and worded at render, in the current language
+  const [state, setState] = useState<{ ok: boolean; failure?: unknown } | null>(null);
   const started = useRef(false);
 
   useEffect(() => {
@@ -39,8 +40,8 @@ export function VerifyEmailPage() {
     if (started.current) return;
     started.current = true;
     emailVerify(token).then(
-      () => setState({ ok: true, message: '' }),
-      (failure: unknown) => setState({ ok: false, message: errorMessage(failure) }),
+      () => setState({ ok: true }),
+      (failure: unknown) => setState({ ok: false, failure }),
     );
   }, [token]);
 
@@ -48,7 +49,11 @@ export function VerifyEmailPage() {
     <CenteredCard testId="verify-email" className="flex flex-col items-center gap-4">
       <h1 className="text-xl font-semibold">{t('email.verifyTitle')}</h1>
       {!state && <Spinner className="size-7 text-indigo-600" />}
-      {state && <Result ok={state.ok}>{state.ok ? t('email.verified') : state.message}</Result>}
+      {state && (
+        <Result ok={state.ok}>
+          {state.ok ? t('email.verified') : requestErrorText(language, state.failure)}
+        </Result>
+      )}
       {state && (
         <Link to="/login" className={linkClass} data-testid="verify-to-login">
           {t('signup.logIn')}
@@ -67,11 +72,11 @@ function PasswordForm({
   onSubmit: (password: string, newPassword: string) => Promise<void>;
   submitLabel: string;
 }) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [password, setPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const [result, setResult] = useState<{ ok: boolean; failure?: unknown } | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -79,11 +84,11 @@ function PasswordForm({
     setResult(null);
     try {
       await onSubmit(password, newPassword);
-      setResult({ ok: true, message: t('email.passwordChanged') });
+      setResult({ ok: true });
       setPassword('');
       setNewPassword('');
     } catch (failure) {
-      setResult({ ok: false, message: errorMessage(failure) });
+      setResult({ ok: false, failure });
     } finally {
       setBusy(false);
     }
@@ -116,7 +121,11 @@ function PasswordForm({
         onChange={(event) => setNewPassword(event.target.value)}
         data-testid="new-password"
       />
-      {result && <Result ok={result.ok}>{result.message}</Result>}
+      {result && (
+        <Result ok={result.ok}>
+          {result.ok ? t('email.passwordChanged') : requestErrorText(language, result.failure)}
+        </Result>
+      )}
       <Button type="submit" size="lg" disabled={busy} data-testid="password-submit">
         {busy && <Spinner className="size-4" />}
         {submitLabel}

@@ -6,10 +6,10 @@ import { toast } from 'sonner';
 import { LanguageToggle } from '../../../components/language-toggle';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
 import { authStore, useAuthSession } from '../../../lib/auth-session';
 import { cn } from '../../../lib/cn';
-import { useI18n } from '../../../lib/i18n';
+import { requestErrorText } from '../../../lib/error-text';
+import { getLanguage, useI18n } from '../../../lib/i18n';
 import { consumeRedirectAfterLogin } from '../../../lib/storage';
 import { fetchBotcheck, guestLogin } from '../api/auth-api';
 import { useMicPermission } from '../hooks/use-mic-permission';
@@ -87,7 +87,7 @@ export function GuestLogin() {
       setCheck('done');
     } catch (error) {
       console.error('[guest-login] exchange failed', error);
-      toast.error(errorMessage(error));
+      toast.error(requestErrorText(getLanguage(), error));
       setCheck('failed');
     }
   }, []);

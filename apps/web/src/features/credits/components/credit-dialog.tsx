@@ -10,7 +10,7 @@ import { localeFor } from '../../../lib/time';
 import { fetchBalance, startPurchase } from '../api/wallet-api';
 import { balanceStore, useBalance } from '../hooks/use-balance';
 import { balanceTone, replenishIn, showsReplenishHint, totalCredits } from '../utils/balance';
-import { openPendingWindow } from '../utils/checkout-window';
+import { checkoutAddress, openPendingWindow } from '../utils/checkout-window';
 import { toneText } from './tone';
 
 export interface CreditDialogProps {
@@ -82,7 +82,7 @@ function CreditDialogBody({ token, now = Date.now, openWindow }: CreditDialogPro
     const checkout = openPendingWindow(openWindow);
     try {
       const order = await startPurchase(token, credits);
-      checkout.go(order.checkoutURL);
+      checkout.go(checkoutAddress(order.checkoutURL, language));
     } catch (error) {
       checkout.cancel();
       console.error('[credits] purchase failed', error);

@@ -33,3 +33,18 @@ export function openPendingWindow(
     },
   };
 }
+
+/**
+ * The server's own TEST MODE checkout (same origin) is told the interface language, so it speaks it too;
+ * a provider's page (Stripe, another origin) is left exactly as the server gave it.
+ */
+export function checkoutAddress(url: string, language: string, origin = window.location.origin): string {
+  try {
+    const address = new URL(url, origin);
+    if (address.origin !== origin) return url;
+    address.searchParams.set('lang', language);
+    return address.toString();
+  } catch {
+    return url;
+  }
+}

@@ -4,9 +4,9 @@ import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
-import { useI18n } from '../../../lib/i18n';
+import { requestErrorText } from '../../../lib/error-text';
+import { getLanguage, useI18n } from '../../../lib/i18n';
 import { localeFor } from '../../../lib/time';
 import { cachedRoomHistory, clearRoomHistory, fetchRoomHistory } from '../api/history-api';
 
@@ -122,7 +122,7 @@ function MemberHistory({ token, currentRoom, onRejoin, onClose }: PastRoomsDialo
         setLoad({ state: 'ready' });
       })
       .catch((error: unknown) => {
-        if (active) setLoad({ state: 'failed', message: errorMessage(error) });
+        if (active) setLoad({ state: 'failed', message: requestErrorText(getLanguage(), error) });
       });
     return () => {
       active = false;
@@ -141,7 +141,7 @@ function MemberHistory({ token, currentRoom, onRejoin, onClose }: PastRoomsDialo
       await clearRoomHistory(token);
       setRooms([]);
     } catch (error) {
-      window.alert(errorMessage(error));
+      window.alert(requestErrorText(getLanguage(), error));
     } finally {
       setClearing(false);
     }

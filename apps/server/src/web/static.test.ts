@@ -1,0 +1,57 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webRoutes } from './static.js';
+
+/*
+ * The built web app as a browser gets it: the build's .br/.gz twins (apps/web/build/precompress.ts) to
+ * browsers that accept them, the plain file to others, and index.html for client routes.
+ */
+
+describe('the web app files', () => {
+  const root = mkdtempSync(join(tmpdir(), 'xtalk-web-'));
+  const script = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+  const app = Fastify();
+
+  beforeAll(async () => {
+    mkdirSync(join(root, 'assets'));
+    writeFileSync(join(root, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(join(root, 'assets/app-1.js'), script);
+    writeFileSync(join(root, 'assets/app-1.js.br'), brotliCompressSync(script));
+    writeFileSync(join(root, 'assets/app-1.js.gz'), gzipSync(script));
+    await app.register(webRoutes, { root });
+  });
+  afterAll(() => app.close());
+
+  const get = (url: string, encoding?: string) =>
+    app.inject({ url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+
+  it('sends the brotli or gzip twin to a browser that accepts it, the plain file otherwise', async () => {
+    const br = await get('/assets/app-1.js', 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    expect(br.rawPayload.length).toBeLessThan(script.length / 10);
+
+    const gz = await get('/assets/app-1.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+
+    const plain = await get('/assets/app-1.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('answers a client route with index.html (always revalidated), and an API path with a JSON 404', async () => {
+    const page = await get('/guest-login');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<div id="root">');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const api = await get('/api/nothing-here');
+    expect([api.statusCode, api.json().code]).toEqual([404, 'not_found']);
+  });
+});
