@@ -23,6 +23,10 @@ import { paymentServiceRoutes } from './payments/service.js';
 import { playerRoutes } from './players/routes.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import type { RoomHub } from './realtime/room-hub.js';
+import { createChatService } from './rooms/chat-service.js';
+import { createFairRooms, withFairRooms } from './rooms/fair-rooms.js';
+import type { RoomsRepo } from './rooms/rooms-repo.js';
+import type { TranslationService } from './translation/service.js';
 import { deleteExpiredSessions, trimRoomChanges } from './rooms/expired-rows.js';
 import type { FairRooms } from './rooms/fair-rooms.js';
 import { openDb, type Db } from './store/db.js';
@@ -49,6 +53,29 @@ export async function openStores(config: Config, inMemoryDb: boolean | undefined
   const bus: Bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL) : createMemoryBus();
   const presence = redis ? createRedisPresence(redis) : createMemoryPresence();
   return { db, redis, bus, presence };
+}
+
+/**
+ * The one path of a message, typed or spoken, and of its corrections: stored, fanned out, translated.
+ * Rooms take turns to store, so one room's flood never delays another room's messages.
+ */
+export function createChat(
+  config: Config,
+  rooms: RoomsRepo,
+  hub: RoomHub,
+  translation: TranslationService,
+  log: FastifyBaseLogger,
+) {
+  const fairRooms = createFairRooms({
+    concurrency: config.STORE_CONCURRENCY,
+    maxQueuedPerRoom: config.ROOM_QUEUE_MAX,
+  });
+  const outlets = {
+    broadcast: hub.broadcast,
+    onStored: translation.onMessage,
+    onEdited: translation.onEdited,
+  };
+  return { chat: withFairRooms(createChatService(rooms, outlets, log), fairRooms), fairRooms };
 }
 
 /** Turnstile when both of its keys are set, else the self-hosted ALTCHA proof-of-work. */

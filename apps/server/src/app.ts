@@ -3,6 +3,7 @@ import { createAiProvider } from './ai/index.js';
 import './app-decorations.js';
 import {
   chooseBotCheck,
+  createChat,
   createCredits,
   healthRoute,
   openStores,
@@ -29,8 +30,6 @@ import { createLogSampler } from './realtime/log-sampler.js';
 import { createRoomHub } from './realtime/room-hub.js';
 import { createSocketCaps } from './realtime/socket-caps.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
-import { createChatService } from './rooms/chat-service.js';
-import { createFairRooms, withFairRooms } from './rooms/fair-rooms.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { createRoomLog } from './rooms/room-log.js';
 import { roomRoutes } from './rooms/routes.js';
@@ -85,7 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Typed in app-decorations.ts; tests reach it as TestServer.db, modules receive what they need instead.
   app.decorate('xtalkDb', db);
 
-  const rooms = createRoomsRepo(db, clock);
+  const rooms = createRoomsRepo(db, clock, { editWindowSeconds: config.EDIT_WINDOW_SECONDS });
   const roomLog = createRoomLog(db);
   const hub = createRoomHub(bus, { log: roomLog, logger: app.log });
   const provider = createAiProvider(config, app.log);
@@ -105,15 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // the restart for longer than this.
     options: { closeTimeoutMs: 3000 },
   });
-  // rooms take turns to store, so one room's flood never delays another room's messages
-  const fairRooms = createFairRooms({
-    concurrency: config.STORE_CONCURRENCY,
-    maxQueuedPerRoom: config.ROOM_QUEUE_MAX,
-  });
-  const chat = withFairRooms(
-    createChatService(rooms, { broadcast: hub.broadcast, onStored: translation.onMessage }, app.log),
-    fairRooms,
-  );
+  const { chat, fairRooms } = createChat(config, rooms, hub, translation, app.log);
   const sampledLog = createLogSampler(app.log, clock);
 
   // before any route: each route gets its limit when it is added
@@ -180,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
               balance: await credits.ledger.balance(user.id),
             },
       resumeMaxEvents: config.RESUME_MAX_EVENTS,
+      editWindowSeconds: config.EDIT_WINDOW_SECONDS,
       minProtocolVersion: config.MIN_PROTOCOL_VERSION,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       frameLimits: { settings: frameLimitSettings(config), log: sampledLog },

@@ -55,6 +55,13 @@ export const configSchema = z
           .filter(Boolean),
       )
       .pipe(z.array(languageSchema).min(1)),
+    /** How long after sending its author may correct a message (seconds); 0 turns corrections off. */
+    EDIT_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .default(600),
     /** OpenID Connect issuer of the "Sign in with Google" button; any OIDC provider works. */
     OIDC_ISSUER: z.string().url().default('https://accounts.google.com'),
     /** Unset: sign-in is off and the web app says so; guests still enter. */

@@ -9,6 +9,7 @@ describe('client frames', () => {
       { type: 'chat', language: 'ja', message: 'こんにちは', room: 'ABCDEFG' },
       { type: 'setLanguage', language: 'ja', room: 'ABCDEFG' },
       { type: 'updateUsername', username: 'yuki', displayUsername: 'Yuki' },
+      { type: 'editMessage', id: 1_700_000_000_000, message: 'fixed' },
     ]) {
       expect(parseClientFrame(JSON.stringify(frame))).toEqual({ ok: true, frame });
     }
@@ -34,6 +35,15 @@ describe('client frames', () => {
       ok: false,
       code: 'message_invalid',
       message: 'message: Message is empty.',
+    });
+    // a correction is held to the same text rules as a chat message
+    expect(parseClientFrame(JSON.stringify({ type: 'editMessage', id: 1, message: ' ' }))).toMatchObject({
+      ok: false,
+      code: 'message_invalid',
+    });
+    expect(parseClientFrame(JSON.stringify({ type: 'editMessage', id: 'x', message: 'a' }))).toMatchObject({
+      ok: false,
+      code: 'bad_frame',
     });
     expect(
       parseClientFrame(JSON.stringify({ type: 'chat', language: 'EN!', message: 'x', room: 'R' })),
@@ -63,6 +73,9 @@ describe('server frames', () => {
       { type: 'noteComplete', originalTimestamp: 1, note: 'n' },
       { type: 'usernameUpdate', username: 'u', displayUsername: 'U', oldDisplayUsername: 'O' },
       { type: 'error', code: 'bad_frame', message: 'm' },
+      { type: 'messageEdited', id: 1, message: 'fixed', editedAt: 2, offset: 3 },
+      { type: 'error', code: 'edit_forbidden', message: 'm' },
+      { type: 'system', message: 'READY', timestamp: 1, languages: ['en', 'ja', 'fr'] },
     ];
     for (const frame of frames) expect(serverFrameSchema.parse(frame)).toEqual(frame);
   });

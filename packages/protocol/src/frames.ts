@@ -60,12 +60,23 @@ export const voiceClipFrame = z.object({
   clientId: clientIdField,
 });
 
+/**
+ * A correction (protocol 3): the author replaces the text of one of their messages, within the server's
+ * edit window. Translations, the hint and the spoken audio are made again for the new text.
+ */
+export const editMessageFrame = z.object({
+  type: z.literal('editMessage'),
+  id: z.number().int(),
+  message: chatTextSchema,
+});
+
 export const clientFrameSchema = z.discriminatedUnion('type', [
   setUsernameFrame,
   chatFrame,
   setLanguageFrame,
   updateUsernameFrame,
   voiceClipFrame,
+  editMessageFrame,
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 export type SetUsernameFrame = z.infer<typeof setUsernameFrame>;
@@ -73,6 +84,7 @@ export type ChatFrame = z.infer<typeof chatFrame>;
 export type SetLanguageFrame = z.infer<typeof setLanguageFrame>;
 export type UpdateUsernameFrame = z.infer<typeof updateUsernameFrame>;
 export type VoiceClipFrame = z.infer<typeof voiceClipFrame>;
+export type EditMessageFrame = z.infer<typeof editMessageFrame>;
 
 /** The room's sequence number of a stored change (1, 2, 3, ...), gap-free per room and epoch. */
 const offsetField = z.number().int().min(1).optional();
@@ -96,6 +108,8 @@ export const messageFrame = z.object({
   offset: offsetField,
   /** The author's client message id, echoed to everyone (it is not secret). */
   clientId: z.string().optional(),
+  /** Set once the author corrected the text (server time in ms of the last edit; protocol 3). */
+  editedAt: z.number().int().optional(),
 });
 export type MessageFrame = z.infer<typeof messageFrame>;
 
@@ -117,6 +131,10 @@ export const systemFrame = z.object({
   /** READY only: the room joined and the protocol version the server speaks. */
   roomId: z.string().optional(),
   protocolVersion: z.number().int().optional(),
+  /** READY only (protocol 3): the languages the room translates into; a listener may pick any of them. */
+  languages: z.array(languageSchema).optional(),
+  /** READY only (protocol 3): how long after sending its author may correct a message; 0: never. */
+  editWindowSeconds: z.number().int().min(0).optional(),
   /** READY and RESYNC: the room's epoch and its latest offset. */
   epoch: z.string().optional(),
   offset: z.number().int().min(0).optional(),
@@ -157,6 +175,23 @@ export const usernameUpdateFrame = z.object({
 });
 export type UsernameUpdateFrame = z.infer<typeof usernameUpdateFrame>;
 
+/**
+ * A message's text was corrected by its author (protocol 3). Its translations and hint are void: new
+ * translationChunk / translationComplete / noteComplete frames for the same id follow. The author's names
+ * and the message's language ride along so a client that holds no copy of the message can still show it.
+ */
+export const messageEditedFrame = z.object({
+  type: z.literal('messageEdited'),
+  id: z.number().int(),
+  message: z.string(),
+  editedAt: z.number().int(),
+  username: z.string().optional(),
+  displayUsername: z.string().optional(),
+  language: languageSchema.optional(),
+  offset: offsetField,
+});
+export type MessageEditedFrame = z.infer<typeof messageEditedFrame>;
+
 export const ERROR_CODES = [
   /** Not JSON, or JSON that fails the frame schema. */
   'bad_frame',
@@ -182,6 +217,12 @@ export const ERROR_CODES = [
   'internal',
   /** Something this server depends on is down for a moment (e.g. the bus); retry shortly. */
   'unavailable',
+  /** editMessage for a message that is not in this room (protocol 3). */
+  'message_not_found',
+  /** editMessage for someone else's message: only the author may correct it (protocol 3). */
+  'edit_forbidden',
+  /** editMessage after the edit window closed (protocol 3). */
+  'edit_window_closed',
   /** A notice about the room's engines (translation unavailable, loading...). Not a failure of the frame. */
   'notice',
 ] as const;
@@ -204,6 +245,7 @@ export const serverFrameSchema = z.discriminatedUnion('type', [
   noteCompleteFrame,
   usernameUpdateFrame,
   errorFrame,
+  messageEditedFrame,
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 
@@ -221,7 +263,8 @@ export function parseClientFrame(
   if (result.success) return { ok: true, frame: result.data };
   const issue = result.error.issues[0];
   const path = issue?.path.join('.') ?? '';
-  const isMessageText = path === 'message' && (json as { type?: unknown })?.type === 'chat';
+  const type = (json as { type?: unknown })?.type;
+  const isMessageText = path === 'message' && (type === 'chat' || type === 'editMessage');
   return {
     ok: false,
     code: isMessageText ? 'message_invalid' : 'bad_frame',

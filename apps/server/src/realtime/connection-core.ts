@@ -26,6 +26,8 @@ export interface ConnectionDeps {
   resumeMaxEvents: number;
   /** The oldest protocol version served (a setUsername without one is version 1). */
   minProtocolVersion?: number;
+  /** How long after sending its author may correct a message (seconds); READY says it. Default 0. */
+  editWindowSeconds?: number;
   /** Drop a peer whose unsent bytes exceed this (it stopped reading). */
   maxBufferedBytes: number;
   /** The frame sent right after READY with the user's balance; undefined for guests (no balance shown). */
@@ -60,6 +62,8 @@ export interface ConnectionCore {
   displayName: string;
   language: string;
   state: 'new' | 'joining' | 'joined' | 'closed';
+  /** The protocol version the client speaks (1 until its setUsername says); older ones get older frames. */
+  protocolVersion: number;
   /** Live frames that arrive while the replay is being sent; flushed after READY. */
   pending: { json: Buffer; offset: number | undefined }[] | undefined;
   /** The last room offset sent on this socket: a logged frame at or before it is not sent again. */

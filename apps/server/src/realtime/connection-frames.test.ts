@@ -212,6 +212,9 @@ describe('connection: joining', () => {
       protocolVersion: PROTOCOL_VERSION,
       epoch: 'e1',
       offset: 1,
+      // protocol 3: the languages a listener may pick, and the edit window (none configured here)
+      languages: ['en', 'ja'],
+      editWindowSeconds: 0,
     });
   });
 

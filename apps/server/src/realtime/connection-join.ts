@@ -8,6 +8,7 @@ import {
 import { systemEvent, type ConnectionCore } from './connection-core.js';
 import { checkLanguage, checkRoom } from './frame-handlers.js';
 import { checkProtocolVersion } from './protocol-version.js';
+import { frameForVersion } from './legacy-frames.js';
 import { catchUpFor } from './resume.js';
 
 /*
@@ -32,6 +33,7 @@ export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
       core.sendError('bad_frame', refusal);
       return core.close(CloseCode.UnsupportedVersion, refusal);
     }
+    core.protocolVersion = frame.protocolVersion ?? 1;
   }
   core.language = frame.language;
   if (core.state !== 'new') return; // a repeated setUsername only updates the language
@@ -53,7 +55,7 @@ export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
   const position = { epoch: catchUp.position.epoch, offset: catchUp.position.offset };
   if (catchUp.resync)
     core.sendFrame({ type: 'system', message: 'RESYNC', timestamp: deps.clock.now(), ...position });
-  for (const replayed of catchUp.frames) core.sendFrame(replayed);
+  for (const replayed of catchUp.frames) core.sendFrame(frameForVersion(replayed, core.protocolVersion));
   core.lastOffset = position.offset;
   if ((core.state as string) === 'closed') return;
   core.sendFrame({
@@ -63,6 +65,9 @@ export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
     roomId: core.roomId,
     protocolVersion: PROTOCOL_VERSION,
     ...position,
+    // protocol 3: what a listener may pick to listen in, and how long a correction is possible
+    languages: [...deps.languages],
+    editWindowSeconds: deps.editWindowSeconds ?? 0,
   });
   if (await flushAfterReady(core)) await announceJoin(core);
 }

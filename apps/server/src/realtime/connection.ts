@@ -8,6 +8,8 @@ import {
   type ConnectionDeps,
 } from './connection-core.js';
 import { join } from './connection-join.js';
+import { editMessage } from './edit-handler.js';
+import { jsonForVersion } from './legacy-frames.js';
 import { chat, setLanguage, updateUsername } from './frame-handlers.js';
 import type { PeerSocket } from './peer-socket.js';
 import {
@@ -38,6 +40,7 @@ function createCore(
     displayName: displayNameOf(initialUser),
     language: deps.languages[0]!,
     state: 'new',
+    protocolVersion: 1,
     pending: undefined,
     lastOffset: 0,
     attached: false,
@@ -67,7 +70,7 @@ function createCore(
         if (offset <= core.lastOffset) return;
         core.lastOffset = offset;
       }
-      sendText(json);
+      sendText(jsonForVersion(json, core.protocolVersion));
     },
     close(code: number, reason: string) {
       if (core.state === 'closed') return;
@@ -186,6 +189,8 @@ export function createConnection(
         case 'voiceClip':
           clipClientId = frame.clientId;
           return;
+        case 'editMessage':
+          return track(() => editMessage(core, frame));
       }
     },
     onBinary(data: Buffer) {

@@ -1,13 +1,19 @@
-import type { MessageFrame } from '@xtalk/protocol';
+import type { MessageEditedFrame, MessageFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { EditOutcome, MessageEdit } from './message-edits.js';
 import type { NewMessage, RoomsRepo, StoredMessage } from './rooms-repo.js';
 
 /** Where a stored message goes next: out to the room, and on to whatever translates it. */
 export interface MessageOutlets {
   /** Must not throw once the message is stored (the hub recovers a failed fan-out from the log). */
-  broadcast(roomId: string, frame: MessageFrame): Promise<void>;
+  broadcast(roomId: string, frame: MessageFrame | MessageEditedFrame): Promise<void>;
   /** Called after the message is out; must not block (translation runs in the background). */
   onStored?(roomId: string, message: MessageFrame, author: { userId: string }): void;
+  /**
+   * Called once a correction is stored, before the room is told: the old work is superseded at once (no
+   * piece of it may follow messageEdited) and the new text queued. Must not block.
+   */
+  onEdited?(roomId: string, message: MessageFrame, author: { userId: string }): void;
 }
 
 /** What a message needs to be posted: who, where, in which language, what (and the client's id for it). */
@@ -19,7 +25,7 @@ export type PostMessage = NewMessage;
  * translated once: the stored message comes back marked as a duplicate, for the sender alone.
  */
 export function createChatService(
-  repo: Pick<RoomsRepo, 'insertMessage' | 'findByClientId'>,
+  repo: Pick<RoomsRepo, 'insertMessage' | 'findByClientId' | 'editMessage'>,
   outlets: MessageOutlets,
   logger: FastifyBaseLogger,
 ) {
@@ -43,6 +49,27 @@ export function createChatService(
         logger.error({ err: error, roomId: input.roomId }, 'message hand-off to translation failed');
       }
       return stored;
+    },
+
+    /**
+     * A correction by the message's author (docs/decisions/0130-corrections.md): stored and logged first,
+     * then the old translation work superseded and the new queued, then the room told. A refusal changes
+     * nothing and comes back for the caller to answer.
+     */
+    async edit(input: MessageEdit): Promise<EditOutcome> {
+      const outcome = await repo.editMessage(input);
+      if (!outcome.ok || 'unchanged' in outcome) return outcome;
+      try {
+        outlets.onEdited?.(input.roomId, outcome.message, { userId: input.userId });
+      } catch (error) {
+        logger.error({ err: error, roomId: input.roomId }, 'correction hand-off to translation failed');
+      }
+      try {
+        await outlets.broadcast(input.roomId, outcome.frame);
+      } catch (error) {
+        logger.error({ err: error, roomId: input.roomId }, 'correction fan-out failed after it was stored');
+      }
+      return outcome;
     },
   };
 }

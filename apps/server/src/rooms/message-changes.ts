@@ -7,12 +7,16 @@ import { loggedChangeSql } from './room-log.js';
  */
 export function createMessageChanges(db: Db) {
   return {
-    /** Stores a complete translation and logs it; returns its offset (undefined: no such message). */
+    /**
+     * Stores a complete translation and logs it; returns its offset (undefined: no such message, or its
+     * text is no longer `sourceText`: the work was superseded by a correction and must not land).
+     */
     async saveTranslation(
       roomId: string,
       messageId: number,
       language: string,
       text: string,
+      sourceText?: string,
     ): Promise<number | undefined> {
       const frame = {
         type: 'translationComplete',
@@ -23,20 +27,29 @@ export function createMessageChanges(db: Db) {
       const { rows } = await db.query<{ seq: string | number }>(
         loggedChangeSql(
           `update messages set translations = translations || jsonb_build_object($3::text, $4::text)
-           where room_id = $1 and id = $2 returning 1`,
+           where room_id = $1 and id = $2 and ($6::text is null or text = $6) returning 1`,
           5,
         ),
-        [roomId, messageId, language, text, JSON.stringify(frame)],
+        [roomId, messageId, language, text, JSON.stringify(frame), sourceText ?? null],
       );
       return rows[0] ? Number(rows[0].seq) : undefined;
     },
 
-    /** Stores a message's note and logs it; returns its offset (undefined: no such message). */
-    async saveNote(roomId: string, messageId: number, note: string): Promise<number | undefined> {
+    /** Stores a message's note and logs it; returns its offset (undefined as for saveTranslation). */
+    async saveNote(
+      roomId: string,
+      messageId: number,
+      note: string,
+      sourceText?: string,
+    ): Promise<number | undefined> {
       const frame = { type: 'noteComplete', originalTimestamp: messageId, note };
       const { rows } = await db.query<{ seq: string | number }>(
-        loggedChangeSql('update messages set note = $3 where room_id = $1 and id = $2 returning 1', 4),
-        [roomId, messageId, note, JSON.stringify(frame)],
+        loggedChangeSql(
+          `update messages set note = $3
+           where room_id = $1 and id = $2 and ($5::text is null or text = $5) returning 1`,
+          4,
+        ),
+        [roomId, messageId, note, JSON.stringify(frame), sourceText ?? null],
       );
       return rows[0] ? Number(rows[0].seq) : undefined;
     },

@@ -12,6 +12,7 @@ export interface MessageRow {
   translations: Record<string, string> | string;
   note: string | null;
   is_tutorial: boolean;
+  edited_at?: string | number | null;
 }
 
 export function toFrame(row: MessageRow): MessageFrame {
@@ -30,8 +31,9 @@ export function toFrame(row: MessageRow): MessageFrame {
   if (row.note) frame.note = row.note;
   if (row.seq !== null && row.seq !== undefined) frame.offset = Number(row.seq);
   if (row.client_id) frame.clientId = row.client_id;
+  if (row.edited_at !== null && row.edited_at !== undefined) frame.editedAt = Number(row.edited_at);
   return frame;
 }
 
 export const MESSAGE_COLUMNS =
-  'id, seq, client_id, username, display_username, language, text, translations, note, is_tutorial';
+  'id, seq, client_id, username, display_username, language, text, translations, note, is_tutorial, edited_at';

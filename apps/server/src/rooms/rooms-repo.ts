@@ -2,10 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import { createMessageChanges } from './message-changes.js';
+import { createMessageEdits } from './message-edits.js';
 import { createMessagesRepo } from './messages-repo.js';
 import { generateRoomCode } from './room-codes.js';
 
 export type { NewMessage, StoredMessage } from './messages-repo.js';
+
+/** The edit window when none is configured (config's EDIT_WINDOW_SECONDS has the same default). */
+export const DEFAULT_EDIT_WINDOW_SECONDS = 600;
 
 export interface SessionRow {
   id: string;
@@ -15,7 +19,7 @@ export interface SessionRow {
 }
 
 /** Rooms, their sessions and their messages. Only the rooms module touches these tables. */
-export function createRoomsRepo(db: Db, clock: Clock) {
+export function createRoomsRepo(db: Db, clock: Clock, options: { editWindowSeconds?: number } = {}) {
   return {
     /** Creates a room with a fresh code; a collision (vanishingly rare) just draws again. */
     async createRoom(createdBy: string): Promise<string> {
@@ -65,6 +69,7 @@ export function createRoomsRepo(db: Db, clock: Clock) {
 
     ...createMessagesRepo(db, clock),
     ...createMessageChanges(db),
+    ...createMessageEdits(db, clock, () => options.editWindowSeconds ?? DEFAULT_EDIT_WINDOW_SECONDS),
   };
 }
 export type RoomsRepo = ReturnType<typeof createRoomsRepo>;

@@ -280,6 +280,14 @@ export const migrations: { id: number; name: string; sql: string }[] = [
       create index if not exists messages_user_idx on messages (user_id);
     `,
   },
+  {
+    id: 9,
+    name: 'corrections: when a message was last edited by its author',
+    sql: `
+      -- server time in ms of the author's last correction; null: never edited
+      alter table messages add column if not exists edited_at bigint;
+    `,
+  },
 ];
 
 const LOCK_KEY = 87_870_001;

@@ -5,7 +5,7 @@ import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
-import type { GuestLoginResponse, JoinRoomResponse, ServerFrame } from '@xtalk/protocol';
+import type { GuestLoginResponse, JoinRoomResponse, ResumePosition, ServerFrame } from '@xtalk/protocol';
 import { buildApp, type AppOptions } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../store/db.js';
@@ -171,16 +171,26 @@ export class TestClient {
     });
   }
 
-  /** Opens a socket for a fresh session in `roomId` and joins it; resolves after READY. */
+  /**
+   * Opens a socket for a fresh session in `roomId` and joins it; resolves after READY. Without a
+   * `protocolVersion` it joins as a version-1 client (a setUsername without the field).
+   */
   static async join(
     server: TestServer,
     login: GuestLoginResponse,
     roomId: string,
     language = 'en',
+    hello: { protocolVersion?: number; resume?: ResumePosition } = {},
   ): Promise<TestClient> {
     const session = await joinRoom(server.app, login.token, roomId);
     const client = await TestClient.open(`${server.wsBase}/xtalk_ws/${session.sessionId}?t=${login.token}`);
-    client.send({ type: 'setUsername', username: login.user.username, language, room: session.roomId });
+    client.send({
+      type: 'setUsername',
+      username: login.user.username,
+      language,
+      room: session.roomId,
+      ...hello,
+    });
     await client.next((frame) => frame.type === 'system' && frame.message === 'READY');
     return client;
   }

@@ -2,6 +2,7 @@ import type { AiProvider, AiTask, Logger } from '../ai/provider.js';
 import { AiTimeoutError, isRetryable } from '../ai/provider.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { Charge, Meter, Usage } from './ports.js';
+import { SupersededError } from './supersede.js';
 
 /*
  * Every engine call: Meter.charge (may refuse), then the call under a timeout, retried with bounded
@@ -19,6 +20,8 @@ export type EngineCall = <T>(
   task: AiTask,
   usage: Usage,
   call: (signal: AbortSignal, attempt: number) => Promise<T>,
+  /** Aborted when the work is superseded by a correction (its job's `stop`). */
+  stop?: AbortSignal,
 ) => Promise<T>;
 
 export interface EngineCallDeps {
@@ -57,13 +60,17 @@ export function createEngineCall({ meter, logger, options, shutdown }: EngineCal
     task: AiTask,
     usage: Usage,
     call: (signal: AbortSignal, attempt: number) => Promise<T>,
+    stop: AbortSignal | undefined,
   ): Promise<T> {
     let lastError: unknown;
     for (let attempt = 1; attempt <= options.attempts; attempt += 1) {
       if (shutdown.aborted) throw new ShutdownError();
+      if (stop?.aborted) throw new SupersededError();
       const controller = new AbortController();
       const onShutdown = () => controller.abort(new ShutdownError());
+      const onStop = () => controller.abort(new SupersededError());
       shutdown.addEventListener('abort', onShutdown, { once: true });
+      stop?.addEventListener('abort', onStop, { once: true });
       const timer = setTimeout(
         () => controller.abort(new AiTimeoutError(task, options.callTimeoutMs)),
         options.callTimeoutMs,
@@ -78,7 +85,7 @@ export function createEngineCall({ meter, logger, options, shutdown }: EngineCal
       } catch (caught) {
         const error = controller.signal.aborted ? controller.signal.reason : caught;
         lastError = error;
-        if (error instanceof ShutdownError) throw error;
+        if (error instanceof ShutdownError || error instanceof SupersededError) throw error;
         const retry = isRetryable(error) && attempt < options.attempts;
         logger.warn(
           { err: error, task, attempt, attempts: options.attempts, roomId: usage.roomId, retry },
@@ -90,6 +97,7 @@ export function createEngineCall({ meter, logger, options, shutdown }: EngineCal
       } finally {
         clearTimeout(timer);
         shutdown.removeEventListener('abort', onShutdown);
+        stop?.removeEventListener('abort', onStop);
       }
     }
     throw lastError;
@@ -100,12 +108,15 @@ export function createEngineCall({ meter, logger, options, shutdown }: EngineCal
     task: AiTask,
     usage: Usage,
     call: (signal: AbortSignal, attempt: number) => Promise<T>,
+    stop?: AbortSignal,
   ): Promise<T> {
     if (shutdown.aborted) throw new ShutdownError();
+    // work on a text that was corrected meanwhile is not started, so not charged
+    if (stop?.aborted) throw new SupersededError();
     // one charge per engine call; retries of a failed call are not charged again
     const charge = await meter.charge(usage);
     try {
-      return await attemptCall(task, usage, call);
+      return await attemptCall(task, usage, call, stop);
     } catch (error) {
       // nothing is charged for work that failed (or was abandoned at shutdown)
       if (charge) await refund(charge, usage);

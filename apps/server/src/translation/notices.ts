@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { AiProvider, AiTask, Logger, ProviderStatus } from '../ai/provider.js';
 import { AiTimeoutError, AiUnavailableError, languageName } from '../ai/provider.js';
 import { ShutdownError } from './engine-call.js';
+import { SupersededError } from './supersede.js';
 import { isInsufficientCredits } from './errors.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { RoomOutput } from './ports.js';
@@ -109,6 +110,13 @@ export function createFailureReporter(deps: {
   return function reportFailure(job, task, language, error) {
     const { roomId, message } = job;
     emit({ kind: 'failed', roomId, messageId: message.id, language, task });
+    if (error instanceof SupersededError) {
+      logger.debug(
+        { roomId, messageId: message.id, task, language },
+        'translation: superseded by a correction',
+      );
+      return;
+    }
     if (error instanceof ShutdownError) {
       logger.info({ roomId, messageId: message.id, task, language }, 'translation: abandoned at shutdown');
       return;

@@ -50,8 +50,10 @@ export function createPausedAuthors<J extends PausableJob>(deps: PausedAuthorsDe
     /** A task of `job` was refused: keep the job, tell the author and the room if not told yet. */
     refused(job: J, authorNotice: string, guest: boolean): void {
       const entry = pausedOf(job.author.userId);
-      const kept = entry.jobs.some((j) => j.roomId === job.roomId && j.message.id === job.message.id);
-      if (!kept) {
+      const kept = entry.jobs.findIndex((j) => j.roomId === job.roomId && j.message.id === job.message.id);
+      // the newest job for a message is the one to resume (a correction made a new one for its new text)
+      if (kept >= 0) entry.jobs[kept] = job;
+      else {
         entry.jobs.push(job);
         if (entry.jobs.length > MAX_PAUSED_JOBS) entry.jobs.shift();
       }

@@ -13,9 +13,18 @@ export interface RoomOutput {
 }
 
 export interface TranslationStore {
-  /** Stores (and logs) a complete translation; resolves to its room offset when the store keeps one. */
-  saveTranslation(roomId: string, messageId: number, language: string, text: string): Promise<number | void>;
-  saveNote(roomId: string, messageId: number, note: string): Promise<number | void>;
+  /**
+   * Stores (and logs) a complete translation; resolves to its room offset when the store keeps one.
+   * With `sourceText`, only while the message's text is still that (a correction supersedes the work).
+   */
+  saveTranslation(
+    roomId: string,
+    messageId: number,
+    language: string,
+    text: string,
+    sourceText?: string,
+  ): Promise<number | void>;
+  saveNote(roomId: string, messageId: number, note: string, sourceText?: string): Promise<number | void>;
   /** Up to `limit` messages of the room before `beforeId`, oldest first. */
   recentMessages(roomId: string, beforeId: number, limit: number): Promise<MessageFrame[]>;
 }

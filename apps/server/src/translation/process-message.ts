@@ -30,12 +30,14 @@ async function loadContext(ctx: TaskContext, job: Job): Promise<ContextMessage[]
 
 async function sendNote(ctx: TaskContext, job: Job, noteText: string): Promise<void> {
   const { roomId, message } = job;
+  if (job.superseded) return;
   let offset: number | void = undefined;
   try {
-    offset = await ctx.store.saveNote(roomId, message.id, noteText);
+    offset = await ctx.store.saveNote(roomId, message.id, noteText, message.message);
   } catch (error) {
     ctx.logger.error({ err: error, roomId, messageId: message.id }, 'translation: could not store the note');
   }
+  if (job.superseded) return;
   await ctx.send(roomId, {
     type: 'noteComplete',
     originalTimestamp: message.id,
@@ -49,11 +51,13 @@ export async function processMessage(ctx: TaskContext, job: Job): Promise<void> 
   const { roomId, message } = job;
   const { languages } = ctx;
   ctx.emit({ kind: 'started', roomId, messageId: message.id });
+  if (job.superseded) return; // corrected while it waited
   const targets = languages.filter((l) => l !== message.language && message.translations[l] === undefined);
   const noteLanguage = message.note === undefined ? noteLanguageFor(message.language, languages) : undefined;
   if (targets.length === 0 && noteLanguage === undefined) return;
   const context = await loadContext(ctx, job);
   const contextKey = digest(context.map((m) => [m.username, m.language, m.text]));
+  if (job.superseded) return;
 
   const note = noteLanguage ? writeNote(ctx, job, noteLanguage, context, contextKey) : Promise.resolve(null);
   const speeches: Promise<void>[] = [];

@@ -25,6 +25,8 @@ export interface RoomQueueDeps {
   requeue: (job: Job) => void;
   /** Give up on running work (close took longer than `closeTimeoutMs`). */
   abortRunning: () => void;
+  /** A job was queued for its message / is finished (corrections stop the current one). */
+  tracked?: { track(job: Job): void; done(job: Job): void };
 }
 
 export function createRoomQueue(deps: RoomQueueDeps) {
@@ -46,6 +48,7 @@ export function createRoomQueue(deps: RoomQueueDeps) {
       })
       .finally(() => {
         job.running = false;
+        deps.tracked?.done(job);
         if (job.resumeWhenDone && !closing) deps.requeue(job);
         room.running -= 1;
         running -= 1;
@@ -94,7 +97,9 @@ export function createRoomQueue(deps: RoomQueueDeps) {
       deps.notice(roomId, 'backlog', 'Too many messages at once: some messages were not translated.');
       return;
     }
-    room.waiting.push({ roomId, message, author, done: {}, running: true, resumeWhenDone: false });
+    const job: Job = { roomId, message, author, done: {}, running: true, resumeWhenDone: false };
+    deps.tracked?.track(job);
+    room.waiting.push(job);
     if (room.waiting.length === 1) ready.push(roomId);
     pump();
   }

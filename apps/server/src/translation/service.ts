@@ -7,6 +7,7 @@ import { resolveOptions } from './options.js';
 import { createPausedAuthors } from './paused-authors.js';
 import { processMessage } from './process-message.js';
 import { createRoomQueue } from './room-queue.js';
+import { createSupersession } from './supersede.js';
 import type { TaskContext } from './task-context.js';
 import { transcribe } from './transcribe.js';
 import type { Job, PipelineEvent, TranslationService, TranslationServiceDeps } from './types.js';
@@ -64,7 +65,10 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
   const { send, notice } = createNotices({ output, logger, clock, options });
   const callEngine = createEngineCall({ meter, logger, options, shutdown: shutdown.signal });
 
+  const supersession = createSupersession<Job>();
+
   function requeue(job: Job): void {
+    if (job.superseded) return; // its text was corrected: the new text has a job of its own
     const translations = { ...job.message.translations, ...job.done };
     onMessage(job.roomId, { ...job.message, translations }, job.author);
   }
@@ -106,6 +110,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     process: (job) => processMessage(ctx, job),
     requeue,
     abortRunning: () => shutdown.abort(),
+    tracked: supersession,
   });
   const unsubscribe = watchLoading({ provider, clock, options, send, roomIds: queue.roomIds });
 
@@ -119,6 +124,14 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
 
   return {
     onMessage,
+    onEdited(roomId, message, author) {
+      try {
+        supersession.supersede(roomId, message.id);
+      } catch (error) {
+        logger.error({ err: error, roomId }, 'translation: could not supersede the old work');
+      }
+      onMessage(roomId, message, author);
+    },
     transcribe: (request) => transcribe(provider, callEngine, request),
     resume(userId: string) {
       try {

@@ -1,6 +1,7 @@
 import { AiError } from '../ai/provider.js';
 import { isWav, readWavInfo } from '../audio/index.js';
 import { characters, digest, usageOf, type TaskContext } from './task-context.js';
+import { checkCurrent } from './supersede.js';
 import type { Job } from './types.js';
 
 /** Synthesise a finished translation once for the listeners of `language` (never the author). */
@@ -20,9 +21,11 @@ export async function speak(ctx: TaskContext, job: Job, language: string, text: 
             throw new AiError('the speech engine returned audio that is not WAV', { retryable: false });
           return audio;
         },
+        job.stop?.signal,
       );
       ctx.audioCache.set(key, wav);
     }
+    checkCurrent(job);
     await ctx.output.sendAudio(roomId, language, wav, message.username);
     ctx.emit({ kind: 'audio', roomId, messageId: message.id, language });
     ctx.logger.debug(

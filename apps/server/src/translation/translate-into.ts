@@ -1,6 +1,7 @@
 import type { ContextMessage } from '../ai/provider.js';
 import { AiError } from '../ai/provider.js';
 import { characters, digest, usageOf, type TaskContext } from './task-context.js';
+import { checkCurrent } from './supersede.js';
 import type { Job } from './types.js';
 
 /** One piece of a translation (a cached one comes as one piece). */
@@ -40,6 +41,7 @@ async function streamTranslation(
       })) {
         if (signal.aborted) throw signal.reason;
         text += piece;
+        checkCurrent(job);
         if (live && piece) {
           chunksSent = true;
           await sendChunk(ctx, job, target, piece);
@@ -50,6 +52,7 @@ async function streamTranslation(
         throw new AiError('the AI engine returned an empty translation', { retryable: true });
       return text.trim();
     },
+    job.stop?.signal,
   );
 }
 
@@ -65,6 +68,7 @@ export async function translateInto(
   const key = digest(['translation', message.language, target, message.message, contextKey]);
   let fullText = ctx.textCache.get(key) ?? undefined;
   try {
+    checkCurrent(job);
     if (fullText !== undefined) {
       await sendChunk(ctx, job, target, fullText);
     } else {
@@ -76,11 +80,13 @@ export async function translateInto(
     ctx.reportFailure(job, 'translation', target, error);
     return undefined;
   }
+  if (job.superseded) return undefined;
   job.done[target] = fullText;
   // Stored (and given its room offset) before it is sent, so a client that resumes gets it from the log.
+  // Only while the message still has the text it was made from (a correction may have landed meanwhile).
   let offset: number | void = undefined;
   try {
-    offset = await ctx.store.saveTranslation(roomId, message.id, target, fullText);
+    offset = await ctx.store.saveTranslation(roomId, message.id, target, fullText, message.message);
     ctx.emit({ kind: 'stored', roomId, messageId: message.id, language: target });
   } catch (error) {
     ctx.logger.error(
@@ -88,6 +94,7 @@ export async function translateInto(
       'translation: could not store',
     );
   }
+  if (job.superseded) return undefined;
   await ctx.send(roomId, {
     type: 'translationComplete',
     originalTimestamp: message.id,

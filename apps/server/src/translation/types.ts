@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { AiProvider, AiTask, Logger, Transcription } from '../ai/provider.js';
 import type { TranslationConfig, TranslationServiceOptions } from './options.js';
 import type { PausableJob } from './paused-authors.js';
+import type { SupersedableJob } from './supersede.js';
 import type { Meter, RoomOutput, TranslationStore, UserOutput } from './ports.js';
 
 /** Instrumentation (bench, debugging): `at` is performance.now() when the step finished. */
@@ -47,6 +48,12 @@ export interface TranslationService {
   /** Queue translation of a new message. Never throws, never waits for an engine. */
   onMessage(roomId: string, message: MessageFrame, author: Author): void;
   /**
+   * The message's text was corrected (its translations and note are void): the work on its old text
+   * stops at once, nothing of it is sent or stored after this call, and the new text is queued like a new
+   * message (charged as new work). Never throws, never waits for an engine.
+   */
+  onEdited(roomId: string, message: MessageFrame, author: Author): void;
+  /**
    * Speech to text for the voice issue, with the same metering, timeout and retries as everything else.
    * Throws InsufficientCreditsError, AiUnavailableError or the last engine error.
    */
@@ -58,6 +65,6 @@ export interface TranslationService {
 }
 
 /** One message's work: its languages and hint, for one author. */
-export interface Job extends PausableJob {
+export interface Job extends PausableJob, SupersedableJob {
   author: Author;
 }

@@ -37,6 +37,7 @@ export async function writeNote(
           context,
           signal,
         }),
+      job.stop?.signal,
     );
     const value = note?.trim() ? note.trim() : null;
     ctx.textCache.set(key, value);

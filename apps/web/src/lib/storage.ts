@@ -20,6 +20,8 @@ export const StorageKey = {
   redirectAfterLogin: 'redirectAfterLogin',
   /** Messages typed but not yet acknowledged by the server (features/room/utils/outbox.ts). */
   outbox: 'outbox',
+  /** The language picked to listen in, when the server offers more than EN/JA (features/room/utils/listening.ts). */
+  listen: 'listen',
 } as const;
 export type StorageKeyName = (typeof StorageKey)[keyof typeof StorageKey];
 

@@ -56,13 +56,37 @@ export class MemoryTranslationStore implements TranslationStore {
     this.messages.set(roomId, list);
   }
 
-  async saveTranslation(roomId: string, messageId: number, language: string, text: string): Promise<void> {
+  /** Replaces a stored message's text as a correction does (translations and note void). */
+  edit(roomId: string, messageId: number, text: string): MessageFrame {
+    const message = this.messages.get(roomId)?.find((m) => m.id === messageId);
+    if (!message) throw new Error(`no message ${messageId} in ${roomId}`);
+    message.message = text;
+    message.translations = {};
+    delete message.note;
+    return { ...message };
+  }
+
+  /** Work made from a text the message no longer has (`sourceText`) is refused, as the database does. */
+  private stale(roomId: string, messageId: number, sourceText: string | undefined): boolean {
+    const message = this.messages.get(roomId)?.find((m) => m.id === messageId);
+    return sourceText !== undefined && message !== undefined && message.message !== sourceText;
+  }
+
+  async saveTranslation(
+    roomId: string,
+    messageId: number,
+    language: string,
+    text: string,
+    sourceText?: string,
+  ): Promise<void> {
+    if (this.stale(roomId, messageId, sourceText)) return;
     this.translations.push({ roomId, messageId, language, text });
     const message = this.messages.get(roomId)?.find((m) => m.id === messageId);
     if (message) message.translations = { ...message.translations, [language]: text };
   }
 
-  async saveNote(roomId: string, messageId: number, note: string): Promise<void> {
+  async saveNote(roomId: string, messageId: number, note: string, sourceText?: string): Promise<void> {
+    if (this.stale(roomId, messageId, sourceText)) return;
     this.notes.push({ roomId, messageId, note });
     const message = this.messages.get(roomId)?.find((m) => m.id === messageId);
     if (message) message.note = note;

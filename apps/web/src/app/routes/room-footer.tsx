@@ -1,5 +1,7 @@
 import type { UiLanguage } from '@xtalk/protocol';
 import { LanguageToggle } from '../../components/language-toggle';
+import { ListeningPicker } from '../../features/room/components/listening-picker';
+import { hasMoreLanguages, listeningLanguage } from '../../features/room/utils/listening';
 import { ChatComposer } from '../../features/chat/components/chat-composer';
 import { VoiceControls } from '../../features/voice/components/voice-controls';
 import type { useRecorder } from '../../features/voice/hooks/use-recorder';
@@ -11,10 +13,43 @@ export interface RoomFooterProps {
   recorder: ReturnType<typeof useRecorder>;
   isConnected: boolean;
   onLanguage(language: UiLanguage): void;
+  /** The server's languages (READY); with more than EN/JA a listening language is picked among them. */
+  languages: readonly string[];
+  listening: string;
+  onListening(language: string): void;
+}
+
+/**
+ * The footer's language handlers: the interface language (the listening language follows it unless one
+ * was picked) and a listening language picked from the server's list; each tells the room and the page.
+ */
+export function listeningHandlers(
+  connection: { sendLanguage(language: UiLanguage): void; chooseListening(language: string): void },
+  setListening: (language: string) => void,
+): Pick<RoomFooterProps, 'onLanguage' | 'onListening'> {
+  return {
+    onLanguage(language) {
+      connection.sendLanguage(language);
+      setListening(listeningLanguage(language));
+    },
+    onListening(language) {
+      connection.chooseListening(language);
+      setListening(language);
+    },
+  };
 }
 
 /** The composer with its microphone and language toggle, and the line under it. */
-export function RoomFooter({ onSend, isTyping, recorder, isConnected, onLanguage }: RoomFooterProps) {
+export function RoomFooter({
+  onSend,
+  isTyping,
+  recorder,
+  isConnected,
+  onLanguage,
+  languages,
+  listening,
+  onListening,
+}: RoomFooterProps) {
   const { t } = useI18n();
   return (
     <footer className="border-t border-slate-200 bg-white/95 dark:border-slate-800 dark:bg-slate-900/95">
@@ -29,7 +64,19 @@ export function RoomFooter({ onSend, isTyping, recorder, isConnected, onLanguage
             onTap={recorder.tap}
           />
         }
-        languageSlot={<LanguageToggle disabled={!isConnected} onChange={onLanguage} />}
+        languageSlot={
+          <>
+            <LanguageToggle disabled={!isConnected} onChange={onLanguage} />
+            {hasMoreLanguages(languages) && (
+              <ListeningPicker
+                languages={languages}
+                value={listening}
+                disabled={!isConnected}
+                onChange={onListening}
+              />
+            )}
+          </>
+        }
       />
       <p className="mx-auto max-w-4xl px-4 pb-2 text-center text-[11px] text-slate-600 dark:text-slate-400">
         {t('room.footer')}

@@ -16,7 +16,7 @@ import { useRecorder } from '../../features/voice/hooks/use-recorder';
 import { authStore, useAuthSession } from '../../lib/auth-session';
 import { saveRedirectAfterLogin } from '../../lib/storage';
 import { RoomHeader } from './room-header';
-import { RoomFooter } from './room-footer';
+import { listeningHandlers, RoomFooter } from './room-footer';
 import { useJoinedRoom } from './use-joined-room';
 import { useRoomFrames } from './use-room-frames';
 
@@ -29,7 +29,7 @@ export function TranslatePage() {
   const routeRoom = search.get('r')?.trim() || null;
 
   const typing = useTypingIndicator();
-  const { chat, onFrame, onNewSession } = useRoomFrames(typing);
+  const { chat, onFrame, onNewSession, room, listening, setListening } = useRoomFrames(typing);
   const audio = useAudioPlayback();
   const microphones = useMicrophones();
   const [micPickerOpen, setMicPickerOpen] = useState(false);
@@ -119,6 +119,9 @@ export function TranslatePage() {
           pending={connection.outbox}
           onRetry={connection.retry}
           onDiscard={connection.discard}
+          listening={listening}
+          onEdit={connection.sendEdit}
+          editWindowMs={room.editWindowMs}
         />
       )}
 
@@ -127,7 +130,9 @@ export function TranslatePage() {
         isTyping={typing.isTyping}
         recorder={recorder}
         isConnected={connection.isConnected}
-        onLanguage={connection.sendLanguage}
+        {...listeningHandlers(connection, setListening)}
+        languages={room.languages}
+        listening={listening}
       />
 
       <LandscapeView items={chat.items} myUsername={session.user.username} />

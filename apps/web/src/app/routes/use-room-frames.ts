@@ -1,10 +1,11 @@
 import type { ServerFrame } from '@xtalk/protocol';
-import { useCallback, useReducer, useRef } from 'react';
+import { useCallback, useReducer, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { balanceStore } from '../../features/credits/hooks/use-balance';
 import { tutorialFrames } from '../../features/chat/utils/tutorial';
 import type { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
 import { chatReducer, initialChatState } from '../../features/chat/utils/messages-reducer';
+import { listeningLanguage } from '../../features/room/utils/listening';
 import { frameErrorText } from '../../lib/error-text';
 import { getLanguage, translate } from '../../lib/i18n';
 import { StorageKey, readString, writeString } from '../../lib/storage';
@@ -18,6 +19,10 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
   // Whether this session's replay brought any message: a ref, because the replay and READY arrive in one
   // burst, before a re-render could update a closure over the chat state.
   const hasChatLog = useRef(false);
+  // READY (protocol 3): the languages the server translates into, how long a correction is possible, and
+  // so the language this person listens in
+  const [room, setRoom] = useState({ languages: [] as readonly string[], editWindowMs: 0 });
+  const [listening, setListening] = useState(() => listeningLanguage());
   const onFrame = useCallback(
     (frame: ServerFrame) => {
       dispatch({ type: 'frame', frame });
@@ -30,6 +35,13 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
           break;
         case 'system':
           if (frame.message === 'BALANCE' && frame.balance) balanceStore.set(frame.balance);
+          if (frame.message === 'READY') {
+            setRoom({
+              languages: frame.languages ?? [],
+              editWindowMs: (frame.editWindowSeconds ?? 0) * 1000,
+            });
+            setListening(listeningLanguage());
+          }
           // Spec section 4: on a first connection with no chat log, XTalkChan's tutorial, for this user only.
           if (frame.message === 'READY' && !hasChatLog.current && readString(StorageKey.tut) !== '1') {
             writeString(StorageKey.tut, '1');
@@ -56,5 +68,5 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
     hasChatLog.current = false;
     dispatch({ type: 'reset' });
   }, []);
-  return { chat, onFrame, onNewSession };
+  return { chat, onFrame, onNewSession, room, listening, setListening };
 }

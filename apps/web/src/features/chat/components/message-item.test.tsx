@@ -18,6 +18,41 @@ const base: ChatMessage = {
 };
 
 describe('MessageItem', () => {
+  it('lets the author correct a message from the keyboard, and shows the edited mark', () => {
+    const edits: Array<[number, string]> = [];
+    const mine: ChatMessage = { ...base, username: 'me', editedAt: 1500 };
+    render(
+      <MessageItem
+        message={mine}
+        isMe
+        now={2000}
+        onEdit={(id, text) => {
+          edits.push([id, text]);
+          return true;
+        }}
+      />,
+    );
+    expect(screen.getByTestId('edited-mark').textContent).toBe('edited');
+    fireEvent.click(screen.getByRole('button', { name: 'Edit your message' }));
+    const field = screen.getByRole('textbox', { name: 'Edit your message' }) as HTMLTextAreaElement;
+    expect(document.activeElement).toBe(field);
+    // Escape leaves it as it was
+    fireEvent.keyDown(field, { key: 'Escape' });
+    expect(screen.queryByTestId('message-editor')).toBeNull();
+    expect(edits).toEqual([]);
+    fireEvent.click(screen.getByTestId('edit-button'));
+    fireEvent.change(screen.getByTestId('edit-input'), { target: { value: ' おはよう！ ' } });
+    fireEvent.keyDown(screen.getByTestId('edit-input'), { key: 'Enter' });
+    expect(edits).toEqual([[1000, 'おはよう！']]);
+    expect(screen.queryByTestId('message-editor')).toBeNull();
+  });
+
+  it('offers no Edit without onEdit (others’ messages, or the window closed)', () => {
+    render(<MessageItem message={base} isMe={false} now={2000} />);
+    expect(screen.queryByTestId('edit-button')).toBeNull();
+    expect(screen.queryByTestId('edited-mark')).toBeNull();
+  });
+
   it('shows the translation above the original', () => {
     render(<MessageItem message={base} isMe={false} now={2000} />);
     const translation = screen.getByTestId('translation');

@@ -1,15 +1,20 @@
 import { avatarColours, nameColours, type UiLanguage } from '@xtalk/protocol';
 import { Lightbulb } from 'lucide-react';
-import { useState, type CSSProperties } from 'react';
+import { useRef, useState, type CSSProperties } from 'react';
 import { useI18n } from '../../../lib/i18n';
 import { cn } from '../../../lib/cn';
 import { formatRelativeTime } from '../../../lib/time';
 import { stripQuotes, visibleTranslations, type ChatMessage } from '../utils/messages-reducer';
+import { EditButton, EditedMark, MessageEditor } from './message-editor';
 
 export interface MessageItemProps {
   message: ChatMessage;
   isMe: boolean;
   now: number;
+  /** The listener's language: its translation comes first. */
+  listening?: string | undefined;
+  /** Given when the viewer may correct this message (their own, within the edit window). */
+  onEdit?: ((id: number, text: string) => boolean) | undefined;
 }
 
 function initials(name: string): string {
@@ -23,12 +28,19 @@ function initials(name: string): string {
  * Names and texts are bidi-isolated (<bdi>, dir="auto"): a right-to-left override or other bidi control
  * in them stays inside them and cannot reorder the name, the time or the text next to it.
  */
-export function MessageItem({ message, isMe, now }: MessageItemProps) {
+export function MessageItem({ message, isMe, now, listening, onEdit }: MessageItemProps) {
   const { t, language } = useI18n();
   const [showNote, setShowNote] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const closeEditor = () => {
+    setEditing(false);
+    // back to where the keyboard user was
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
   const avatar = avatarColours(message.username, isMe);
   const names = nameColours(message.username, isMe);
-  const translations = visibleTranslations(message);
+  const translations = visibleTranslations(message, listening);
   const note = message.note ? stripQuotes(message.note) : '';
   const canHint = !isMe && note !== '';
 
@@ -66,6 +78,7 @@ export function MessageItem({ message, isMe, now }: MessageItemProps) {
           >
             {formatRelativeTime(message.timestamp, language as UiLanguage, now)}
           </time>
+          {message.editedAt !== undefined && <EditedMark editedAt={message.editedAt} now={now} />}
         </header>
         <div
           className={cn(
@@ -91,20 +104,36 @@ export function MessageItem({ message, isMe, now }: MessageItemProps) {
               )}
             </p>
           ))}
-          <p
-            data-testid="original"
-            lang={message.language}
-            dir="auto"
-            className={cn(
-              'break-words whitespace-pre-wrap',
-              translations.length > 0
-                ? 'mt-2 border-t border-slate-200/80 pt-2 text-sm text-slate-600 dark:border-slate-700/80 dark:text-slate-400'
-                : 'text-[15px] leading-relaxed text-slate-900 dark:text-slate-50',
-            )}
-          >
-            {message.message}
-          </p>
+          {editing && onEdit ? (
+            <div className={cn(translations.length > 0 && 'mt-2 border-t border-slate-200/80 pt-2')}>
+              <MessageEditor
+                initial={message.message}
+                language={message.language}
+                onCancel={closeEditor}
+                onSave={(text) => {
+                  const sent = onEdit(message.id, text);
+                  if (sent) closeEditor();
+                  return sent;
+                }}
+              />
+            </div>
+          ) : (
+            <p
+              data-testid="original"
+              lang={message.language}
+              dir="auto"
+              className={cn(
+                'break-words whitespace-pre-wrap',
+                translations.length > 0
+                  ? 'mt-2 border-t border-slate-200/80 pt-2 text-sm text-slate-600 dark:border-slate-700/80 dark:text-slate-400'
+                  : 'text-[15px] leading-relaxed text-slate-900 dark:text-slate-50',
+              )}
+            >
+              {message.message}
+            </p>
+          )}
         </div>
+        {onEdit && !editing && <EditButton ref={editButton} onClick={() => setEditing(true)} />}
         {canHint && (
           <div className="mt-1.5 px-1">
             <button

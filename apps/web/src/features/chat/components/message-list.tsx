@@ -15,6 +15,12 @@ export interface MessageListProps {
   pending?: readonly PendingMessage[];
   onRetry?: (clientId: string) => void;
   onDiscard?: (clientId: string) => void;
+  /** The listener's language (its translations come first). */
+  listening?: string | undefined;
+  /** Sends a correction of an own message; without it messages cannot be edited here. */
+  onEdit?: ((id: number, text: string) => boolean) | undefined;
+  /** How long after sending the author may correct a message (ms); the server's READY says. */
+  editWindowMs?: number | undefined;
 }
 
 const noop = () => undefined;
@@ -27,6 +33,9 @@ export function MessageList({
   pending = [],
   onRetry = noop,
   onDiscard = noop,
+  listening,
+  onEdit,
+  editWindowMs = 0,
 }: MessageListProps) {
   const { t } = useI18n();
   const now = useNow();
@@ -70,6 +79,14 @@ export function MessageList({
                 message={item.message}
                 isMe={item.message.username === myUsername}
                 now={now}
+                listening={listening}
+                onEdit={
+                  item.message.username === myUsername &&
+                  !item.message.isTutorial &&
+                  now - item.message.id < editWindowMs
+                    ? onEdit
+                    : undefined
+                }
               />
             ) : (
               <SystemPill key={item.id} event={item.event} names={item.names} />

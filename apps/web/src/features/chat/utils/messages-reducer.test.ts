@@ -41,6 +41,43 @@ describe('chatReducer', () => {
     expect(onlyMessage(state).note).toBe('"a greeting"');
   });
 
+  it('applies a correction: new text, edited mark, old translations and hint void, new ones follow', () => {
+    let state = run([
+      message(1000, { translations: { ja: '古い' }, note: 'old note' }),
+      { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'fr', chunk: 'vieux' },
+      { type: 'messageEdited', id: 1000, message: 'hello fixed', editedAt: 5000, offset: 9 },
+    ]);
+    expect(onlyMessage(state)).toMatchObject({
+      message: 'hello fixed',
+      editedAt: 5000,
+      translations: {},
+      partial: {},
+      note: undefined,
+    });
+    state = run(
+      [
+        { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'ja', chunk: '新' },
+        { type: 'translationComplete', originalTimestamp: 1000, targetLanguage: 'ja', fullText: '新しい' },
+        // an older correction replayed late does not undo a newer one
+        { type: 'messageEdited', id: 1000, message: 'hello', editedAt: 4000 },
+      ],
+      state,
+    );
+    expect(onlyMessage(state)).toMatchObject({ message: 'hello fixed', translations: { ja: '新しい' } });
+    // a stored copy with another text (the replay after a correction) replaces the old one entirely
+    state = run([message(1000, { message: 'third', editedAt: 6000, translations: { ja: '三' } })], state);
+    expect(onlyMessage(state)).toMatchObject({
+      message: 'third',
+      editedAt: 6000,
+      translations: { ja: '三' },
+    });
+  });
+
+  it('puts the listener’s language first when the room translates into more than two', () => {
+    const state = run([message(1000, { translations: { ja: 'や', fr: 'salut', de: 'hallo' } })]);
+    expect(visibleTranslations(onlyMessage(state), 'fr').map((t) => t.language)).toEqual(['fr', 'de', 'ja']);
+  });
+
   it('does not duplicate a message replayed twice', () => {
     const state = run([message(1000), message(1000, { translations: { ja: 'やあ' } })]);
     expect(state.items).toHaveLength(1);

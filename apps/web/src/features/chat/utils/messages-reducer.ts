@@ -20,6 +20,8 @@ export interface ChatMessage {
   partial: Record<string, string>;
   isTutorial: boolean;
   note?: string | undefined;
+  /** When its author last corrected it (server ms); shown as an 'edited' mark. */
+  editedAt?: number | undefined;
 }
 
 export interface ChatSystemEvent {
@@ -54,6 +56,7 @@ function fromFrame(frame: MessageFrame): ChatMessage {
     partial: {},
     isTutorial: frame.isTutorial,
     note: frame.note,
+    editedAt: frame.editedAt,
   };
 }
 
@@ -76,12 +79,17 @@ function upsertMessage(state: ChatState, frame: MessageFrame): ChatState {
     // A replayed copy of a message we already hold: keep what streamed in, take what is stored.
     const existing = state.items[index] as ChatMessage;
     const items = state.items.slice();
-    items[index] = {
-      ...incoming,
-      translations: { ...existing.translations, ...incoming.translations },
-      partial: existing.partial,
-      note: incoming.note ?? existing.note,
-    };
+    // A copy of another text (the stored message was corrected meanwhile) keeps nothing of the old one.
+    const sameText = existing.message === incoming.message;
+    items[index] = sameText
+      ? {
+          ...incoming,
+          translations: { ...existing.translations, ...incoming.translations },
+          partial: existing.partial,
+          note: incoming.note ?? existing.note,
+          editedAt: incoming.editedAt ?? existing.editedAt,
+        }
+      : incoming;
     return { items };
   }
   // Usually the newest; a late replay is slotted in by time so the order stays chronological.
@@ -129,6 +137,20 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
           partial,
         };
       });
+    case 'messageEdited':
+      // The text was corrected: its translations and hint are void; the new ones follow for the same id.
+      return updateMessage(state, frame.id, (message) =>
+        message.editedAt !== undefined && message.editedAt > frame.editedAt
+          ? message
+          : {
+              ...message,
+              message: frame.message,
+              editedAt: frame.editedAt,
+              translations: {},
+              partial: {},
+              note: undefined,
+            },
+      );
     case 'noteComplete':
       return updateMessage(state, frame.originalTimestamp, (message) => ({ ...message, note: frame.note }));
     case 'usernameUpdate': {
@@ -148,13 +170,19 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   }
 }
 
-/** The translations to show above the original: every language but the message's own, complete first. */
+/**
+ * The translations to show above the original: every language but the message's own, the listener's
+ * language first (a room may translate into more than two), then the others alphabetically.
+ */
 export function visibleTranslations(
   message: ChatMessage,
+  listening?: string,
 ): Array<{ language: string; text: string; done: boolean }> {
   const languages = new Set([...Object.keys(message.translations), ...Object.keys(message.partial)]);
   languages.delete(message.language);
-  return [...languages].sort().map((language) => {
+  const order = (language: string) => (language === listening ? 0 : 1);
+  const sorted = [...languages].sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+  return sorted.map((language) => {
     const complete = message.translations[language];
     return complete !== undefined
       ? { language, text: complete, done: true }

@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import { getLanguage, translate } from '../../../lib/i18n';
 import type { SocketClient } from '../../../lib/socket-client';
 import { StorageKey, readString, remove } from '../../../lib/storage';
+import { listeningLanguage, pickListeningLanguage } from '../utils/listening';
 import { newClientId } from '../utils/outbox';
 import { toastNotConnected } from '../utils/room-toasts';
 import type { RoomConnectionOptions } from './room-connection-options';
@@ -61,9 +62,25 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     return sent;
   }, []);
 
+  /** The interface language changed: the listening language follows it unless one was picked. */
   const sendLanguage = useCallback((language: UiLanguage) => {
     const client = clientRef.current;
+    if (client?.roomId && client.isOpen)
+      client.send({ type: 'setLanguage', language: listeningLanguage(language), room: client.roomId });
+  }, []);
+
+  /** A listening language picked from the server's list (more than EN/JA); kept for later visits. */
+  const chooseListening = useCallback((language: string) => {
+    pickListeningLanguage(language);
+    const client = clientRef.current;
     if (client?.roomId && client.isOpen) client.send({ type: 'setLanguage', language, room: client.roomId });
+  }, []);
+
+  /** Sends the author's correction of their message `id` (protocol 3). */
+  const sendEdit = useCallback((id: number, message: string): boolean => {
+    const sent = clientRef.current?.send({ type: 'editMessage', id, message }) ?? false;
+    if (!sent) toastNotConnected();
+    return sent;
   }, []);
 
   const reconnect = useCallback(() => clientRef.current?.reconnectNow(), []);
@@ -90,6 +107,8 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     discard,
     sendAudio,
     sendLanguage,
+    chooseListening,
+    sendEdit,
     reconnect,
     isCurrentRoom,
   };

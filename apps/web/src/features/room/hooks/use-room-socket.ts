@@ -8,6 +8,7 @@ import { getLanguage, translate } from '../../../lib/i18n';
 import { SocketClient, type ConnectionState, type WebSocketFactory } from '../../../lib/socket-client';
 import { StorageKey, remove, touchRoomHistory, writeString } from '../../../lib/storage';
 import { joinRoom, socketUrl } from '../api/join-room';
+import { listeningLanguage, setOfferedLanguages } from '../utils/listening';
 import type { RoomConnectionOptions } from './room-connection-options';
 
 // The DOM types its handlers with `this: WebSocket`; the shape is the same.
@@ -25,6 +26,9 @@ interface RoomSocketSinks {
   flush: (roomId: string) => void;
 }
 
+/** The language the last hello listened in (READY may reveal a pick the hello could not know yet). */
+let helloLanguage = '';
+
 /** The room's SocketClient: sessions from the join API, the hello from the latest options. */
 function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketClient {
   return new SocketClient({
@@ -41,12 +45,10 @@ function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketCli
       const session = await joinRoom(handlers.current.token, room, getLanguage());
       return { ...session, url: socketUrl(session.sessionId, handlers.current.token) };
     },
-    hello: (room): ClientFrame => ({
-      type: 'setUsername',
-      username: handlers.current.username,
-      language: getLanguage(),
-      room,
-    }),
+    hello: (room): ClientFrame => {
+      helloLanguage = listeningLanguage();
+      return { type: 'setUsername', username: handlers.current.username, language: helloLanguage, room };
+    },
   });
 }
 
@@ -91,6 +93,15 @@ function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => vo
     }),
     client.on('frame', (frame) => {
       sinks.settle(frame);
+      if (frame.type === 'system' && frame.message === 'READY') {
+        // the languages this server translates into: a listening language picked among them now applies
+        setOfferedLanguages(frame.languages);
+        const listening = listeningLanguage();
+        if (listening !== helloLanguage && client.roomId) {
+          helloLanguage = listening;
+          client.send({ type: 'setLanguage', language: listening, room: client.roomId });
+        }
+      }
       handlers.current.onFrame(frame);
     }),
     client.on('binary', (data) => handlers.current.onBinary(data)),

@@ -1,0 +1,19 @@
+import type { EditMessageFrame } from '@xtalk/protocol';
+import type { ConnectionCore } from './connection-core.js';
+
+/*
+ * editMessage (protocol 3; docs/decisions/0130-corrections.md): the author's correction of one of their
+ * messages in this room. The rooms module decides (author, window, room) and stores; a refusal is
+ * answered here with its code and changes nothing. The room, the author included, is told by
+ * messageEdited, so the answer to a stored correction is that frame, like a chat's is its message.
+ */
+export async function editMessage(core: ConnectionCore, frame: EditMessageFrame) {
+  if (core.state !== 'joined') return core.sendError('not_joined', 'Send setUsername before editing.');
+  const outcome = await core.deps.chat.edit({
+    roomId: core.roomId,
+    userId: core.user.id,
+    id: frame.id,
+    text: frame.message,
+  });
+  if (!outcome.ok) core.sendError(outcome.code, outcome.message);
+}
