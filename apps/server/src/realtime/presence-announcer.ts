@@ -36,7 +36,7 @@ interface RoomWindow {
 }
 
 export function createPresenceAnnouncer(
-  broadcast: Broadcast,
+  hub: { broadcast: Broadcast },
   clock: Clock,
   windowMs = 250,
 ): PresenceAnnouncer {
@@ -65,7 +65,7 @@ export function createPresenceAnnouncer(
     if (!event || people.size === 0) return Promise.resolve();
     const frame = frameOf(event, people);
     const audience = people.size === 1 ? { exceptUsername: frame.username! } : {};
-    return broadcast(roomId, frame, audience);
+    return hub.broadcast(roomId, frame, audience);
   }
 
   /** The window ends: send what waited and keep the window open while events keep coming. */
