@@ -15,7 +15,7 @@ type EnvNumber = (name: string, fallback: number) => number;
 export function fanoutSettings(envNumber: EnvNumber, log: (line: string) => void): FanoutSettings {
   return {
     rounds: envNumber('BENCH_FANOUT_ROUNDS', 3),
-    sockets: envNumber('BENCH_FANOUT_SOCKETS', 2000),
+    sockets: envNumber('BENCH_FANOUT_SOCKETS', 1000),
     roomSize: envNumber('BENCH_FANOUT_ROOM_SIZE', 1000),
     rates: (process.env.BENCH_FANOUT_RATES ?? '20,50').split(',').map(Number),
     seconds: envNumber('BENCH_FANOUT_SECONDS', 8),
