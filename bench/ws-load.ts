@@ -86,6 +86,13 @@ async function main(): Promise<void> {
   const fanout: FanoutResult | undefined = settings.fanout
     ? await runFanout(fanoutSettings(envNumber, log))
     : undefined;
+  if (fanout) {
+    // printed and saved at once: the later parts cannot lose it
+    printFanoutReport(fanout);
+    const fanoutOut = join(here, 'results', 'fanout.json');
+    mkdirSync(dirname(fanoutOut), { recursive: true });
+    writeFileSync(fanoutOut, `${JSON.stringify(fanout, null, 2)}\n`);
+  }
 
   // ---------------------------------------------------------------- 1. chat fan-out, server process
   log(`chat run: starting the server (LANGUAGES=${settings.chatLanguages}) on 127.0.0.1...`);

@@ -153,7 +153,8 @@ export async function startServerProcess(options: {
     },
   };
 
-  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  // a fresh data directory is initialised in a child process first (store/db.ts): slow on a busy machine
+  const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
   for (;;) {
     if (exitCode !== undefined) {
       rmSync(dataDir, { recursive: true, force: true });
