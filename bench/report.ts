@@ -1,5 +1,6 @@
 import type { ChatLoadResult } from './chat-load.js';
 import type { FloodResult } from './flood-run.js';
+import type { FanoutResult } from './peers/fanout-run.js';
 import type { Summary } from './lib/stats.js';
 import type { TranslationE2eResult } from './translation-e2e.js';
 import type { TranslationRunResult } from './translation-run.js';
@@ -17,6 +18,8 @@ export interface BenchResults {
   translation: TranslationRunResult | { skipped: string };
   /** Quiet rooms' delivery while one user floods (BENCH_FLOOD). */
   flood?: FloodResult;
+  /** XTalk beside bare `ws` and Socket.IO (BENCH_FANOUT). */
+  fanout?: FanoutResult;
   /** Warnings and errors the servers logged (LOG_LEVEL=warn), first 50 lines. */
   serverLog: { lines: number; first: string[] };
   serverExitCodes: Array<number | null>;

@@ -3,9 +3,12 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChatLoad, type ChatLoadResult } from './chat-load.js';
+import { fanoutSettings } from './fanout.js';
 import { floodSettings, runFloodPart } from './flood.js';
 import { printFloodReport } from './flood-run.js';
 import { startServerProcess, type ServerProcess } from './lib/server-process.js';
+import { printFanoutReport } from './peers/fanout-report.js';
+import { runFanout, type FanoutResult } from './peers/fanout-run.js';
 import { printReport, type BenchResults } from './report.js';
 import { runTranslationE2e, type TranslationE2eResult } from './translation-e2e.js';
 import { runTranslation } from './translation-run.js';
@@ -39,7 +42,9 @@ const settings = {
   rate: envNumber('BENCH_RATE', 0.5),
   drainMs: envNumber('BENCH_DRAIN_MS', 10_000, (v) => v >= 0),
   setupConcurrency: envNumber('BENCH_SETUP_CONCURRENCY', 16),
-  timeoutSeconds: envNumber('BENCH_TIMEOUT_SECONDS', 420),
+  timeoutSeconds: envNumber('BENCH_TIMEOUT_SECONDS', 1080),
+  /** Part 0: XTalk beside bare `ws` and Socket.IO (bench/peers, issue 13); `0` skips it. */
+  fanout: envFlag('BENCH_FANOUT', true),
   translation: envFlag('BENCH_TRANSLATION', true),
   /** The flood run (one user flooding while quiet rooms are measured); see bench/flood-run.ts. */
   flood: envFlag('BENCH_FLOOD', true),
@@ -76,6 +81,18 @@ async function main(): Promise<void> {
   const entry = join(root, 'apps/server/dist/server.js');
   const logLines: string[] = [];
   const serverExitCodes: Array<number | null> = [];
+
+  // ---------------------------------------------------------------- 0. fan-out vs peers, three processes
+  const fanout: FanoutResult | undefined = settings.fanout
+    ? await runFanout(fanoutSettings(envNumber, log))
+    : undefined;
+  if (fanout) {
+    // printed and saved at once: the later parts cannot lose it
+    printFanoutReport(fanout);
+    const fanoutOut = join(here, 'results', 'fanout.json');
+    mkdirSync(dirname(fanoutOut), { recursive: true });
+    writeFileSync(fanoutOut, `${JSON.stringify(fanout, null, 2)}\n`);
+  }
 
   // ---------------------------------------------------------------- 1. chat fan-out, server process
   log(`chat run: starting the server (LANGUAGES=${settings.chatLanguages}) on 127.0.0.1...`);
@@ -150,6 +167,7 @@ async function main(): Promise<void> {
     translationServer,
     translation,
     ...(flood ? { flood: flood.result } : {}),
+    ...(fanout ? { fanout } : {}),
     serverLog: {
       lines: logLines.length + (flood?.logLines.length ?? 0),
       first: [...logLines, ...(flood?.logLines ?? [])].slice(0, 50),
@@ -158,6 +176,7 @@ async function main(): Promise<void> {
   };
   printReport(results);
   if (flood) printFloodReport(flood.result);
+  if (fanout) printFanoutReport(fanout);
   const out = process.env.BENCH_OUT ?? join(here, 'results', 'latest.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);

@@ -23,6 +23,11 @@ export interface ServerProcess {
   /** CPU time used so far (ms, user + system), from /proc/<pid>/stat. */
   cpuMs(): number;
   exited(): boolean;
+  /**
+   * Memory after two full GCs, from the process itself: needs `nodeArgs` with `--expose-gc --import
+   * bench/peers/gc-hook.mjs` (the hook answers SIGUSR2 with a `BENCH_MEM` line).
+   */
+  memoryAfterGc(timeoutMs?: number): Promise<NodeJS.MemoryUsage>;
   stop(timeoutMs?: number): Promise<number | null>;
 }
 
@@ -60,12 +65,14 @@ export async function startServerProcess(options: {
   entry: string;
   env?: Record<string, string>;
   startTimeoutMs?: number;
+  /** Node options before the entry (for example `--expose-gc`). */
+  nodeArgs?: string[];
 }): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'xtalk-bench-'));
   const baseUrl = `http://127.0.0.1:${port}`;
   const logLines: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, [options.entry], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? tmpdir(),
@@ -96,8 +103,14 @@ export async function startServerProcess(options: {
       resolve(exitCode);
     });
   });
+  const memoryWaiters: Array<(usage: NodeJS.MemoryUsage) => void> = [];
   const collect = (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logLines.push(line);
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line.startsWith('BENCH_MEM ')) {
+        const usage = JSON.parse(line.slice('BENCH_MEM '.length)) as NodeJS.MemoryUsage;
+        for (const waiter of memoryWaiters.splice(0)) waiter(usage);
+      } else if (line.trim()) logLines.push(line);
+    }
     if (logLines.length > 5000) logLines.splice(0, logLines.length - 5000);
   };
   child.stdout?.on('data', collect);
@@ -115,6 +128,19 @@ export async function startServerProcess(options: {
     peakRssKiB: () => statusField(pid, 'VmHWM'),
     cpuMs: () => cpuMsOf(pid),
     exited: () => exitCode !== undefined,
+    memoryAfterGc(timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error('no BENCH_MEM answer (is gc-hook loaded?)')),
+          timeoutMs,
+        );
+        memoryWaiters.push((usage) => {
+          clearTimeout(timer);
+          resolve(usage);
+        });
+        child.kill('SIGUSR2');
+      });
+    },
     async stop(timeoutMs = 20_000) {
       if (exitCode === undefined) {
         child.kill('SIGTERM');
@@ -127,7 +153,8 @@ export async function startServerProcess(options: {
     },
   };
 
-  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  // a fresh data directory is initialised in a child process first (store/db.ts): slow on a busy machine
+  const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
   for (;;) {
     if (exitCode !== undefined) {
       rmSync(dataDir, { recursive: true, force: true });

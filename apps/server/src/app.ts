@@ -25,8 +25,10 @@ import { registerBodyGuard } from './http/body-guard.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { frameLimitSettings } from './realtime/frame-limits.js';
+import type { ConnectionDeps } from './realtime/connection-core.js';
 import { createGateway } from './realtime/gateway.js';
 import { createLogSampler } from './realtime/log-sampler.js';
+import { createPresenceAnnouncer } from './realtime/presence-announcer.js';
 import { createRoomHub } from './realtime/room-hub.js';
 import { createSocketCaps } from './realtime/socket-caps.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
@@ -152,6 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connectionDeps: {
       hub,
       presence,
+      announcer: createPresenceAnnouncer(hub, clock),
       chat,
       rooms,
       users,
@@ -160,16 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       logger: app.log,
       log: roomLog,
       replayLimit: REPLAY_LIMIT,
-      // signed-in users see their balance from the start; guests see none (spec section 6)
-      balanceFrame: async (user) =>
-        user.provider === 'guest'
-          ? undefined
-          : {
-              type: 'system',
-              message: 'BALANCE',
-              timestamp: clock.now(),
-              balance: await credits.ledger.balance(user.id),
-            },
+      balanceFrame: balanceFrameOf(credits.ledger, clock),
       resumeMaxEvents: config.RESUME_MAX_EVENTS,
       editWindowSeconds: config.EDIT_WINDOW_SECONDS,
       minProtocolVersion: config.MIN_PROTOCOL_VERSION,
@@ -201,4 +195,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await db.close();
   });
   return app;
+}
+
+/** Signed-in users see their balance from the start; guests see none (spec section 6). */
+function balanceFrameOf(
+  ledger: { balance(userId: string): Promise<{ free: number; premium: number }> },
+  clock: Clock,
+): NonNullable<ConnectionDeps['balanceFrame']> {
+  return async (user) =>
+    user.provider === 'guest'
+      ? undefined
+      : {
+          type: 'system',
+          message: 'BALANCE',
+          timestamp: clock.now(),
+          balance: await ledger.balance(user.id),
+        };
 }

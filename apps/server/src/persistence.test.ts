@@ -39,5 +39,5 @@ describe('a restart', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 60_000); // two starts on disk; the first initialises the data directory in a child process (store/db.ts)
 });

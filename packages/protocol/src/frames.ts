@@ -124,6 +124,13 @@ export const systemFrame = z.object({
   username: z.string().optional(),
   displayUsername: z.string().optional(),
   /**
+   * JOIN and LEAVE of several people at once (the server coalesces a burst into one frame): everyone, in
+   * arrival order, the receiver possibly among them. `username` / `displayUsername` then name the first,
+   * for clients that read one name only.
+   */
+  usernames: z.array(z.string()).optional(),
+  displayUsernames: z.array(z.string()).optional(),
+  /**
    * BALANCE only: the user's credit balance, sent to all of that user's connections whenever it changes
    * (and once after READY for a signed-in user).
    */

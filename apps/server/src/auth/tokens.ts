@@ -29,7 +29,15 @@ export interface Tokens {
 }
 
 export function createTokens(secret: string, ttlSeconds: number, clock: Clock): Tokens {
-  const key = new TextEncoder().encode(secret);
+  // imported once: given raw bytes, jose imports the key again on every sign and verify (a socket's
+  // token check is on the join path; issue 13)
+  const key = crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
   return {
     async sign(claims) {
       const issuedAt = Math.floor(clock.now() / 1000);
@@ -41,12 +49,12 @@ export function createTokens(secret: string, ttlSeconds: number, clock: Clock): 
         .setAudience(AUDIENCE)
         .setIssuedAt(issuedAt)
         .setExpirationTime(expiresAt)
-        .sign(key);
+        .sign(await key);
       return { token, expiresAt };
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await key, {
           issuer: ISSUER,
           audience: AUDIENCE,
           algorithms: ['HS256'],

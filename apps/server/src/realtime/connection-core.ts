@@ -7,11 +7,14 @@ import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { RoomLog } from '../rooms/room-log.js';
 import type { FrameLimitPolicy } from './frame-limits.js';
 import type { Presence } from './presence.js';
+import type { PresenceAnnouncer, PresenceEvent } from './presence-announcer.js';
 import type { HubMember, RoomHub, UserMember } from './room-hub.js';
 
 export interface ConnectionDeps {
   hub: RoomHub;
   presence: Presence;
+  /** JOIN/LEAVE coalesced per room (docs/decisions/0110); without it each is broadcast at once. */
+  announcer?: PresenceAnnouncer;
   chat: ChatService;
   rooms: RoomsRepo;
   users: UsersRepo;
@@ -87,4 +90,16 @@ export function systemEvent(core: ConnectionCore, message: 'JOIN' | 'LEAVE'): Se
     username: core.user.username,
     displayUsername: core.displayName,
   };
+}
+
+/** Announces this user's JOIN or LEAVE to the room (not to their own connections when alone in it). */
+export function announcePresence(core: ConnectionCore, event: PresenceEvent): Promise<void> {
+  const announcer = core.deps.announcer;
+  if (announcer) {
+    const person = { username: core.user.username, displayUsername: core.displayName };
+    return announcer.announce(core.roomId, event, person);
+  }
+  return core.deps.hub.broadcast(core.roomId, systemEvent(core, event), {
+    exceptUsername: core.user.username,
+  });
 }

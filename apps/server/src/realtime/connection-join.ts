@@ -5,7 +5,7 @@ import {
   type ServerFrame,
   type SetUsernameFrame,
 } from '@xtalk/protocol';
-import { systemEvent, type ConnectionCore } from './connection-core.js';
+import { announcePresence, type ConnectionCore } from './connection-core.js';
 import { checkLanguage, checkRoom } from './frame-handlers.js';
 import { checkProtocolVersion } from './protocol-version.js';
 import { frameForVersion } from './legacy-frames.js';
@@ -101,9 +101,7 @@ async function announceJoin(core: ConnectionCore) {
       return false;
     },
   );
-  if (first) {
-    await deps.hub.broadcast(core.roomId, systemEvent(core, 'JOIN'), { exceptUsername: core.user.username });
-  }
+  if (first) await announcePresence(core, 'JOIN');
 }
 
 async function balanceAfterReady(core: ConnectionCore): Promise<ServerFrame | undefined> {

@@ -2,7 +2,7 @@ import { CloseCode, type ErrorCode, type ServerFrame } from '@xtalk/protocol';
 import { displayNameOf, type UserRow } from '../auth/users-repo.js';
 import { FrameRefusal } from '../rooms/refusal.js';
 import {
-  systemEvent,
+  announcePresence,
   type ConnectionContext,
   type ConnectionCore,
   type ConnectionDeps,
@@ -215,11 +215,7 @@ export function createConnection(
       }
       if (!core.present) return;
       const last = await deps.presence.leave(session.roomId, core.user.username).catch(() => false);
-      if (last && announce) {
-        await deps.hub.broadcast(session.roomId, systemEvent(core, 'LEAVE'), {
-          exceptUsername: core.user.username,
-        });
-      }
+      if (last && announce) await announcePresence(core, 'LEAVE');
     },
     /** Whether the connection was closed for flooding (its user is refused new sockets for a while). */
     flooded: () => flooded,

@@ -12,6 +12,7 @@ import { startHeartbeat } from './heartbeat.js';
 import { clientAddress } from './socket-caps.js';
 import { authoriseUpgrade, type AuthorisedUpgrade } from './upgrade-auth.js';
 import { ipCapRefusal, refuse, userCapRefusal, type UpgradeCaps } from './upgrade-refusal.js';
+import { createWriteBatcher, textFrame } from './write-batcher.js';
 
 export { isAllowedOrigin } from './upgrade-auth.js';
 
@@ -39,6 +40,8 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   /** Close handling still running (presence, LEAVE); shutdown waits for it before the database closes. */
   const closings = new Set<Promise<void>>();
   let closing = false;
+  /** Text frames leave framed once and corked per turn (write-batcher.ts, docs/decisions/0110). */
+  const batcher = createWriteBatcher();
 
   function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
     if (closing) {
@@ -61,7 +64,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
           const release = caps?.sockets.open(ip, auth.user.id, session.id, {
             replace: () => ws.close(CloseCode.SessionEnded, 'This session was opened again elsewhere.'),
           });
-          const connection = accept(ws, auth, session.room_id);
+          const connection = accept(ws, socket, auth, session.room_id);
           ws.once('close', () => {
             release?.();
             if (connection.flooded()) caps?.sockets.penalise(auth.user.id);
@@ -77,10 +80,15 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     );
   }
 
-  function accept(ws: WebSocket, auth: AuthorisedUpgrade['auth'], roomId: string) {
+  function accept(ws: WebSocket, stream: Duplex, auth: AuthorisedUpgrade['auth'], roomId: string) {
     const connection = createConnection(
       {
-        sendText: (data) => ws.send(data, { binary: false }),
+        // the upgraded stream is the one `ws` writes to: a frame written here keeps its place among
+        // ws's own (ping, close); once ws is closing nothing more is sent, as ws.send would refuse
+        sendText: (data) => {
+          if (ws.readyState !== ws.OPEN) return;
+          batcher.write(stream, textFrame(typeof data === 'string' ? Buffer.from(data) : data));
+        },
         sendBinary: (data) => ws.send(data, { binary: true }),
         close: (code, reason) => ws.close(code, reason),
         get bufferedAmount() {

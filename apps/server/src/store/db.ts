@@ -1,5 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
@@ -33,13 +36,45 @@ export async function openDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
 }
 
+/**
+ * PostgreSQL's memory settings for a chat server's small tables (docs/decisions/0111): PGlite's defaults
+ * (shared_buffers 160 MB, maintenance_work_mem 64 MB) cost ~130 MB of RSS at start and buy nothing here.
+ */
+const PGLITE_MEMORY = {
+  shared_buffers: '16MB',
+  wal_buffers: '1MB',
+  temp_buffers: '2MB',
+  work_mem: '2MB',
+  maintenance_work_mem: '16MB',
+};
+export const pgliteStartParams = (): string[] => [
+  ...PGlite.defaultStartParams,
+  ...Object.entries(PGLITE_MEMORY).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+];
+
+/**
+ * A fresh data directory is initialised (initdb) by a short-lived child process: initdb's own WASM
+ * instance and its buffers take ~400 MB that V8 does not give back to the OS for minutes, so done
+ * in-process it would dominate the server's RSS at start.
+ */
+async function initialiseInChild(dir: string): Promise<void> {
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const script =
+    'const { PGlite } = require(process.argv[1]);' +
+    'PGlite.create(process.argv[2]).then((db) => db.query("select 1").then(() => db.close()))' +
+    '.catch((error) => { console.error(error); process.exit(1); });';
+  await promisify(execFile)(process.execPath, ['-e', script, entry, dir], { timeout: 120_000 });
+}
+
 async function openPglite(dataDir: string | undefined): Promise<Db> {
   let dir: string | undefined;
   if (dataDir) {
     dir = join(dataDir, 'db');
     mkdirSync(dir, { recursive: true });
+    if (!existsSync(join(dir, 'PG_VERSION'))) await initialiseInChild(dir);
   }
-  const db = dir ? await PGlite.create(dir) : await PGlite.create();
+  const options = { startParams: pgliteStartParams() };
+  const db = dir ? await PGlite.create(dir, options) : await PGlite.create(options);
   // PGlite is one connection: every statement and transaction goes through one queue, so a statement
   // never lands inside another caller's open transaction.
   let tail: Promise<unknown> = Promise.resolve();

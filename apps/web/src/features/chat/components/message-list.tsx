@@ -40,7 +40,7 @@ export function MessageList({
   const { t } = useI18n();
   const now = useNow();
   const scroller = useRef<HTMLDivElement>(null);
-  const display = useMemo(() => toDisplayItems(items), [items]);
+  const display = useMemo(() => toDisplayItems(items, myUsername), [items, myUsername]);
 
   useEffect(() => {
     scroller.current?.scrollTo?.({ top: 0, behavior: 'smooth' });

@@ -193,6 +193,29 @@ describe('toDisplayItems', () => {
       items.map((item) => (item.kind === 'system' ? `${item.event}:${item.names.join('+')}` : 'msg')),
     ).toEqual(['JOIN:C', 'LEAVE:A', 'msg', 'JOIN:A+B']);
   });
+
+  it('reads a coalesced JOIN listing several people, and leaves the reader out', () => {
+    const state = run([
+      { type: 'system', message: 'JOIN', timestamp: 1, username: 'a', displayUsername: 'A' },
+      {
+        type: 'system',
+        message: 'JOIN',
+        timestamp: 2,
+        username: 'b',
+        displayUsername: 'B',
+        usernames: ['b', 'me', 'c'],
+        displayUsernames: ['B', 'Me', 'C'],
+      },
+    ]);
+    expect(state.items.map((item) => (item.kind === 'system' ? item.displayUsername : 'msg'))).toEqual([
+      'A',
+      'B',
+      'Me',
+      'C',
+    ]);
+    const items = toDisplayItems(state.items, 'me');
+    expect(items.map((item) => (item.kind === 'system' ? item.names.join('+') : 'msg'))).toEqual(['A+B+C']);
+  });
 });
 
 describe('helpers', () => {

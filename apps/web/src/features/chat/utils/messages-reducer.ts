@@ -110,16 +110,19 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       // the resume could not be honoured: the recent window follows, the list starts over
       if (frame.message === 'RESYNC') return initialChatState;
       if (frame.message !== 'JOIN' && frame.message !== 'LEAVE') return state;
-      const username = frame.username ?? '';
-      const event: ChatSystemEvent = {
+      // a burst of arrivals comes as one frame listing everyone (the receiver may be among them)
+      const usernames = frame.usernames ?? [frame.username ?? ''];
+      const events = usernames.map((username, index): ChatSystemEvent => ({
         kind: 'system',
         id: `${frame.timestamp}-${frame.message}-${username}`,
-        event: frame.message,
+        event: frame.message as 'JOIN' | 'LEAVE',
         username,
-        displayUsername: frame.displayUsername ?? generatedDisplayName(username),
+        displayUsername:
+          (frame.usernames ? frame.displayUsernames?.[index] : frame.displayUsername) ??
+          generatedDisplayName(username),
         timestamp: frame.timestamp,
-      };
-      return { items: [...state.items, event] };
+      }));
+      return { items: [...state.items, ...events] };
     }
     case 'translationChunk':
       return updateMessage(state, frame.originalTimestamp, (message) => {
@@ -207,16 +210,17 @@ export type DisplayItem =
   | { kind: 'system'; id: string; event: 'JOIN' | 'LEAVE'; names: string[] };
 
 /**
- * Newest first, with consecutive JOIN (or LEAVE) events folded into one pill so a burst of arrivals
+ * Newest first, without the user's own JOIN/LEAVE, with consecutive JOIN (or LEAVE) events folded into one pill so a burst of arrivals
  * reads '{A and B} have joined the chat'. Names keep arrival order.
  */
-export function toDisplayItems(items: readonly ChatItem[]): DisplayItem[] {
+export function toDisplayItems(items: readonly ChatItem[], myUsername?: string): DisplayItem[] {
   const out: DisplayItem[] = [];
   for (const item of items) {
     if (item.kind === 'message') {
       out.push({ kind: 'message', message: item });
       continue;
     }
+    if (item.username === myUsername) continue; // one's own arrival, listed in a coalesced JOIN
     const last = out[out.length - 1];
     if (last?.kind === 'system' && last.event === item.event) {
       if (!last.names.includes(item.displayUsername)) last.names.push(item.displayUsername);

@@ -1,0 +1,111 @@
+import type { ServerFrame, SystemFrame } from '@xtalk/protocol';
+import type { Clock } from '../clock.js';
+import type { Audience } from './envelope.js';
+
+/*
+ * JOIN and LEAVE, coalesced per room (docs/decisions/0110). Announced one by one, filling a room of n
+ * costs n²/2 frames (every joiner is announced to everyone already there): half a million for 1,000.
+ * Here the first event in a quiet room goes out at once, exactly as before (one name, not to the
+ * person's own connections); events within the next `windowMs` wait and leave together as one frame
+ * that lists everyone: `usernames` / `displayUsernames` (the spec's '{A and B} have joined'). Such a
+ * frame also carries the first person in `username` / `displayUsername`, so a client that does not know
+ * the lists still reads a valid frame. It goes to the whole room; a client leaves itself out.
+ * A JOIN and a LEAVE never share a frame, and their order is kept: an event of the other kind sends
+ * what is waiting first.
+ */
+
+export type PresenceEvent = 'JOIN' | 'LEAVE';
+
+export interface Person {
+  username: string;
+  displayUsername: string;
+}
+
+export interface PresenceAnnouncer {
+  announce(roomId: string, event: PresenceEvent, person: Person): Promise<void>;
+  /** Sends whatever waits now (shutdown, tests). */
+  flush(): Promise<void>;
+}
+
+type Broadcast = (roomId: string, frame: ServerFrame, audience?: Audience) => Promise<void>;
+
+interface RoomWindow {
+  event: PresenceEvent | undefined;
+  people: Map<string, string>;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+export function createPresenceAnnouncer(
+  hub: { broadcast: Broadcast },
+  clock: Clock,
+  windowMs = 250,
+): PresenceAnnouncer {
+  const rooms = new Map<string, RoomWindow>();
+
+  function frameOf(event: PresenceEvent, people: Map<string, string>): SystemFrame {
+    const [[username, displayUsername]] = people as unknown as [[string, string]];
+    const frame: SystemFrame = {
+      type: 'system',
+      message: event,
+      timestamp: clock.now(),
+      username,
+      displayUsername,
+    };
+    if (people.size > 1) {
+      frame.usernames = [...people.keys()];
+      frame.displayUsernames = [...people.values()];
+    }
+    return frame;
+  }
+
+  function send(roomId: string, window: RoomWindow): Promise<void> {
+    const { event, people } = window;
+    window.event = undefined;
+    window.people = new Map();
+    if (!event || people.size === 0) return Promise.resolve();
+    const frame = frameOf(event, people);
+    const audience = people.size === 1 ? { exceptUsername: frame.username! } : {};
+    return hub.broadcast(roomId, frame, audience);
+  }
+
+  /** The window ends: send what waited and keep the window open while events keep coming. */
+  function tick(roomId: string) {
+    const window = rooms.get(roomId);
+    if (!window) return;
+    if (window.people.size === 0) {
+      rooms.delete(roomId);
+      return;
+    }
+    void send(roomId, window);
+    window.timer = setTimeout(() => tick(roomId), windowMs);
+    window.timer.unref?.();
+  }
+
+  return {
+    async announce(roomId, event, person) {
+      let window = rooms.get(roomId);
+      if (!window) {
+        // a quiet room: this one goes out now, and the window opens for whoever follows
+        window = { event, people: new Map([[person.username, person.displayUsername]]), timer: undefined };
+        rooms.set(roomId, window);
+        window.timer = setTimeout(() => tick(roomId), windowMs);
+        window.timer.unref?.();
+        await send(roomId, window);
+        return;
+      }
+      if (window.event && window.event !== event) await send(roomId, window);
+      window.event = event;
+      window.people.delete(person.username); // a repeat moves to the end: the order is arrival order
+      window.people.set(person.username, person.displayUsername);
+    },
+    async flush() {
+      const sends: Promise<void>[] = [];
+      for (const [roomId, window] of rooms) {
+        clearTimeout(window.timer);
+        sends.push(send(roomId, window));
+      }
+      rooms.clear();
+      await Promise.all(sends);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { once } from 'node:events';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWriteBatcher, textFrame } from './write-batcher.js';
+
+/*
+ * The write batching of room frames (docs/decisions/0110): framed once, one write per socket per turn,
+ * order kept per socket, and a socket whose reader stopped never holds up the others (real TCP sockets).
+ */
+
+/** A stream that records each write the batcher causes: one entry per write call, chunks in order. */
+function recordingStream() {
+  const writes: string[][] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writes.push([chunk.toString()]);
+      done();
+    },
+    writev(chunks, done) {
+      writes.push(chunks.map(({ chunk }) => (chunk as Buffer).toString()));
+      done();
+    },
+  });
+  return { stream, writes };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('textFrame', () => {
+  it('frames a payload once (the same Buffer for every listener) with the right length header', () => {
+    const small = Buffer.from('{"a":1}');
+    expect(textFrame(small)).toBe(textFrame(small));
+    expect([...textFrame(small).subarray(0, 2)]).toEqual([0x81, small.length]);
+    const medium = Buffer.alloc(300, 0x61);
+    expect([...textFrame(medium).subarray(0, 4)]).toEqual([0x81, 126, 1, 44]);
+    const large = Buffer.alloc(70_000, 0x61);
+    const header = textFrame(large).subarray(0, 10);
+    expect(header[1]).toBe(127);
+    expect(header.readUInt32BE(6)).toBe(70_000);
+    expect(textFrame(large).length).toBe(70_010);
+  });
+});
+
+describe('write batcher', () => {
+  it('writes what one socket gets within a turn in one write, in order (a replay is one write)', async () => {
+    const batcher = createWriteBatcher();
+    const a = recordingStream();
+    const b = recordingStream();
+    for (let i = 0; i < 50; i++) batcher.write(a.stream, Buffer.from(`a${i}`));
+    batcher.write(b.stream, Buffer.from('b0'));
+    expect(a.writes).toEqual([]); // corked until the turn ends
+    await turn();
+    expect(a.writes).toEqual([Array.from({ length: 50 }, (_, i) => `a${i}`)]);
+    expect(b.writes).toEqual([['b0']]);
+    batcher.write(a.stream, Buffer.from('a50'));
+    await turn();
+    expect(a.writes[1]).toEqual(['a50']);
+    expect(batcher.stats()).toEqual({ corked: 0, flushes: 2 });
+  });
+
+  describe('on real sockets', () => {
+    let server: Server | undefined;
+    const sockets: Socket[] = [];
+    afterEach(async () => {
+      for (const socket of sockets) socket.destroy();
+      sockets.length = 0;
+      await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    });
+
+    /** A connected pair: `out` is the server's end (written by the batcher), `reader` the client's. */
+    async function pairs(count: number) {
+      const accepted: Socket[] = [];
+      server = createServer((socket) => accepted.push(socket));
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      const { port } = server.address() as { port: number };
+      const readers: Socket[] = [];
+      for (let i = 0; i < count; i++) {
+        const reader = connect(port, '127.0.0.1');
+        await once(reader, 'connect');
+        readers.push(reader);
+      }
+      while (accepted.length < count) await turn();
+      sockets.push(...accepted, ...readers);
+      return readers.map((reader, i) => ({ reader, out: accepted[i]! }));
+    }
+
+    it('keeps delivering to a reading socket while another one has stopped reading', async () => {
+      const batcher = createWriteBatcher();
+      const [stuck, live] = await pairs(2);
+      stuck!.reader.pause(); // this client stopped reading: its kernel buffers fill, then the stream's
+      let received = '';
+      live!.reader.on('data', (chunk: Buffer) => (received += chunk.toString()));
+      const chunk = Buffer.alloc(64 * 1024, 0x78);
+      const rounds = 200; // 12.5 MiB each: far more than loopback's kernel buffers hold
+      for (let i = 0; i < rounds; i++) {
+        batcher.write(stuck!.out, chunk);
+        batcher.write(live!.out, Buffer.from(`<${i}>`));
+        await turn();
+      }
+      const expected = Array.from({ length: rounds }, (_, i) => `<${i}>`).join('');
+      while (received.length < expected.length) await once(live!.reader, 'data');
+      expect(received).toBe(expected); // all of it, in order, while the stuck one's bytes wait in memory
+      expect(stuck!.out.writableLength).toBeGreaterThan(1024 * 1024);
+    });
+  });
+});

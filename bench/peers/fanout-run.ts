@@ -1,0 +1,259 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServerProcess, type ServerProcess } from '../lib/server-process.js';
+import { median, round } from '../lib/stats.js';
+import type { GeneratorReply, GeneratorRequest, LoadResult, PeerKind } from './generator-protocol.js';
+
+/*
+ * The fan-out comparison: XTalk beside a bare `ws` broadcast server and a Socket.IO rooms server, each a
+ * process of its own, driven by the same load generator (a third process). Runs are interleaved (round r
+ * starts with a different server) and every figure is the median over the rounds.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+export const PEER_KINDS: readonly PeerKind[] = ['xtalk', 'ws', 'socketio'];
+
+export interface FanoutSettings {
+  rounds: number;
+  /** Sockets connected per run, in rooms of `roomSize`; room 0 is the measured room. */
+  sockets: number;
+  roomSize: number;
+  rates: number[];
+  seconds: number;
+  warmupSeconds: number;
+  senders: number;
+  concurrency: number;
+  /** Which servers to run (default all three). */
+  kinds: readonly PeerKind[];
+  /** When set, servers run with `--cpu-prof` into this directory. */
+  profileDir?: string | undefined;
+  log: (line: string) => void;
+}
+
+export interface FanoutRun {
+  kind: PeerKind;
+  round: number;
+  rssAtStartKiB: number;
+  /** Server CPU from the first socket opened until the server is quiet again, scaled to 2,000 sockets. */
+  connectCpuMsPer2000: number;
+  connectWallMs: number;
+  /** (RSS after GC with the sockets open − RSS after GC before) / sockets. */
+  idleKiBPerConnection: number;
+  idleHeapKiBPerConnection: number;
+  loads: Array<LoadResult & { rate: number; serverCpuMs: number; cpuSecondsPerMillion: number }>;
+  unexpectedCloses: number;
+  loadAverage: number[];
+}
+
+function entryOf(kind: PeerKind): string {
+  if (kind === 'xtalk') return join(root, 'apps/server/dist/server.js');
+  return join(here, kind === 'ws' ? 'ws-broadcast.mjs' : 'socketio-rooms.mjs');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the server has used under 4 % of a core over two 250 ms polls in a row (max 60 s). */
+async function quiet(server: ServerProcess): Promise<void> {
+  let last = server.cpuMs();
+  let calm = 0;
+  const deadline = Date.now() + 60_000;
+  while (calm < 2 && Date.now() < deadline) {
+    await sleep(250);
+    const now = server.cpuMs();
+    calm = now - last <= 10 ? calm + 1 : 0;
+    last = now;
+  }
+}
+
+function startGenerator() {
+  const child: ChildProcess = fork(join(here, 'load-generator.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const listeners = new Set<(reply: GeneratorReply) => void>();
+  child.on('message', (reply: GeneratorReply) => {
+    for (const listener of listeners) listener(reply);
+  });
+  function ask<C extends GeneratorReply['cmd']>(
+    request: GeneratorRequest,
+    answer: C,
+    onReply?: (reply: GeneratorReply) => void,
+  ): Promise<Extract<GeneratorReply, { cmd: C }>> {
+    return new Promise((resolve, reject) => {
+      const listener = (reply: GeneratorReply) => {
+        onReply?.(reply);
+        if (reply.cmd === 'failed') reject(new Error(`load generator: ${reply.error}`));
+        else if (reply.cmd === answer) resolve(reply as Extract<GeneratorReply, { cmd: C }>);
+        else return;
+        listeners.delete(listener);
+      };
+      listeners.add(listener);
+      child.send(request);
+    });
+  }
+  return { ask, stop: () => child.kill() };
+}
+
+async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettings): Promise<FanoutRun> {
+  const { loadavg } = await import('node:os');
+  const loadAverage = [loadavg()[0] ?? 0];
+  const server = await startServerProcess({
+    entry: entryOf(kind),
+    nodeArgs: [
+      '--expose-gc',
+      '--import',
+      join(here, 'gc-hook.mjs'),
+      ...(settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : []),
+    ],
+    env: { LANGUAGES: 'en' },
+    startTimeoutMs: 60_000,
+  });
+  const generator = startGenerator();
+  try {
+    await sleep(2000);
+    const rssAtStartKiB = server.rssKiB();
+    const rooms: number[] = [];
+    for (let left = settings.sockets; left > 0; left -= settings.roomSize)
+      rooms.push(Math.min(left, settings.roomSize));
+    await generator.ask(
+      {
+        cmd: 'prepare',
+        kind,
+        baseUrl: server.baseUrl,
+        wsBase: server.wsBase,
+        rooms,
+        concurrency: settings.concurrency,
+      },
+      'prepared',
+    );
+    await quiet(server);
+    const before = await server.memoryAfterGc();
+    const cpuBeforeConnect = server.cpuMs();
+    const opened = await generator.ask({ cmd: 'open', concurrency: settings.concurrency }, 'opened');
+    await quiet(server);
+    const connectCpuMs = server.cpuMs() - cpuBeforeConnect;
+    const after = await server.memoryAfterGc();
+    const loads: FanoutRun['loads'] = [];
+    let unexpectedCloses = opened.unexpectedCloses;
+    for (const rate of settings.rates) {
+      let cpuAtMeasure = server.cpuMs();
+      const loaded = await generator.ask(
+        {
+          cmd: 'load',
+          rate,
+          seconds: settings.seconds,
+          warmupSeconds: settings.warmupSeconds,
+          drainMs: 10_000,
+          senders: settings.senders,
+        },
+        'loaded',
+        (reply) => {
+          if (reply.cmd === 'measuring') cpuAtMeasure = server.cpuMs();
+        },
+      );
+      const serverCpuMs = server.cpuMs() - cpuAtMeasure;
+      const deliveries = Math.max(1, loaded.result.deliveries);
+      loads.push({
+        ...loaded.result,
+        rate,
+        serverCpuMs,
+        cpuSecondsPerMillion: (serverCpuMs / deliveries) * 1000,
+      });
+      unexpectedCloses = loaded.unexpectedCloses;
+      loadAverage.push(loadavg()[0] ?? 0);
+    }
+    await generator.ask({ cmd: 'close' }, 'closed');
+    return {
+      kind,
+      round: roundIndex,
+      rssAtStartKiB,
+      connectCpuMsPer2000: (connectCpuMs * 2000) / settings.sockets,
+      connectWallMs: opened.ms,
+      idleKiBPerConnection: (after.rss - before.rss) / 1024 / settings.sockets,
+      idleHeapKiBPerConnection:
+        (after.heapUsed + after.external - before.heapUsed - before.external) / 1024 / settings.sockets,
+      loads,
+      unexpectedCloses,
+      loadAverage: loadAverage.map((value) => round(value, 2)),
+    };
+  } finally {
+    generator.stop();
+    await server.stop();
+  }
+}
+
+export interface FanoutSummary {
+  kind: PeerKind;
+  rates: Array<{ rate: number; p50: number; p99: number; missing: number; deliveriesPerSecond: number }>;
+  cpuSecondsPerMillion: number;
+  idleKiBPerConnection: number;
+  idleHeapKiBPerConnection: number;
+  rssAtStartMiB: number;
+  connectCpuSecondsPer2000: number;
+}
+
+export interface FanoutResult {
+  settings: Omit<FanoutSettings, 'log'>;
+  runs: FanoutRun[];
+  medians: FanoutSummary[];
+}
+
+function summariseKind(kind: PeerKind, runs: FanoutRun[], rates: number[]): FanoutSummary {
+  const mine = runs.filter((run) => run.kind === kind);
+  const at = (rate: number) => mine.map((run) => run.loads.find((load) => load.rate === rate)!);
+  return {
+    kind,
+    rates: rates.map((rate) => ({
+      rate,
+      p50: round(median(at(rate).map((load) => load.latencyMs.p50))),
+      p99: round(median(at(rate).map((load) => load.latencyMs.p99))),
+      missing: Math.max(...at(rate).map((load) => load.missing)),
+      deliveriesPerSecond: round(median(at(rate).map((load) => load.deliveries / load.sendSeconds)), 0),
+    })),
+    cpuSecondsPerMillion: round(
+      median(
+        mine.map(
+          (run) =>
+            (run.loads.reduce((sum, load) => sum + load.serverCpuMs, 0) /
+              Math.max(
+                1,
+                run.loads.reduce((sum, load) => sum + load.deliveries, 0),
+              )) *
+            1000,
+        ),
+      ),
+    ),
+    idleKiBPerConnection: round(median(mine.map((run) => run.idleKiBPerConnection))),
+    idleHeapKiBPerConnection: round(median(mine.map((run) => run.idleHeapKiBPerConnection))),
+    rssAtStartMiB: round(median(mine.map((run) => run.rssAtStartKiB / 1024)), 0),
+    connectCpuSecondsPer2000: round(median(mine.map((run) => run.connectCpuMsPer2000 / 1000)), 2),
+  };
+}
+
+export async function runFanout(settings: FanoutSettings): Promise<FanoutResult> {
+  const runs: FanoutRun[] = [];
+  for (let r = 0; r < settings.rounds; r++) {
+    const kinds = settings.kinds;
+    const order = kinds.map((_, i) => kinds[(i + r) % kinds.length]!);
+    for (const kind of order) {
+      settings.log(`fan-out round ${r + 1}/${settings.rounds}: ${kind}`);
+      const run = await runOne(kind, r, settings);
+      const summary = run.loads.map(
+        (load) =>
+          `${load.rate}/s p50 ${round1(load.latencyMs.p50)} p99 ${round1(load.latencyMs.p99)} missing ${load.missing}`,
+      );
+      settings.log(`  ${kind}: connect ${round1(run.connectCpuMsPer2000)} ms CPU, ${summary.join('; ')}`);
+      runs.push(run);
+    }
+  }
+  const { log: _log, ...rest } = settings;
+  return {
+    settings: rest,
+    runs,
+    medians: settings.kinds.map((kind) => summariseKind(kind, runs, settings.rates)),
+  };
+}
+
+const round1 = (value: number) => round(value, 1);

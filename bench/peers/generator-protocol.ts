@@ -1,0 +1,41 @@
+import type { Summary } from '../lib/stats.js';
+
+/* The IPC messages between the fan-out orchestrator and its load generator child process. */
+
+/** `xtalk`: the real server; `ws`: bench/peers/ws-broadcast.mjs; `socketio`: bench/peers/socketio-rooms.mjs. */
+export type PeerKind = 'xtalk' | 'ws' | 'socketio';
+
+export type GeneratorRequest =
+  | { cmd: 'prepare'; kind: PeerKind; baseUrl: string; wsBase: string; rooms: number[]; concurrency: number }
+  | { cmd: 'open'; concurrency: number }
+  | {
+      cmd: 'load';
+      rate: number;
+      seconds: number;
+      warmupSeconds: number;
+      drainMs: number;
+      /** Room 0's first members take turns to send (XTalk allows each 2 messages a second). */
+      senders: number;
+    }
+  | { cmd: 'close' };
+
+export interface LoadResult {
+  messages: number;
+  sendSeconds: number;
+  deliveries: number;
+  expected: number;
+  missing: number;
+  lateOrUnknown: number;
+  latencyMs: Summary;
+  generatorCpuMs: number;
+  generatorLoopDelayP99Ms: number;
+}
+
+export type GeneratorReply =
+  | { cmd: 'prepared'; roomIds: string[] }
+  | { cmd: 'opened'; ms: number; unexpectedCloses: number }
+  | { cmd: 'measuring' }
+  | { cmd: 'sent' }
+  | { cmd: 'loaded'; result: LoadResult; unexpectedCloses: number }
+  | { cmd: 'closed'; unexpectedCloses: number }
+  | { cmd: 'failed'; error: string };

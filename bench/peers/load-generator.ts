@@ -1,0 +1,229 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import { guestLogin, joinRoom, mapLimit } from '../lib/guest.js';
+import { summarise, type Summary } from '../lib/stats.js';
+import type { GeneratorReply, GeneratorRequest, PeerKind } from './generator-protocol.js';
+
+/*
+ * The fan-out bench's load generator: a child process of its own (so its CPU is not the server's and not
+ * the orchestrator's), driven over IPC. The same raw `ws` client talks to every server; only the framing
+ * differs: XTalk's JSON protocol, Socket.IO's engine.io packets ("42[...]"), or bare text. A message's text
+ * is `b#<seq>#`; receivers find it with a byte search (no JSON parse), so the generator stays cheap at
+ * 50,000 deliveries a second.
+ */
+
+interface Member {
+  room: number;
+  socket?: WebSocket;
+  ready: boolean;
+  /** XTalk only: the login and session the socket opens with. */
+  token?: string;
+  username?: string;
+  sessionId?: string;
+}
+
+const MARK = Buffer.from('b#');
+let kind: PeerKind = 'ws';
+let baseUrl = '';
+let wsBase = '';
+let members: Member[] = [];
+let roomIds: string[] = [];
+/** Send time of each message by sequence number; NaN once counted as out of the measured window. */
+let sentAt = new Float64Array(0);
+let measuredFrom = 0;
+let measuredTo = -1;
+let latencies = new Float64Array(0);
+let latencyCount = 0;
+let lateOrUnknown = 0;
+let unexpectedCloses = 0;
+let closing = false;
+
+const reply = (message: GeneratorReply) => process.send?.(message);
+
+function onData(member: Member, data: Buffer) {
+  const receivedAt = performance.now();
+  const at = data.indexOf(MARK);
+  if (at >= 0) {
+    let seq = 0;
+    for (let i = at + 2; i < data.length; i++) {
+      const digit = data[i]! - 48;
+      if (digit < 0 || digit > 9) break;
+      seq = seq * 10 + digit;
+    }
+    if (seq >= measuredFrom && seq <= measuredTo) {
+      if (latencyCount < latencies.length) latencies[latencyCount++] = receivedAt - sentAt[seq]!;
+    } else if (!(seq < measuredFrom)) lateOrUnknown++;
+    return;
+  }
+  if (member.ready) {
+    if (kind === 'socketio' && data.length === 1 && data[0] === 0x32) member.socket?.send('3'); // ping → pong
+    return;
+  }
+  const text = data.toString();
+  if (kind === 'xtalk' && text.includes('"message":"READY"')) markReady(member);
+  else if (kind === 'socketio' && text.startsWith('0{')) member.socket?.send('40');
+  else if (kind === 'socketio' && text.startsWith('40')) markReady(member);
+}
+
+let readyCount = 0;
+let onAllReady: (() => void) | undefined;
+function markReady(member: Member) {
+  if (member.ready) return;
+  member.ready = true;
+  if (++readyCount === members.length) onAllReady?.();
+}
+
+function urlOf(member: Member): string {
+  const room = roomIds[member.room]!;
+  if (kind === 'xtalk')
+    return `${wsBase}/xtalk_ws/${member.sessionId}?t=${encodeURIComponent(member.token ?? '')}`;
+  if (kind === 'socketio') return `${wsBase}/socket.io/?EIO=4&transport=websocket&room=${room}`;
+  return `${wsBase}/?room=${room}`;
+}
+
+function open(member: Member): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(urlOf(member), { perMessageDeflate: false, skipUTF8Validation: true });
+    member.socket = socket;
+    socket.on('message', (data: Buffer) => onData(member, data));
+    socket.once('open', () => {
+      if (kind === 'ws') markReady(member);
+      if (kind === 'xtalk') {
+        const frame = {
+          type: 'setUsername',
+          username: member.username,
+          language: 'en',
+          room: roomIds[member.room],
+        };
+        socket.send(JSON.stringify({ ...frame, protocolVersion: 2 }));
+      }
+      resolve();
+    });
+    socket.on('error', (error) => {
+      if (!member.ready) reject(error);
+    });
+    socket.on('close', () => {
+      if (!closing) unexpectedCloses++;
+    });
+  });
+}
+
+async function prepare(request: Extract<GeneratorRequest, { cmd: 'prepare' }>) {
+  kind = request.kind;
+  baseUrl = request.baseUrl;
+  wsBase = request.wsBase;
+  members = request.rooms.flatMap((size, room) =>
+    Array.from({ length: size }, () => ({ room, ready: false })),
+  );
+  roomIds = request.rooms.map((_, room) => `R${room}`);
+  if (kind !== 'xtalk') return;
+  const logins = await mapLimit(members, request.concurrency, () => guestLogin(baseUrl));
+  // the first member of each room creates it; the others join by its code
+  for (let room = 0; room < request.rooms.length; room++) {
+    const first = members.findIndex((member) => member.room === room);
+    const created = await joinRoom(baseUrl, logins[first]!.token, null);
+    roomIds[room] = created.roomId;
+    members[first]!.sessionId = created.sessionId;
+  }
+  await mapLimit(members, request.concurrency, async (member, index) => {
+    const login = logins[index]!;
+    member.token = login.token;
+    member.username = login.user.username;
+    member.sessionId ??= (await joinRoom(baseUrl, login.token, roomIds[member.room]!)).sessionId;
+  });
+}
+
+async function openAll(concurrency: number): Promise<number> {
+  const started = performance.now();
+  const allReady = new Promise<void>((resolve) => (onAllReady = resolve));
+  await mapLimit(members, concurrency, open);
+  if (readyCount < members.length) await allReady;
+  return performance.now() - started;
+}
+
+/** Round-robin over the room's first `senders` members, one message every 1000/rate ms. */
+async function load(request: Extract<GeneratorRequest, { cmd: 'load' }>) {
+  const room0 = members.filter((member) => member.room === 0);
+  const senders = room0.slice(0, Math.min(request.senders, room0.length));
+  const total = Math.ceil((request.warmupSeconds + request.seconds) * request.rate);
+  const warmup = Math.ceil(request.warmupSeconds * request.rate);
+  const base = sentAt.length;
+  const grown = new Float64Array(base + total);
+  grown.set(sentAt);
+  sentAt = grown;
+  measuredFrom = base + warmup;
+  measuredTo = base + total - 1;
+  const expected = (total - warmup) * room0.length;
+  latencies = new Float64Array(expected);
+  latencyCount = 0;
+  lateOrUnknown = 0;
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  const cpuBefore = process.cpuUsage();
+  const interval = 1000 / request.rate;
+  const start = performance.now();
+  let measuredStart = start;
+  for (let i = 0; i < total; i++) {
+    const due = start + i * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (i === warmup) {
+      measuredStart = performance.now();
+      reply({ cmd: 'measuring' });
+      loop.enable();
+    }
+    const seq = base + i;
+    const sender = senders[i % senders.length]!;
+    sentAt[seq] = performance.now();
+    const text = `b#${seq}#`;
+    if (kind === 'xtalk')
+      sender.socket?.send(
+        `{"type":"chat","room":"${roomIds[0]}","language":"en","message":"${text}","clientId":"c${seq}"}`,
+      );
+    else if (kind === 'socketio') sender.socket?.send(`42["m","${text}"]`);
+    else sender.socket?.send(text);
+  }
+  const sendSeconds = (performance.now() - measuredStart) / 1000;
+  reply({ cmd: 'sent' });
+  const drainUntil = performance.now() + request.drainMs;
+  while (latencyCount < expected && performance.now() < drainUntil)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  loop.disable();
+  const cpu = process.cpuUsage(cpuBefore);
+  const latencyMs: Summary = summarise(Array.from(latencies.subarray(0, latencyCount)));
+  measuredTo = -1;
+  return {
+    messages: total - warmup,
+    sendSeconds,
+    deliveries: latencyCount,
+    expected,
+    missing: expected - latencyCount,
+    lateOrUnknown,
+    latencyMs,
+    generatorCpuMs: (cpu.user + cpu.system) / 1000,
+    generatorLoopDelayP99Ms: loop.percentile(99) / 1e6,
+  };
+}
+
+async function handle(request: GeneratorRequest): Promise<GeneratorReply> {
+  switch (request.cmd) {
+    case 'prepare':
+      await prepare(request);
+      return { cmd: 'prepared', roomIds };
+    case 'open':
+      return { cmd: 'opened', ms: await openAll(request.concurrency), unexpectedCloses };
+    case 'load':
+      return { cmd: 'loaded', result: await load(request), unexpectedCloses };
+    case 'close': {
+      closing = true;
+      for (const member of members) member.socket?.close(1000);
+      return { cmd: 'closed', unexpectedCloses };
+    }
+  }
+}
+
+process.on('message', (request: GeneratorRequest) => {
+  handle(request).then(reply, (error: unknown) =>
+    reply({ cmd: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+  );
+});
+process.on('disconnect', () => process.exit(0));
