@@ -4,8 +4,10 @@ export const PRODUCT_NAME = 'XTalk';
 /**
  * The protocol version this code speaks; sent in setUsername by clients and in READY by the server.
  * 2: offsets, epochs and resume, client message ids (docs/decisions/0060-protocol-version-handshake.md).
+ * 3: streaming voice (voiceStart, Ogg pages, voiceEnd), live captions (captionPartial), clip translations
+ *    before the message (docs/decisions/0120-streaming-voice.md).
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 /** The oldest version a server serves by default (a setUsername without a version is version 1). */
 export const MIN_PROTOCOL_VERSION = 1;
 

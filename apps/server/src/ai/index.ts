@@ -20,6 +20,7 @@ export type { LocalProviderOptions } from './local-provider.js';
 export { transformersLoader, DEFAULT_LOCAL_MODELS, NLLB_CODES } from './local-models.js';
 export type { LocalModelLoader, LoadedModel, LoadProgress, LocalModels } from './local-models.js';
 export { OpenAiProvider } from './openai-provider.js';
+export * from './transcription-stream.js';
 export type { OpenAiProviderOptions } from './openai-provider.js';
 
 /**
@@ -87,6 +88,7 @@ export function createAiProvider(
         ttsModel: config.OPENAI_TTS_MODEL,
         ttsVoice: config.OPENAI_TTS_VOICE,
         transcriptionModel: config.OPENAI_TRANSCRIPTION_MODEL,
+        logger,
       });
     }
     case 'local': {
