@@ -1,4 +1,4 @@
-import { OggOpusDecoder } from 'ogg-opus-decoder';
+import { OggOpusDecoder, type OggOpusDecodedAudio } from 'ogg-opus-decoder';
 import { isOgg } from './ogg.js';
 import { resample } from './resample.js';
 
@@ -61,8 +61,9 @@ export function createOpusStreamDecoder(rate = PCM_SAMPLE_RATE): OpusStreamDecod
     async push(pages) {
       await decoder.ready;
       if (freed) return new Float32Array(0);
-      const decoded = decoder.decode(pages);
-      const first = decoded.channelData[0];
+      // typed as synchronous, but the WebAssembly decoder answers with a promise
+      const decoded = await (decoder.decode(pages) as OggOpusDecodedAudio | Promise<OggOpusDecodedAudio>);
+      const first = decoded?.channelData[0];
       if (!first || decoded.samplesDecoded === 0) return new Float32Array(0);
       // edges of each piece are filtered against silence: a faint click every piece, inaudible to a model
       return resample(first.subarray(0, decoded.samplesDecoded), OPUS_RATE, rate);
