@@ -61,6 +61,25 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     return sent;
   }, []);
 
+  /**
+   * Streaming voice (protocol 3): announces a clip and returns where its pages go; undefined when the server
+   * speaks an older protocol or the socket is not ready (the recorder then sends the whole clip).
+   */
+  const openVoiceStream = useCallback((language: string) => {
+    const client = clientRef.current;
+    const room = client?.roomId;
+    if (!client || !room || client.state !== 'ready' || client.serverProtocolVersion < 3) return undefined;
+    const clipId = newClientId();
+    if (!client.send({ type: 'voiceStart', clipId, language, room })) return undefined;
+    // after a reconnect the pages would reach a server that never saw voiceStart: the stream is broken
+    const connection = client.readyCount;
+    const same = () => client.state === 'ready' && client.readyCount === connection;
+    return {
+      send: (pages: Uint8Array) => same() && client.sendBinary(pages),
+      end: () => same() && client.send({ type: 'voiceEnd', clipId }),
+    };
+  }, []);
+
   const sendLanguage = useCallback((language: UiLanguage) => {
     const client = clientRef.current;
     if (client?.roomId && client.isOpen) client.send({ type: 'setLanguage', language, room: client.roomId });
@@ -89,6 +108,7 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     retry,
     discard,
     sendAudio,
+    openVoiceStream,
     sendLanguage,
     reconnect,
     isCurrentRoom,
