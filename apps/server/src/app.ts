@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createAiProvider } from './ai/index.js';
+import { createAiProvider, type AiProvider } from './ai/index.js';
 import './app-decorations.js';
 import {
   chooseBotCheck,
@@ -50,6 +50,8 @@ export interface AppOptions {
   heartbeatMs?: number;
   /** Replaces the credits meter (tests and the bench that measure the pipeline without the ledger). */
   meter?: Meter;
+  /** Replaces the configured AI provider (the bench: fake engines of fixed latencies). */
+  provider?: AiProvider;
 }
 
 const REPLAY_LIMIT = 500;
@@ -88,7 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rooms = createRoomsRepo(db, clock);
   const roomLog = createRoomLog(db);
   const hub = createRoomHub(bus, { log: roomLog, logger: app.log });
-  const provider = createAiProvider(config, app.log);
+  const provider = options.provider ?? createAiProvider(config, app.log);
   // Credits: the author of a message pays for its AI work from the ledger.
   const credits = createCredits(config, db, clock, users, app.log);
   app.decorate('xtalkLedger', credits.ledger);

@@ -43,6 +43,8 @@ export type AiConfig = Pick<
   FAKE_AI_CHUNK_DELAY_MS?: number;
   /** Fake provider: the transcript of a clip that carries no marker (a real voice, in e2e). */
   FAKE_AI_TRANSCRIPT?: string;
+  /** Fake provider: delay of each streamed transcription delta (ms). */
+  FAKE_AI_DELTA_MS?: number;
 };
 
 export interface CreateAiProviderOptions {
@@ -101,6 +103,7 @@ export function createAiProvider(
       return new FakeProvider({
         chunkDelayMs: config.FAKE_AI_CHUNK_DELAY_MS,
         transcript: config.FAKE_AI_TRANSCRIPT,
+        deltaLatencyMs: config.FAKE_AI_DELTA_MS,
         ...options.fake,
       });
   }
