@@ -24,6 +24,8 @@ import type { TranscriptionStream, TranscriptionStreamOptions } from './transcri
 export interface FakeProviderOptions {
   /** Delay before each translation chunk (ms). Default 0. */
   chunkDelayMs?: number;
+  /** Delay before the first translation chunk instead (ms): an engine's time to first token. */
+  firstChunkDelayMs?: number;
   /** Split every translation into exactly this many chunks (for the bench); default one per word. */
   chunks?: number;
   /** Extra delay per chunk for texts containing `!slow`. Default 5000. */
@@ -102,7 +104,10 @@ export class FakeProvider implements AiProvider {
     const delay =
       (this.options.chunkDelayMs ?? 0) + (request.text.includes('!slow') ? (this.options.slowMs ?? 5000) : 0);
     for (const [index, piece] of pieces.entries()) {
-      await sleep(delay, request.signal);
+      await sleep(
+        index === 0 && this.options.firstChunkDelayMs !== undefined ? this.options.firstChunkDelayMs : delay,
+        request.signal,
+      );
       if (request.text.includes('!fail') && index === 1) {
         throw new AiError('fake provider failure (!fail)', { retryable: true });
       }
