@@ -1,0 +1,86 @@
+import type { ErrorCode, ServerFrame } from '@xtalk/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { UserRow, UsersRepo } from '../auth/users-repo.js';
+import type { ChatService } from '../rooms/chat-service.js';
+import type { RoomsRepo } from '../rooms/rooms-repo.js';
+import type { RoomLog } from '../rooms/room-log.js';
+import type { FrameLimitPolicy } from './frame-limits.js';
+import type { Presence } from './presence.js';
+import type { HubMember, RoomHub, UserMember } from './room-hub.js';
+
+export interface ConnectionDeps {
+  hub: RoomHub;
+  presence: Presence;
+  chat: ChatService;
+  rooms: RoomsRepo;
+  users: UsersRepo;
+  languages: readonly string[];
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** The room log: positions and what a resuming client missed. */
+  log: Pick<RoomLog, 'position' | 'readSince'>;
+  /** How many stored messages a joiner gets replayed. */
+  replayLimit: number;
+  /** The furthest behind (in offsets) a resume is replayed; further gets RESYNC and the recent window. */
+  resumeMaxEvents: number;
+  /** The oldest protocol version served (a setUsername without one is version 1). */
+  minProtocolVersion?: number;
+  /** Drop a peer whose unsent bytes exceed this (it stopped reading). */
+  maxBufferedBytes: number;
+  /** The frame sent right after READY with the user's balance; undefined for guests (no balance shown). */
+  balanceFrame?: (user: UserRow) => Promise<ServerFrame | undefined>;
+  /** Inbound frame limits and the process-wide sampled log; default: the built-in limits. */
+  frameLimits?: FrameLimitPolicy;
+  /** Answers a binary frame (voice); without it, binary frames get an error frame. */
+  onAudio?: (connection: ConnectionContext, data: Buffer) => Promise<void>;
+}
+
+export interface ConnectionContext {
+  readonly roomId: string;
+  readonly userId: string;
+  username(): string;
+  /** The name shown for the user now (follows renames). */
+  displayUsername(): string;
+  language(): string;
+  sendFrame(frame: ServerFrame): void;
+  /** The client id announced (voiceClip) for the next voice clip, taken once. */
+  takeClipClientId(): string | undefined;
+}
+
+/**
+ * One connection's state and outputs, shared explicitly by its frame handlers (connection-join.ts,
+ * frame-handlers.ts); createConnection owns it.
+ */
+export interface ConnectionCore {
+  readonly deps: ConnectionDeps;
+  readonly roomId: string;
+  readonly log: FastifyBaseLogger;
+  user: UserRow;
+  displayName: string;
+  language: string;
+  state: 'new' | 'joining' | 'joined' | 'closed';
+  /** Live frames that arrive while the replay is being sent; flushed after READY. */
+  pending: { json: Buffer; offset: number | undefined }[] | undefined;
+  /** The last room offset sent on this socket: a logged frame at or before it is not sent again. */
+  lastOffset: number;
+  attached: boolean;
+  present: boolean;
+  readonly member: HubMember;
+  readonly userMember: UserMember;
+  sendFrame(frame: ServerFrame): void;
+  sendError(code: ErrorCode, message: string, clientId?: string): void;
+  /** The hub delivers logged frames in offset order; the replay may already have covered some. */
+  sendLogged(json: Buffer, offset: number | undefined): void;
+  close(code: number, reason: string): void;
+}
+
+export function systemEvent(core: ConnectionCore, message: 'JOIN' | 'LEAVE'): ServerFrame {
+  return {
+    type: 'system',
+    message,
+    timestamp: core.deps.clock.now(),
+    username: core.user.username,
+    displayUsername: core.displayName,
+  };
+}

@@ -1,0 +1,116 @@
+import {
+  CloseCode,
+  MIN_PROTOCOL_VERSION,
+  PROTOCOL_VERSION,
+  type ServerFrame,
+  type SetUsernameFrame,
+} from '@xtalk/protocol';
+import { systemEvent, type ConnectionCore } from './connection-core.js';
+import { checkLanguage, checkRoom } from './frame-handlers.js';
+import { checkProtocolVersion } from './protocol-version.js';
+import { catchUpFor } from './resume.js';
+
+/*
+ * setUsername: the first one joins (protocol check, attach, replay or resume, READY, balance, buffered live
+ * frames, JOIN); a repeated one only updates the language.
+ */
+
+export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
+  const { deps, log } = core;
+  if (frame.username !== core.user.username) {
+    core.sendError('forbidden', 'You can only join as yourself: username does not match your login.');
+    return;
+  }
+  if (!checkRoom(core, frame.room) || !checkLanguage(core, frame.language)) return;
+  if (core.state === 'new') {
+    const refusal = checkProtocolVersion(
+      frame.protocolVersion,
+      deps.minProtocolVersion ?? MIN_PROTOCOL_VERSION,
+    );
+    if (refusal) {
+      log.info({ protocolVersion: frame.protocolVersion }, 'refused a protocol version');
+      core.sendError('bad_frame', refusal);
+      return core.close(CloseCode.UnsupportedVersion, refusal);
+    }
+  }
+  core.language = frame.language;
+  if (core.state !== 'new') return; // a repeated setUsername only updates the language
+  core.state = 'joining';
+  core.pending = [];
+  core.attached = true;
+  let catchUp: Awaited<ReturnType<typeof catchUpFor>>;
+  try {
+    await deps.hub.attach(core.member);
+    await deps.hub.attachUser(core.userMember);
+    catchUp = await catchUpFor(deps, core.roomId, frame.resume);
+  } catch (error) {
+    // Half-joined is no state to stay in: the client reconnects (and resumes) once we can serve it.
+    log.error({ err: error }, 'joining the room failed');
+    core.sendError('unavailable', 'The room could not be loaded just now; reconnecting.');
+    core.close(1011, 'Room unavailable; reconnecting.');
+    return;
+  }
+  const position = { epoch: catchUp.position.epoch, offset: catchUp.position.offset };
+  if (catchUp.resync)
+    core.sendFrame({ type: 'system', message: 'RESYNC', timestamp: deps.clock.now(), ...position });
+  for (const replayed of catchUp.frames) core.sendFrame(replayed);
+  core.lastOffset = position.offset;
+  if ((core.state as string) === 'closed') return;
+  core.sendFrame({
+    type: 'system',
+    message: 'READY',
+    timestamp: deps.clock.now(),
+    roomId: core.roomId,
+    protocolVersion: PROTOCOL_VERSION,
+    ...position,
+  });
+  if (await flushAfterReady(core)) await announceJoin(core);
+}
+
+/** The balance, then the live frames held back during the replay; false when the socket closed meanwhile. */
+async function flushAfterReady(core: ConnectionCore): Promise<boolean> {
+  const balance = await balanceAfterReady(core);
+  if (balance) core.sendFrame(balance);
+  const buffered = core.pending;
+  if (!buffered) return false; // the socket closed while the balance was read
+  core.pending = undefined;
+  core.state = 'joined';
+  for (const { json, offset } of buffered) {
+    // the balance read after READY is newer than any BALANCE that arrived before it
+    if (balance && offset === undefined && isBalanceFrame(json)) continue;
+    core.sendLogged(json, offset);
+  }
+  return true;
+}
+
+async function announceJoin(core: ConnectionCore) {
+  const { deps } = core;
+  // Presence only decides whether to announce JOIN: while its store is away the join still works.
+  const first = await deps.presence.join(core.roomId, core.user.username).then(
+    (isFirst) => {
+      core.present = true;
+      return isFirst;
+    },
+    (error: unknown) => {
+      core.log.warn({ err: error }, 'presence unavailable; joined without announcing');
+      return false;
+    },
+  );
+  if (first) {
+    await deps.hub.broadcast(core.roomId, systemEvent(core, 'JOIN'), { exceptUsername: core.user.username });
+  }
+}
+
+async function balanceAfterReady(core: ConnectionCore): Promise<ServerFrame | undefined> {
+  try {
+    return await core.deps.balanceFrame?.(core.user);
+  } catch (error) {
+    // the balance is a convenience here; the room works without it
+    core.log.warn({ err: error }, 'could not read the balance for READY');
+    return undefined;
+  }
+}
+
+function isBalanceFrame(json: Buffer): boolean {
+  return json.subarray(0, 40).toString().startsWith('{"type":"system","message":"BALANCE"');
+}

@@ -1,0 +1,143 @@
+import type { ServerFrame } from '@xtalk/protocol';
+import type { Clock } from '../clock.js';
+import type { AiProvider, AiTask, Logger, ProviderStatus } from '../ai/provider.js';
+import { AiTimeoutError, AiUnavailableError, languageName } from '../ai/provider.js';
+import { ShutdownError } from './engine-call.js';
+import { isInsufficientCredits } from './errors.js';
+import type { TranslationServiceOptions } from './options.js';
+import type { RoomOutput } from './ports.js';
+import type { Job, PipelineEvent } from './types.js';
+
+/*
+ * What the room is told: frames sent without ever throwing, failure notices at most once per kind per
+ * window, and engine loading progress at most once per interval.
+ */
+
+export type Send = (roomId: string, frame: ServerFrame, exceptUsername?: string) => Promise<void>;
+export type Notice = (roomId: string, kind: string, message: string) => void;
+
+const LOADING_LABEL: Record<AiTask, string> = {
+  translation: 'translation engine',
+  note: 'hint engine',
+  speech: 'speech engine',
+  transcription: 'speech recognition engine',
+};
+
+export function createNotices(deps: {
+  output: RoomOutput;
+  logger: Logger;
+  clock: Clock;
+  options: TranslationServiceOptions;
+}): { send: Send; notice: Notice } {
+  const { output, logger, clock, options } = deps;
+  const noticeSentAt = new Map<string, number>();
+
+  async function send(roomId: string, frame: ServerFrame, exceptUsername?: string): Promise<void> {
+    try {
+      await output.broadcast(roomId, frame, exceptUsername ? { exceptUsername } : undefined);
+    } catch (error) {
+      logger.error({ err: error, roomId, frame: frame.type }, 'translation: broadcast failed');
+    }
+  }
+
+  /** Tell the room, once per `kind` per window. */
+  function notice(roomId: string, kind: string, message: string): void {
+    const key = `${roomId}\u0000${kind}`;
+    const now = clock.now();
+    const last = noticeSentAt.get(key);
+    if (last !== undefined && now - last < options.noticeWindowMs) return;
+    noticeSentAt.set(key, now);
+    if (noticeSentAt.size > 10_000) {
+      for (const [k, at] of noticeSentAt) if (now - at >= options.noticeWindowMs) noticeSentAt.delete(k);
+    }
+    void send(roomId, { type: 'error', code: 'notice', message });
+  }
+
+  return { send, notice };
+}
+
+/** Tells the rooms with work about engines loading; returns the unsubscribe, if the provider reports. */
+export function watchLoading(deps: {
+  provider: AiProvider;
+  clock: Clock;
+  options: TranslationServiceOptions;
+  send: Send;
+  roomIds: () => Iterable<string>;
+}): (() => void) | undefined {
+  const { provider, clock, options, send } = deps;
+  const loadingNoticeAt = new Map<string, number>();
+  return provider.onStatus?.((status: ProviderStatus) => {
+    if (status.kind === 'failed') return; // each waiting task reports its own AiUnavailableError
+    const label = LOADING_LABEL[status.task];
+    for (const roomId of deps.roomIds()) {
+      const key = `${roomId}\u0000${status.task}`;
+      const now = clock.now();
+      if (status.kind === 'ready') {
+        if (loadingNoticeAt.delete(key))
+          void send(roomId, { type: 'error', code: 'notice', message: `${label} ready` });
+        continue;
+      }
+      const last = loadingNoticeAt.get(key);
+      if (last !== undefined && now - last < options.loadingNoticeIntervalMs) continue;
+      loadingNoticeAt.set(key, now);
+      void send(roomId, {
+        type: 'error',
+        code: 'notice',
+        message: `${label} loading ${Math.floor(status.percent)}%`,
+      });
+    }
+  });
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof AiTimeoutError) return 'the AI engine did not answer in time';
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === 'number') return `the AI engine answered HTTP ${status}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export type ReportFailure = (job: Job, task: AiTask, language: string | undefined, error: unknown) => void;
+
+/** A task that failed for good: shutdown is logged, no credits pauses the author, the rest tell the room. */
+export function createFailureReporter(deps: {
+  logger: Logger;
+  emit: (event: Omit<PipelineEvent, 'at'>) => void;
+  notice: Notice;
+  refused: (job: Job, message: string, guest: boolean) => void;
+}): ReportFailure {
+  const { logger, emit, notice } = deps;
+  return function reportFailure(job, task, language, error) {
+    const { roomId, message } = job;
+    emit({ kind: 'failed', roomId, messageId: message.id, language, task });
+    if (error instanceof ShutdownError) {
+      logger.info({ roomId, messageId: message.id, task, language }, 'translation: abandoned at shutdown');
+      return;
+    }
+    if (isInsufficientCredits(error)) {
+      logger.info(
+        { roomId, messageId: message.id, task, username: message.username },
+        'translation: no credits',
+      );
+      deps.refused(job, error.message, error.guest);
+      return;
+    }
+    if (error instanceof AiUnavailableError) {
+      logger.warn({ roomId, task, language, err: error }, error.message);
+      notice(roomId, `unavailable:${task}`, error.message);
+      return;
+    }
+    const reason = describeError(error);
+    logger.error(
+      { roomId, messageId: message.id, task, language, err: error },
+      `translation: ${task} failed`,
+    );
+    const into = language ? ` into ${languageName(language)}` : '';
+    const text: Record<AiTask, string> = {
+      translation: `Translation${into} failed: ${reason}. The message is shown as written.`,
+      note: `Translation hint failed: ${reason}.`,
+      speech: `Spoken translation${into} failed: ${reason}.`,
+      transcription: `Speech recognition failed: ${reason}.`,
+    };
+    notice(roomId, `failed:${task}`, text[task]);
+  };
+}

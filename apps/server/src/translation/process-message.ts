@@ -1,0 +1,70 @@
+import type { ContextMessage } from '../ai/provider.js';
+import { speak } from './speak.js';
+import { digest, type TaskContext } from './task-context.js';
+import { translateInto } from './translate-into.js';
+import type { Job } from './types.js';
+import { noteLanguageFor, writeNote } from './write-note.js';
+
+/*
+ * One message: every missing language translated once (never per listener), each finished translation
+ * spoken, and one hint, sent after the translations.
+ */
+
+async function loadContext(ctx: TaskContext, job: Job): Promise<ContextMessage[]> {
+  if (ctx.options.contextMessages <= 0) return [];
+  try {
+    const recent = await ctx.store.recentMessages(job.roomId, job.message.id, ctx.options.contextMessages);
+    return recent.map((m) => ({
+      username: m.displayUsername ?? m.username,
+      language: m.language,
+      text: m.message,
+    }));
+  } catch (error) {
+    ctx.logger.warn(
+      { err: error, roomId: job.roomId },
+      'translation: could not read recent messages; no context',
+    );
+    return [];
+  }
+}
+
+async function sendNote(ctx: TaskContext, job: Job, noteText: string): Promise<void> {
+  const { roomId, message } = job;
+  let offset: number | void = undefined;
+  try {
+    offset = await ctx.store.saveNote(roomId, message.id, noteText);
+  } catch (error) {
+    ctx.logger.error({ err: error, roomId, messageId: message.id }, 'translation: could not store the note');
+  }
+  await ctx.send(roomId, {
+    type: 'noteComplete',
+    originalTimestamp: message.id,
+    note: noteText,
+    ...(offset ? { offset } : {}),
+  });
+  ctx.emit({ kind: 'note', roomId, messageId: message.id });
+}
+
+export async function processMessage(ctx: TaskContext, job: Job): Promise<void> {
+  const { roomId, message } = job;
+  const { languages } = ctx;
+  ctx.emit({ kind: 'started', roomId, messageId: message.id });
+  const targets = languages.filter((l) => l !== message.language && message.translations[l] === undefined);
+  const noteLanguage = message.note === undefined ? noteLanguageFor(message.language, languages) : undefined;
+  if (targets.length === 0 && noteLanguage === undefined) return;
+  const context = await loadContext(ctx, job);
+  const contextKey = digest(context.map((m) => [m.username, m.language, m.text]));
+
+  const note = noteLanguage ? writeNote(ctx, job, noteLanguage, context, contextKey) : Promise.resolve(null);
+  const speeches: Promise<void>[] = [];
+  await Promise.all(
+    targets.map(async (target) => {
+      const text = await translateInto(ctx, job, target, context, contextKey);
+      if (text !== undefined) speeches.push(speak(ctx, job, target, text));
+    }),
+  );
+  // The hint follows the translations (chunks, complete, then note), never before.
+  const noteText = await note;
+  if (noteText) await sendNote(ctx, job, noteText);
+  await Promise.all(speeches);
+}

@@ -1,0 +1,132 @@
+import type { MessageFrame } from '@xtalk/protocol';
+import type { Logger } from '../ai/provider.js';
+import type { Notice } from './notices.js';
+import type { TranslationServiceOptions } from './options.js';
+import type { Author, Job, PipelineEvent } from './types.js';
+
+/*
+ * The per-room fair queue: work runs under a process-wide concurrency bound, shared round-robin between
+ * rooms (each room at most `maxConcurrentPerRoom` messages at once, at most `maxQueuedPerRoom` waiting),
+ * so one busy or slow room cannot starve the others.
+ */
+
+interface RoomQueue {
+  waiting: Job[];
+  running: number;
+}
+
+export interface RoomQueueDeps {
+  options: TranslationServiceOptions;
+  logger: Logger;
+  emit: (event: Omit<PipelineEvent, 'at'>) => void;
+  notice: Notice;
+  process: (job: Job) => Promise<void>;
+  /** A job that was resumed while it ran: queue it again once it finishes. */
+  requeue: (job: Job) => void;
+  /** Give up on running work (close took longer than `closeTimeoutMs`). */
+  abortRunning: () => void;
+}
+
+export function createRoomQueue(deps: RoomQueueDeps) {
+  const { options, logger, emit } = deps;
+  const rooms = new Map<string, RoomQueue>();
+  /** Rooms with waiting jobs, in round-robin order. */
+  const ready: string[] = [];
+  let running = 0;
+  let closing = false;
+  const inFlight = new Set<Promise<void>>();
+
+  function start(roomId: string, room: RoomQueue, job: Job): void {
+    room.running += 1;
+    running += 1;
+    const work = deps
+      .process(job)
+      .catch((error: unknown) => {
+        logger.error({ err: error, roomId, messageId: job.message.id }, 'translation: unexpected failure');
+      })
+      .finally(() => {
+        job.running = false;
+        if (job.resumeWhenDone && !closing) deps.requeue(job);
+        room.running -= 1;
+        running -= 1;
+        inFlight.delete(work);
+        if (room.running === 0 && room.waiting.length === 0) rooms.delete(roomId);
+        if (!closing) pump();
+      });
+    inFlight.add(work);
+  }
+
+  function pump(): void {
+    let scanned = 0;
+    while (running < options.maxConcurrent && ready.length > 0 && scanned < ready.length) {
+      const roomId = ready.shift() as string;
+      const room = rooms.get(roomId);
+      if (!room || room.waiting.length === 0) continue;
+      if (room.running >= options.maxConcurrentPerRoom) {
+        ready.push(roomId); // this room is at its share; give the others a turn
+        scanned += 1;
+        continue;
+      }
+      scanned = 0;
+      const job = room.waiting.shift() as Job;
+      if (room.waiting.length > 0) ready.push(roomId);
+      start(roomId, room, job);
+    }
+  }
+
+  function enqueue(roomId: string, message: MessageFrame, author: Author): void {
+    emit({ kind: 'received', roomId, messageId: message.id });
+    if (closing) {
+      logger.info({ roomId, messageId: message.id }, 'translation: shutting down; message not translated');
+      return;
+    }
+    let room = rooms.get(roomId);
+    if (!room) {
+      room = { waiting: [], running: 0 };
+      rooms.set(roomId, room);
+    }
+    if (room.waiting.length >= options.maxQueuedPerRoom) {
+      emit({ kind: 'dropped', roomId, messageId: message.id });
+      logger.warn(
+        { roomId, messageId: message.id, queued: room.waiting.length },
+        'translation: room backlog full',
+      );
+      deps.notice(roomId, 'backlog', 'Too many messages at once: some messages were not translated.');
+      return;
+    }
+    room.waiting.push({ roomId, message, author, done: {}, running: true, resumeWhenDone: false });
+    if (room.waiting.length === 1) ready.push(roomId);
+    pump();
+  }
+
+  /** Drop what waits; wait for what runs up to `closeTimeoutMs`, then abort it. */
+  async function close(): Promise<void> {
+    closing = true;
+    const dropped = [...rooms.values()].reduce((sum, room) => sum + room.waiting.length, 0);
+    for (const room of rooms.values()) room.waiting.length = 0;
+    ready.length = 0;
+    if (dropped > 0) logger.warn({ dropped }, 'translation: queued messages dropped at shutdown');
+    const settled = Promise.allSettled([...inFlight]);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      settled.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), options.closeTimeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) {
+      logger.warn({ running }, 'translation: shutdown timeout; aborting running work');
+      deps.abortRunning();
+      await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+    }
+  }
+
+  return {
+    enqueue,
+    close,
+    /** Rooms with work queued or running. */
+    roomIds: () => rooms.keys(),
+    isClosing: () => closing,
+  };
+}

@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import type { AiProvider, AiTask, Logger } from '../ai/provider.js';
+import type { EngineCall } from './engine-call.js';
+import type { LruCache } from './lru.js';
+import type { Send, ReportFailure } from './notices.js';
+import type { TranslationServiceOptions } from './options.js';
+import type { RoomOutput, TranslationStore, Usage } from './ports.js';
+import type { Job, PipelineEvent } from './types.js';
+
+/** What the tasks of one message share: built once by the service, passed explicitly (no globals). */
+export interface TaskContext {
+  provider: AiProvider;
+  output: RoomOutput;
+  store: TranslationStore;
+  logger: Logger;
+  options: TranslationServiceOptions;
+  languages: readonly string[];
+  textCache: LruCache<string | null>;
+  audioCache: LruCache<Uint8Array>;
+  emit: (event: Omit<PipelineEvent, 'at'>) => void;
+  send: Send;
+  supported: (task: AiTask, language: string) => boolean;
+  callEngine: EngineCall;
+  reportFailure: ReportFailure;
+}
+
+export function characters(text: string): number {
+  return [...text].length;
+}
+
+/** Cache key for an engine answer. */
+export function digest(parts: unknown): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+}
+
+/** What one engine call for `job` is metered as. */
+export function usageOf(job: Job, task: Usage['task'], extra: Partial<Usage>): Usage {
+  return {
+    userId: job.author.userId,
+    username: job.message.username,
+    roomId: job.roomId,
+    task,
+    messageId: job.message.id,
+    ...extra,
+  };
+}

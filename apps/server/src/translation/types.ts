@@ -1,0 +1,63 @@
+import type { MessageFrame } from '@xtalk/protocol';
+import type { Clock } from '../clock.js';
+import type { AiProvider, AiTask, Logger, Transcription } from '../ai/provider.js';
+import type { TranslationConfig, TranslationServiceOptions } from './options.js';
+import type { PausableJob } from './paused-authors.js';
+import type { Meter, RoomOutput, TranslationStore, UserOutput } from './ports.js';
+
+/** Instrumentation (bench, debugging): `at` is performance.now() when the step finished. */
+export interface PipelineEvent {
+  kind: 'received' | 'started' | 'chunk' | 'complete' | 'stored' | 'note' | 'audio' | 'failed' | 'dropped';
+  roomId: string;
+  messageId: number;
+  language?: string;
+  task?: AiTask;
+  at: number;
+}
+
+export interface TranslationServiceDeps {
+  config: TranslationConfig;
+  provider: AiProvider;
+  output: RoomOutput;
+  store: TranslationStore;
+  meter: Meter;
+  /** Where the author's own notice goes (all of their connections); without it only the room is told. */
+  users?: UserOutput;
+  logger: Logger;
+  clock?: Clock;
+  options?: Partial<TranslationServiceOptions>;
+  onEvent?: (event: PipelineEvent) => void;
+}
+
+export interface Author {
+  userId: string;
+}
+
+export interface TranscribeRequest {
+  roomId: string;
+  author: { userId: string; username: string };
+  audio: Uint8Array;
+  languageHint?: string;
+  mimeType?: string;
+  /** Length of the clip, for metering (the recorder knows it). */
+  audioSeconds: number;
+}
+
+export interface TranslationService {
+  /** Queue translation of a new message. Never throws, never waits for an engine. */
+  onMessage(roomId: string, message: MessageFrame, author: Author): void;
+  /**
+   * Speech to text for the voice issue, with the same metering, timeout and retries as everything else.
+   * Throws InsufficientCreditsError, AiUnavailableError or the last engine error.
+   */
+  transcribe(request: TranscribeRequest): Promise<Transcription>;
+  /** The user's balance grew: run the work refused for their credits again. Never throws. */
+  resume(userId: string): void;
+  /** Stop taking messages; wait for running ones up to `closeTimeoutMs`, then abort them. */
+  close(): Promise<void>;
+}
+
+/** One message's work: its languages and hint, for one author. */
+export interface Job extends PausableJob {
+  author: Author;
+}

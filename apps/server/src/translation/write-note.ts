@@ -1,0 +1,48 @@
+import type { ContextMessage } from '../ai/provider.js';
+import { characters, digest, usageOf, type TaskContext } from './task-context.js';
+import type { Job } from './types.js';
+
+/**
+ * The language the one hint per message is written in: the other language when the room has two (the
+ * listeners who need it), else English when it is a target (the usual lingua franca), else the first target.
+ */
+export function noteLanguageFor(sourceLanguage: string, languages: readonly string[]): string | undefined {
+  const others = languages.filter((language) => language !== sourceLanguage);
+  if (others.length <= 1) return others[0];
+  return others.includes('en') ? 'en' : others[0];
+}
+
+/** The engine's hint on the message, or null when it finds nothing worth saying (or fails). */
+export async function writeNote(
+  ctx: TaskContext,
+  job: Job,
+  noteLanguage: string,
+  context: ContextMessage[],
+  contextKey: string,
+): Promise<string | null> {
+  if (!ctx.options.notes || !ctx.supported('note', noteLanguage)) return null;
+  const { message } = job;
+  const key = digest(['note', message.language, noteLanguage, message.message, contextKey]);
+  const cached = ctx.textCache.get(key);
+  if (cached !== undefined) return cached;
+  try {
+    const note = await ctx.callEngine(
+      'note',
+      usageOf(job, 'note', { characters: characters(message.message), language: noteLanguage }),
+      (signal) =>
+        ctx.provider.note({
+          text: message.message,
+          sourceLanguage: message.language,
+          noteLanguage,
+          context,
+          signal,
+        }),
+    );
+    const value = note?.trim() ? note.trim() : null;
+    ctx.textCache.set(key, value);
+    return value;
+  } catch (error) {
+    ctx.reportFailure(job, 'note', undefined, error);
+    return null;
+  }
+}

@@ -1,0 +1,66 @@
+import { LogIn } from 'lucide-react';
+import { HeaderButton } from '../../components/ui/header-button';
+import type { ChatItem } from '../../features/chat/utils/messages-reducer';
+import { BalanceButton } from '../../features/credits/components/balance-button';
+import { InviteButton } from '../../features/invite/components/invite-dialog';
+import { shareLink } from '../../features/invite/utils/share-link';
+import { RoomIdButton } from '../../features/room/components/room-id-button';
+import { SettingsMenu } from '../../features/settings/components/settings-menu';
+import { TranscriptMenu } from '../../features/transcript/components/transcript-menu';
+import { useI18n } from '../../lib/i18n';
+
+export interface RoomHeaderProps {
+  roomId: string | null;
+  items: ChatItem[];
+  token: string;
+  isGuest: boolean;
+  onPastRooms(): void;
+  onCreateRoom(): void;
+  onJoinRoom(): void;
+  onMicrophone(): void;
+  onProfile(): void;
+  onLogin(): void;
+  onLogout(): void;
+}
+
+/** The room screen's bar: the room, invite, transcript, balance (or sign in) and the settings menu. */
+export function RoomHeader(props: RoomHeaderProps) {
+  const { t } = useI18n();
+  const { roomId, isGuest } = props;
+  return (
+    <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
+      <div className="mx-auto flex h-14 w-full max-w-4xl items-center gap-2 px-3 sm:px-6">
+        <span className="mr-1 hidden text-xl font-black tracking-tight text-indigo-600 sm:inline dark:text-indigo-400">
+          XTalk
+        </span>
+        <RoomIdButton roomId={roomId} onClick={props.onPastRooms} />
+        <div className="flex-1" />
+        <InviteButton roomId={roomId} />
+        <TranscriptMenu
+          roomId={roomId}
+          items={props.items}
+          link={roomId ? shareLink(window.location.href, roomId) : ''}
+        />
+        {!isGuest && <BalanceButton token={props.token} />}
+        {isGuest && (
+          <HeaderButton
+            onClick={props.onLogin}
+            data-testid="login-button"
+            icon={<LogIn />}
+            label={t('room.login')}
+          />
+        )}
+        <SettingsMenu
+          isGuest={isGuest}
+          onCreateRoom={props.onCreateRoom}
+          onJoinRoom={props.onJoinRoom}
+          onMicrophone={props.onMicrophone}
+          onPastRooms={props.onPastRooms}
+          onProfile={props.onProfile}
+          onLogin={props.onLogin}
+          onLogout={props.onLogout}
+        />
+      </div>
+    </header>
+  );
+}

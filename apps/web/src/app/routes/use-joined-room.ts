@@ -1,0 +1,48 @@
+import { NEW_ROOM } from '@xtalk/protocol';
+import { useState } from 'react';
+import { useRoomConnection } from '../../features/room/hooks/use-room-connection';
+import { ApiError } from '../../lib/api-client';
+import { authStore } from '../../lib/auth-session';
+import { requestErrorText } from '../../lib/error-text';
+import { getLanguage } from '../../lib/i18n';
+import { useLocation, useNavigate } from '../../lib/router';
+import { saveRedirectAfterLogin } from '../../lib/storage';
+
+type RoomConnectionOptions = Parameters<typeof useRoomConnection>[0];
+
+/**
+ * The connection to the room in the address: the address follows the room joined, an expired session goes
+ * to the guest login (and comes back), and a link to a room that cannot be joined becomes `joinProblem`.
+ */
+export function useJoinedRoom(
+  options: Pick<
+    RoomConnectionOptions,
+    'routeRoom' | 'token' | 'username' | 'onFrame' | 'onBinary' | 'onNewSession'
+  >,
+) {
+  const { routeRoom } = options;
+  const navigate = useNavigate();
+  const location = useLocation();
+  // A link to a room that cannot be joined: shown in place of the chat, nothing created (issue 12, item 2).
+  const [joinProblem, setJoinProblem] = useState<{ room: string | null; reason?: string } | null>(null);
+  const connection = useRoomConnection({
+    ...options,
+    onRoom: (roomId) => {
+      setJoinProblem(null);
+      if (roomId !== routeRoom) navigate(`/translate?r=${encodeURIComponent(roomId)}`, { replace: true });
+    },
+    onUnauthorized: () => {
+      authStore.clear();
+      saveRedirectAfterLogin(location.pathname + location.search);
+      void navigate('/guest-login', { replace: true });
+    },
+    onJoinFailed: (error) => {
+      const missing = error instanceof ApiError && error.code === 'room_not_found';
+      setJoinProblem({
+        room: routeRoom && routeRoom !== NEW_ROOM ? routeRoom : null,
+        reason: missing ? undefined : requestErrorText(getLanguage(), error),
+      });
+    },
+  });
+  return { connection, joinProblem };
+}

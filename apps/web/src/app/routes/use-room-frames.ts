@@ -1,0 +1,60 @@
+import type { ServerFrame } from '@xtalk/protocol';
+import { useCallback, useReducer, useRef } from 'react';
+import { toast } from 'sonner';
+import { balanceStore } from '../../features/credits/hooks/use-balance';
+import { tutorialFrames } from '../../features/chat/utils/tutorial';
+import type { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
+import { chatReducer, initialChatState } from '../../features/chat/utils/messages-reducer';
+import { frameErrorText } from '../../lib/error-text';
+import { getLanguage, translate } from '../../lib/i18n';
+import { StorageKey, readString, writeString } from '../../lib/storage';
+
+/**
+ * The room's frames into the chat state, plus what a frame means beyond the list: the balance, the first
+ * visit's tutorial, and toasts for renames and errors.
+ */
+export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
+  const [chat, dispatch] = useReducer(chatReducer, initialChatState);
+  // Whether this session's replay brought any message: a ref, because the replay and READY arrive in one
+  // burst, before a re-render could update a closure over the chat state.
+  const hasChatLog = useRef(false);
+  const onFrame = useCallback(
+    (frame: ServerFrame) => {
+      dispatch({ type: 'frame', frame });
+      const say = (key: Parameters<typeof translate>[1], params?: Record<string, string>) =>
+        translate(getLanguage(), key, params);
+      switch (frame.type) {
+        case 'message':
+          hasChatLog.current = true;
+          typing.clear();
+          break;
+        case 'system':
+          if (frame.message === 'BALANCE' && frame.balance) balanceStore.set(frame.balance);
+          // Spec section 4: on a first connection with no chat log, XTalkChan's tutorial, for this user only.
+          if (frame.message === 'READY' && !hasChatLog.current && readString(StorageKey.tut) !== '1') {
+            writeString(StorageKey.tut, '1');
+            for (const tutorial of tutorialFrames(getLanguage(), Date.now()))
+              dispatch({ type: 'frame', frame: tutorial });
+          }
+          break;
+        case 'usernameUpdate':
+          toast(say('chat.renamed', { old: frame.oldDisplayUsername, name: frame.displayUsername }));
+          break;
+        case 'error':
+          // Worded here by its code, in the interface language (issue 12, item 5). 'notice' is information
+          // about the room's engines (its detail is the server's), 'no_speech' a plain outcome.
+          if (frame.code === 'notice') toast.info(frameErrorText(getLanguage(), 'notice', frame.message));
+          else if (frame.code === 'no_speech') toast(say('voice.noSpeech'));
+          else toast.error(frameErrorText(getLanguage(), frame.code));
+          break;
+      }
+    },
+    [typing],
+  );
+  /** A new session (another room, or a resume that could not be): the list starts over. */
+  const onNewSession = useCallback(() => {
+    hasChatLog.current = false;
+    dispatch({ type: 'reset' });
+  }, []);
+  return { chat, onFrame, onNewSession };
+}
