@@ -35,7 +35,7 @@ import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { createRoomLog } from './rooms/room-log.js';
 import { roomRoutes } from './rooms/routes.js';
 import { createTranslationService, type Meter } from './translation/index.js';
-import { createVoiceInput } from './voice/index.js';
+import { createVoiceHandlers } from './voice/index.js';
 import { defaultWebRoot, webRoutes } from './web/static.js';
 
 export interface AppOptions {
@@ -185,7 +185,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       minProtocolVersion: config.MIN_PROTOCOL_VERSION,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
-      onAudio: createVoiceInput({ chat, translation, logger: app.log, clock }),
+      ...createVoiceHandlers({
+        chat,
+        translation,
+        provider,
+        broadcast: (roomId, frame) => hub.broadcast(roomId, frame),
+        streaming: config.VOICE_STREAMING === 'on',
+        logger: app.log,
+        clock,
+      }),
     },
   });
 

@@ -1,5 +1,7 @@
 import type { ServerFrame } from '@xtalk/protocol';
-import type { Logger } from '../ai/provider.js';
+import type { AiProvider, Logger } from '../ai/provider.js';
+import { AiError } from '../ai/provider.js';
+import type { EngineCall } from './engine-call.js';
 
 /*
  * Translation before the speaker stops (issue 14). Each sentence a streamed clip's transcription commits is
@@ -40,6 +42,17 @@ interface ClipPieces {
 /** How translations of consecutive sentences are joined: no space in scripts written without spaces. */
 export function joinerFor(language: string): string {
   return /^(ja|zh|th|lo|my|km)\b/u.test(language) ? '' : ' ';
+}
+
+/** What `text` says after the given sentences (whitespace between them ignored); undefined if it differs. */
+export function afterSentences(text: string, sentences: readonly string[]): string | undefined {
+  let at = 0;
+  for (const sentence of sentences) {
+    while (at < text.length && /\s/u.test(text[at]!)) at += 1;
+    if (!text.startsWith(sentence, at)) return undefined;
+    at += sentence.length;
+  }
+  return text.slice(at).trim();
 }
 
 export function createClipTranslator(deps: ClipTranslatorDeps) {
@@ -123,13 +136,12 @@ export function createClipTranslator(deps: ClipTranslatorDeps) {
   ): Promise<{ translation: string; tail: string; joiner: string } | undefined> {
     const clip = clips.get(keyOf(roomId, clipId));
     if (!clip || clip.language !== message.language) return undefined;
-    const source = clip.sentences.join(' ');
-    const normalised = message.text.replace(/\s+/gu, ' ');
-    if (!normalised.startsWith(source)) return undefined;
+    const tail = afterSentences(message.text, clip.sentences);
+    if (tail === undefined) return undefined;
     const parts = await Promise.all(clip.targets.get(target) ?? []);
     if (parts.length === 0 || parts.some((part) => part === undefined || part === '')) return undefined;
     const joiner = joinerFor(target);
-    return { translation: parts.join(joiner), tail: normalised.slice(source.length).trim(), joiner };
+    return { translation: parts.join(joiner), tail, joiner };
   }
 
   return {
@@ -140,3 +152,54 @@ export function createClipTranslator(deps: ClipTranslatorDeps) {
   };
 }
 export type ClipTranslator = ReturnType<typeof createClipTranslator>;
+
+/**
+ * One committed sentence through the service's engine path: supported check, meter (characters, like any
+ * translation), timeout and retries; pieces streamed as they come (a retry is not streamed again).
+ */
+export async function translateSentence(
+  deps: {
+    provider: AiProvider;
+    callEngine: EngineCall;
+    supported: (task: 'translation', language: string) => boolean;
+  },
+  job: ClipSentenceJob,
+  onPiece: (piece: string) => Promise<void>,
+): Promise<string> {
+  if (!deps.supported('translation', job.targetLanguage)) {
+    throw new AiError(`no translation engine for ${job.targetLanguage}`, { retryable: false });
+  }
+  let streamed = false;
+  return deps.callEngine(
+    'translation',
+    {
+      userId: job.userId,
+      username: job.username,
+      roomId: job.roomId,
+      task: 'translation',
+      characters: [...job.text].length,
+      language: job.targetLanguage,
+    },
+    async (signal) => {
+      const live = !streamed;
+      let text = '';
+      for await (const piece of deps.provider.translate({
+        text: job.text,
+        sourceLanguage: job.sourceLanguage,
+        targetLanguage: job.targetLanguage,
+        context: [],
+        signal,
+      })) {
+        if (signal.aborted) throw signal.reason;
+        text += piece;
+        if (live && piece) {
+          streamed = true;
+          await onPiece(piece);
+        }
+      }
+      if (text.trim() === '')
+        throw new AiError('the AI engine returned an empty translation', { retryable: true });
+      return text;
+    },
+  );
+}
