@@ -50,13 +50,17 @@ export function withTranscript(bytes: Uint8Array, language: string, text: string
     out.writeUInt32LE(value);
     return out;
   };
+  // a second comment after it: its length field ends the script (as in the committed fixtures)
+  const encoder = Buffer.from('ENCODER=xtalk-test');
   const body = Buffer.concat([
     Buffer.from('OpusTags'),
     u32(vendor.length),
     vendor,
-    u32(1),
+    u32(2),
     u32(comment.length),
     comment,
+    u32(encoder.length),
+    encoder,
   ]);
   const lacing: number[] = [];
   for (let left = body.length; ; left -= 255) {
