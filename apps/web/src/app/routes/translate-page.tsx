@@ -46,11 +46,15 @@ export function TranslatePage() {
     onNewSession,
   });
 
-  // Voice input: tap to record (stops playback), tap to send the clip as one binary frame.
+  // Voice input: tap to record (stops playback); the pages stream while recording (protocol 3), else the
+  // clip goes as one binary frame when the recording stops.
   const recorder = useRecorder({
     deviceId: microphones.selected,
     onBeforeStart: audio.stop,
-    onClip: (clip) => void connection.sendAudio(clip),
+    openStream: connection.openVoiceStream,
+    onClip: (clip, _ms, streamed) => {
+      if (!streamed) void connection.sendAudio(clip);
+    },
   });
 
   const isGuest = session.user.provider === 'guest';
@@ -119,6 +123,7 @@ export function TranslatePage() {
           pending={connection.outbox}
           onRetry={connection.retry}
           onDiscard={connection.discard}
+          captions={chat.captions}
         />
       )}
 

@@ -65,7 +65,8 @@ export function useRoomConnection(options: RoomConnectionOptions) {
    * Streaming voice (protocol 3): announces a clip and returns where its pages go; undefined when the server
    * speaks an older protocol or the socket is not ready (the recorder then sends the whole clip).
    */
-  const openVoiceStream = useCallback((language: string) => {
+  const openVoiceStream = useCallback(() => {
+    const language = getLanguage();
     const client = clientRef.current;
     const room = client?.roomId;
     if (!client || !room || client.state !== 'ready' || client.serverProtocolVersion < 3) return undefined;
