@@ -79,6 +79,8 @@ export interface ClipPost {
   /** A streamed clip: its id (the message replaces its caption) and its engine's final transcript. */
   clipId?: string;
   transcript?: (signal: AbortSignal) => Promise<{ text: string; language: string }>;
+  /** A streamed clip's voiced check, made piece by piece as it arrived. */
+  analysis?: VoicedAnalysis;
 }
 
 /**
@@ -86,11 +88,21 @@ export interface ClipPost {
  * filter, post. Resolves true when a message was posted.
  */
 export function createClipPoster(deps: VoiceInputDeps) {
+  /** Decode and check a whole clip; a reason when it does not decode. */
+  async function analyse(data: Uint8Array): Promise<VoicedAnalysis | string> {
+    try {
+      return analyseVoice(await decodeOggOpus(data), deps.voiced);
+    } catch (error) {
+      if (error instanceof OpusDecodeError) return error.message;
+      throw error;
+    }
+  }
+
   return async function postClip(
     connection: ConnectionContext,
     data: Uint8Array,
     durationSeconds: number,
-    { clientId, tell, clipId, transcript: streamed }: ClipPost,
+    { clientId, tell, clipId, transcript: streamed, analysis: checked }: ClipPost,
   ): Promise<boolean> {
     const log = deps.logger.child({ roomId: connection.roomId, userId: connection.userId });
     const refuse = (...args: Parameters<Tell>) => {
@@ -98,15 +110,8 @@ export function createClipPoster(deps: VoiceInputDeps) {
       return false;
     };
     // 2. is anyone speaking? (never send silence or noise to a speech model)
-    let samples: Float32Array;
-    try {
-      samples = await decodeOggOpus(data);
-    } catch (error) {
-      if (error instanceof OpusDecodeError)
-        return refuse('audio_rejected', `Voice clip rejected: ${error.message}.`);
-      throw error;
-    }
-    const analysis = analyseVoice(samples, deps.voiced);
+    const analysis = checked ?? (await analyse(data));
+    if (typeof analysis === 'string') return refuse('audio_rejected', `Voice clip rejected: ${analysis}.`);
     if (!analysis.voiced) return refuse('no_speech', NO_SPEECH_MESSAGE, { analysis });
 
     // 3. speech to text, metered in audio seconds like every other engine call

@@ -13,7 +13,7 @@ import { splitSentences } from '../ai/index.js';
 import { createOpusStreamDecoder, OggOpusStream, type OpusStreamDecoder } from '../audio/index.js';
 import type { ConnectionContext } from '../realtime/connection.js';
 import type { ChatService } from '../rooms/chat-service.js';
-import { analyseVoice, type VoicedOptions } from './voiced.js';
+import { analyseVoice, type VoicedAnalysis, type VoicedOptions } from './voiced.js';
 import { DURATION_MARGIN_SECONDS, type ClipPost } from './voice-input.js';
 
 /*
@@ -74,6 +74,8 @@ interface Clip {
   decoder: OpusStreamDecoder | undefined;
   decoding: Promise<void>;
   voicedMs: number;
+  analysedMs: number;
+  peakDb: number;
   engine: TranscriptionStream | undefined;
   caption: { sent: string; latest: string; at: number; timer?: NodeJS.Timeout };
   committedSentences: number;
@@ -156,20 +158,36 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
     clip.engine.push(clip.ogg.bytes());
   }
 
-  /** Until the engine runs: decode the new pages and count voiced time; the engine starts once there is voice. */
+  /**
+   * Every piece is decoded and its voiced time counted as it arrives, so the voiced check is done when the
+   * speaker stops (not redone on the whole clip then); the engine starts once there is voice.
+   */
   function gate(connection: ConnectionContext, clip: Clip, piece: Uint8Array): void {
-    if (clip.engine) return clip.engine.push(piece);
+    clip.engine?.push(piece);
     clip.decoder ??= createOpusStreamDecoder();
     const decoder = clip.decoder;
     clip.decoding = clip.decoding.then(async () => {
-      if (clip.engine || clip.state === 'failed') return;
+      if (clip.state === 'failed') return;
       const samples = await decoder.push(piece).catch(() => new Float32Array(0));
-      clip.voicedMs += analyseVoice(samples, deps.voiced).voicedMs;
-      if (clip.voicedMs >= minVoicedMs) {
-        decoder.free();
-        startEngine(connection, clip);
-      }
+      const analysis = analyseVoice(samples, deps.voiced);
+      clip.voicedMs += analysis.voicedMs;
+      clip.analysedMs += analysis.durationMs;
+      clip.peakDb = Math.max(clip.peakDb, analysis.peakDb);
+      if (clip.voicedMs >= minVoicedMs) startEngine(connection, clip);
     });
+  }
+
+  /** The voiced check of the whole clip, from its pieces' checks. */
+  function analysisOf(clip: Clip): VoicedAnalysis {
+    const frames = Math.max(1, clip.analysedMs / 20);
+    return {
+      voiced: clip.voicedMs >= minVoicedMs,
+      durationMs: clip.analysedMs,
+      voicedMs: clip.voicedMs,
+      voicedRatio: clip.voicedMs / 20 / frames,
+      peakDb: clip.peakDb,
+      floorDb: -120,
+    };
   }
 
   function armIdle(connection: ConnectionContext, clip: Clip): void {
@@ -203,6 +221,8 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
       decoder: undefined,
       decoding: Promise.resolve(),
       voicedMs: 0,
+      analysedMs: 0,
+      peakDb: -120,
       engine: undefined,
       caption: { sent: '', latest: '', at: -Infinity },
       committedSentences: 0,
@@ -267,11 +287,13 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
       return drop(connection, clip);
     }
     await clip.decoding;
+    clip.decoder?.free();
     const engine = clip.engine;
     const posted = await deps.postClip(connection, clip.ogg.bytes(), seconds, {
       clientId: clip.id,
       clipId: clip.id,
       tell,
+      analysis: analysisOf(clip),
       ...(engine ? { transcript: (signal: AbortSignal) => engine.finish(signal) } : {}),
     });
     clearTimeout(clip.caption.timer);
