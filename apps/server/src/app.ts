@@ -18,6 +18,7 @@ import { authRoutes } from './auth/routes.js';
 import { createTokens } from './auth/tokens.js';
 import { createUsersRepo } from './auth/users-repo.js';
 import { systemClock, type Clock } from './clock.js';
+import type { ServerFrame } from '@xtalk/protocol';
 import type { Config } from './config.js';
 import { startBalanceEvents } from './credits/index.js';
 import { registerBodyGuard } from './http/body-guard.js';
@@ -57,6 +58,20 @@ export interface AppOptions {
 const REPLAY_LIMIT = 500;
 const MAX_FRAME_BYTES = 2 * 1024 * 1024;
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/** Voice input, whole clips and streamed ones (VOICE_STREAMING=off: streamed clips in clip mode). */
+function voiceHandlers(
+  config: Config,
+  deps: Omit<Parameters<typeof createVoiceHandlers>[0], 'broadcast' | 'streaming'> & {
+    hub: { broadcast(roomId: string, frame: ServerFrame): Promise<void> };
+  },
+) {
+  return createVoiceHandlers({
+    ...deps,
+    broadcast: (roomId, frame) => deps.hub.broadcast(roomId, frame),
+    streaming: config.VOICE_STREAMING === 'on',
+  });
+}
 
 /**
  * The whole server as one Fastify instance: HTTP API, WebSocket gateway and the web app. `server.ts`
@@ -185,15 +200,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       minProtocolVersion: config.MIN_PROTOCOL_VERSION,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
-      ...createVoiceHandlers({
-        chat,
-        translation,
-        provider,
-        broadcast: (roomId, frame) => hub.broadcast(roomId, frame),
-        streaming: config.VOICE_STREAMING === 'on',
-        logger: app.log,
-        clock,
-      }),
+      ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock }),
     },
   });
 

@@ -5,6 +5,7 @@ import {
   committedOfGrowingText,
   type TranscriptionStream,
   type TranscriptionStreamOptions,
+  type TranscriptUpdate,
 } from './transcription-stream.js';
 
 /*
@@ -46,9 +47,101 @@ interface Item {
   done: boolean;
 }
 
+/** The session's items (one per VAD turn) in order: their text so far, and which are complete. */
+class RealtimeTranscript {
+  private readonly items = new Map<string, Item>();
+
+  item(id: string | undefined): Item {
+    const key = id ?? '';
+    let found = this.items.get(key);
+    if (!found) this.items.set(key, (found = { text: '', done: false }));
+    return found;
+  }
+
+  allDone(): boolean {
+    return [...this.items.values()].every((item) => item.done);
+  }
+
+  text(): string {
+    return [...this.items.values()]
+      .map((item) => item.text.trim())
+      .filter(Boolean)
+      .join(' ');
+  }
+
+  /** Complete items are final; inside the running one, finished sentences followed by more are too. */
+  update(): TranscriptUpdate {
+    const all = this.text();
+    let head = 0;
+    for (const item of this.items.values()) {
+      if (!item.done) break;
+      head += item.text.trim().length + 1;
+    }
+    return { text: all, committed: Math.max(Math.min(head, all.length), committedOfGrowingText(all)) };
+  }
+}
+
+interface ServerEvent {
+  type?: string;
+  item_id?: string;
+  delta?: string;
+  transcript?: string;
+  error?: { message?: string; code?: string };
+}
+
+interface EventHooks {
+  transcript: RealtimeTranscript;
+  ready(): boolean;
+  ended(): boolean;
+  open(): void;
+  commitAnswered(): void;
+  update(): void;
+  fail(error: Error): void;
+  fallBack(why: string): void;
+}
+
+/** One server event of the transcription session. */
+function onServerEvent(event: ServerEvent, hooks: EventHooks): void {
+  const { transcript } = hooks;
+  switch (event.type) {
+    case 'transcription_session.created':
+    case 'transcription_session.updated':
+      if (!hooks.ready()) hooks.open();
+      break;
+    case 'input_audio_buffer.committed':
+      transcript.item(event.item_id);
+      if (hooks.ended()) hooks.commitAnswered();
+      break;
+    case 'conversation.item.input_audio_transcription.delta':
+      transcript.item(event.item_id).text += event.delta ?? '';
+      hooks.update();
+      break;
+    case 'conversation.item.input_audio_transcription.completed': {
+      const done = transcript.item(event.item_id);
+      done.text = event.transcript ?? done.text;
+      done.done = true;
+      hooks.update();
+      break;
+    }
+    case 'conversation.item.input_audio_transcription.failed': {
+      const why = event.error?.message ?? 'unknown';
+      hooks.fail(new AiError(`realtime transcription failed: ${why}`, { retryable: true }));
+      break;
+    }
+    case 'error':
+      // committing after the VAD took everything: nothing is left, which is fine
+      if (hooks.ended() && event.error?.code === 'input_audio_buffer_commit_empty') hooks.commitAnswered();
+      else if (hooks.ready()) {
+        const why = event.error?.message ?? 'error';
+        hooks.fail(new AiError(`realtime transcription: ${why}`, { retryable: true }));
+      } else hooks.fallBack(event.error?.message ?? 'error');
+      break;
+  }
+}
+
 export function createRealtimeStream(options: RealtimeStreamOptions): TranscriptionStream {
   const pieces: Uint8Array[] = [];
-  const items = new Map<string, Item>();
+  const transcript = new RealtimeTranscript();
   const decoder = createOpusStreamDecoder(PCM_RATE);
   let fallback: TranscriptionStream | undefined;
   let ready = false;
@@ -83,26 +176,7 @@ export function createRealtimeStream(options: RealtimeStreamOptions): Transcript
     changed();
   }
 
-  function text(): string {
-    return [...items.values()]
-      .map((item) => item.text.trim())
-      .filter(Boolean)
-      .join(' ');
-  }
-
-  function update(): void {
-    const all = text();
-    // a completed item is final; inside the running one, finished sentences followed by more are too
-    let head = 0;
-    for (const item of items.values()) {
-      if (!item.done) break;
-      head += item.text.trim().length + 1;
-    }
-    options.onUpdate({
-      text: all,
-      committed: Math.max(Math.min(head, all.length), committedOfGrowingText(all)),
-    });
-  }
+  const update = () => options.onUpdate(transcript.update());
 
   socket.on('unexpected-response', (_request, response) => fallBack(`HTTP ${response.statusCode}`));
   socket.on('error', (error) => (ready ? fail(error) : fallBack(error.message)));
@@ -124,65 +198,26 @@ export function createRealtimeStream(options: RealtimeStreamOptions): Transcript
     else if (!ended || !commitAnswered) fail(new Error('the realtime session closed early'));
   });
   socket.on('message', (data) => {
-    let event: {
-      type?: string;
-      item_id?: string;
-      delta?: string;
-      transcript?: string;
-      error?: { message?: string; code?: string };
-    };
+    let event: ServerEvent;
     try {
-      event = JSON.parse(String(data)) as typeof event;
+      event = JSON.parse(String(data)) as ServerEvent;
     } catch {
       return;
     }
-    const item = (id: string | undefined) => {
-      const key = id ?? '';
-      let found = items.get(key);
-      if (!found) items.set(key, (found = { text: '', done: false }));
-      return found;
-    };
-    switch (event.type) {
-      case 'transcription_session.created':
-      case 'transcription_session.updated':
-        if (!ready) {
-          ready = true;
-          clearTimeout(connectTimer);
-          for (const audio of waiting.splice(0)) send({ type: 'input_audio_buffer.append', audio });
-        }
-        break;
-      case 'input_audio_buffer.committed':
-        item(event.item_id);
-        if (ended) commitAnswered = true;
-        break;
-      case 'conversation.item.input_audio_transcription.delta':
-        item(event.item_id).text += event.delta ?? '';
-        update();
-        break;
-      case 'conversation.item.input_audio_transcription.completed': {
-        const done = item(event.item_id);
-        done.text = event.transcript ?? done.text;
-        done.done = true;
-        update();
-        break;
-      }
-      case 'conversation.item.input_audio_transcription.failed':
-        fail(
-          new AiError(`realtime transcription failed: ${event.error?.message ?? 'unknown'}`, {
-            retryable: true,
-          }),
-        );
-        break;
-      case 'error':
-        // committing after the VAD took everything: nothing is left, which is fine
-        if (ended && event.error?.code === 'input_audio_buffer_commit_empty') commitAnswered = true;
-        else if (ready)
-          fail(
-            new AiError(`realtime transcription: ${event.error?.message ?? 'error'}`, { retryable: true }),
-          );
-        else fallBack(event.error?.message ?? 'error');
-        break;
-    }
+    onServerEvent(event, {
+      transcript,
+      ready: () => ready,
+      ended: () => ended,
+      open() {
+        ready = true;
+        clearTimeout(connectTimer);
+        for (const audio of waiting.splice(0)) send({ type: 'input_audio_buffer.append', audio });
+      },
+      commitAnswered: () => (commitAnswered = true),
+      update,
+      fail,
+      fallBack,
+    });
     changed();
   });
 
@@ -192,7 +227,7 @@ export function createRealtimeStream(options: RealtimeStreamOptions): Transcript
   }
 
   async function settled(signal?: AbortSignal): Promise<void> {
-    while (!fallback && !failure && !(commitAnswered && [...items.values()].every((item) => item.done))) {
+    while (!fallback && !failure && !(commitAnswered && transcript.allDone())) {
       if (signal?.aborted) throw signal.reason;
       await new Promise<void>((resolve) => {
         wake = resolve;
@@ -228,7 +263,7 @@ export function createRealtimeStream(options: RealtimeStreamOptions): Transcript
         if (failure) throw failure;
         socket.close();
         decoder.free();
-        const final = text();
+        const final = transcript.text();
         return { text: final, language: languageFromScript(final) ?? options.languageHint ?? 'en' };
       })();
       return finished;

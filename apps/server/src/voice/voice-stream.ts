@@ -82,18 +82,37 @@ interface Clip {
   idle?: NodeJS.Timeout;
 }
 
-export function createVoiceStream(deps: VoiceStreamDeps) {
-  const maxBytes = deps.maxClipBytes ?? MAX_AUDIO_CLIP_BYTES;
-  const maxSeconds = (deps.maxClipSeconds ?? MAX_AUDIO_CLIP_SECONDS) + DURATION_MARGIN_SECONDS;
-  const captionEvery = deps.captionIntervalMs ?? 250;
-  const minVoicedMs = deps.voiced?.minVoicedMs ?? 200;
-  const clips = new WeakMap<ConnectionContext, Clip>();
-
-  const tellOf = (connection: ConnectionContext, clipId: string) => (code: ErrorCode, message: string) => {
-    deps.logger.info({ roomId: connection.roomId, clipId, code, reason: message }, 'voice stream not posted');
-    connection.sendFrame({ type: 'error', code, message, clipId });
+function analysisOf(clip: Clip, minVoicedMs: number): VoicedAnalysis {
+  const frames = Math.max(1, clip.analysedMs / 20);
+  return {
+    voiced: clip.voicedMs >= minVoicedMs,
+    durationMs: clip.analysedMs,
+    voicedMs: clip.voicedMs,
+    voicedRatio: clip.voicedMs / 20 / frames,
+    peakDb: clip.peakDb,
+    floorDb: -120,
   };
+}
 
+function newClip(frame: VoiceStartFrame, maxBytes: number): Clip {
+  return {
+    id: frame.clipId,
+    language: frame.language,
+    ogg: new OggOpusStream(maxBytes),
+    state: 'open',
+    decoder: undefined,
+    decoding: Promise.resolve(),
+    voicedMs: 0,
+    analysedMs: 0,
+    peakDb: -120,
+    engine: undefined,
+    caption: { sent: '', latest: '', at: -Infinity },
+    committedSentences: 0,
+  };
+}
+
+/** The room's view of a running clip: throttled captions, and its committed sentences sent to translation. */
+function createClipCaptions(deps: VoiceStreamDeps, captionEvery: number) {
   function caption(connection: ConnectionContext, clip: Clip, text: string, force = false): void {
     const state = clip.caption;
     state.latest = text;
@@ -140,6 +159,22 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
     clip.committedSentences = Math.max(clip.committedSentences, sentences.length);
   }
 
+  return { caption, onUpdate };
+}
+
+export function createVoiceStream(deps: VoiceStreamDeps) {
+  const maxBytes = deps.maxClipBytes ?? MAX_AUDIO_CLIP_BYTES;
+  const maxSeconds = (deps.maxClipSeconds ?? MAX_AUDIO_CLIP_SECONDS) + DURATION_MARGIN_SECONDS;
+  const captionEvery = deps.captionIntervalMs ?? 250;
+  const minVoicedMs = deps.voiced?.minVoicedMs ?? 200;
+  const clips = new WeakMap<ConnectionContext, Clip>();
+  const { caption, onUpdate } = createClipCaptions(deps, captionEvery);
+
+  const tellOf = (connection: ConnectionContext, clipId: string) => (code: ErrorCode, message: string) => {
+    deps.logger.info({ roomId: connection.roomId, clipId, code, reason: message }, 'voice stream not posted');
+    connection.sendFrame({ type: 'error', code, message, clipId });
+  };
+
   function drop(connection: ConnectionContext, clip: Clip): void {
     clip.state = 'failed';
     clearTimeout(clip.idle);
@@ -178,18 +213,6 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
   }
 
   /** The voiced check of the whole clip, from its pieces' checks. */
-  function analysisOf(clip: Clip): VoicedAnalysis {
-    const frames = Math.max(1, clip.analysedMs / 20);
-    return {
-      voiced: clip.voicedMs >= minVoicedMs,
-      durationMs: clip.analysedMs,
-      voicedMs: clip.voicedMs,
-      voicedRatio: clip.voicedMs / 20 / frames,
-      peakDb: clip.peakDb,
-      floorDb: -120,
-    };
-  }
-
   function armIdle(connection: ConnectionContext, clip: Clip): void {
     clearTimeout(clip.idle);
     clip.idle = setTimeout(() => {
@@ -213,20 +236,7 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
       );
       drop(connection, previous);
     }
-    const clip: Clip = {
-      id: frame.clipId,
-      language: frame.language,
-      ogg: new OggOpusStream(maxBytes),
-      state: 'open',
-      decoder: undefined,
-      decoding: Promise.resolve(),
-      voicedMs: 0,
-      analysedMs: 0,
-      peakDb: -120,
-      engine: undefined,
-      caption: { sent: '', latest: '', at: -Infinity },
-      committedSentences: 0,
-    };
+    const clip = newClip(frame, maxBytes);
     clips.set(connection, clip);
     const stored = await deps.chat.findByClientId(connection.userId, frame.clipId);
     if (stored?.roomId === connection.roomId) {
@@ -293,7 +303,7 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
       clientId: clip.id,
       clipId: clip.id,
       tell,
-      analysis: analysisOf(clip),
+      analysis: analysisOf(clip, minVoicedMs),
       ...(engine ? { transcript: (signal: AbortSignal) => engine.finish(signal) } : {}),
     });
     clearTimeout(clip.caption.timer);
