@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createAiProvider } from './ai/index.js';
+import { createAiProvider, type AiProvider } from './ai/index.js';
 import './app-decorations.js';
 import {
   chooseBotCheck,
@@ -19,6 +19,7 @@ import { authRoutes } from './auth/routes.js';
 import { createTokens } from './auth/tokens.js';
 import { createUsersRepo } from './auth/users-repo.js';
 import { systemClock, type Clock } from './clock.js';
+import type { ServerFrame } from '@xtalk/protocol';
 import type { Config } from './config.js';
 import { startBalanceEvents } from './credits/index.js';
 import { registerBodyGuard } from './http/body-guard.js';
@@ -36,7 +37,7 @@ import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { createRoomLog } from './rooms/room-log.js';
 import { roomRoutes } from './rooms/routes.js';
 import { createTranslationService, type Meter } from './translation/index.js';
-import { createVoiceInput } from './voice/index.js';
+import { createVoiceHandlers } from './voice/index.js';
 import { defaultWebRoot, webRoutes } from './web/static.js';
 
 export interface AppOptions {
@@ -51,11 +52,27 @@ export interface AppOptions {
   heartbeatMs?: number;
   /** Replaces the credits meter (tests and the bench that measure the pipeline without the ledger). */
   meter?: Meter;
+  /** Replaces the configured AI provider (the bench: fake engines of fixed latencies). */
+  provider?: AiProvider;
 }
 
 const REPLAY_LIMIT = 500;
 const MAX_FRAME_BYTES = 2 * 1024 * 1024;
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/** Voice input, whole clips and streamed ones (VOICE_STREAMING=off: streamed clips in clip mode). */
+function voiceHandlers(
+  config: Config,
+  deps: Omit<Parameters<typeof createVoiceHandlers>[0], 'broadcast' | 'streaming'> & {
+    hub: { broadcast(roomId: string, frame: ServerFrame): Promise<void> };
+  },
+) {
+  return createVoiceHandlers({
+    ...deps,
+    broadcast: (roomId, frame) => deps.hub.broadcast(roomId, frame),
+    streaming: config.VOICE_STREAMING === 'on',
+  });
+}
 
 /**
  * The whole server as one Fastify instance: HTTP API, WebSocket gateway and the web app. `server.ts`
@@ -89,7 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rooms = createRoomsRepo(db, clock, { editWindowSeconds: config.EDIT_WINDOW_SECONDS });
   const roomLog = createRoomLog(db);
   const hub = createRoomHub(bus, { log: roomLog, logger: app.log });
-  const provider = createAiProvider(config, app.log);
+  const provider = options.provider ?? createAiProvider(config, app.log);
   // Credits: the author of a message pays for its AI work from the ledger.
   const credits = createCredits(config, db, clock, users, app.log);
   app.decorate('xtalkLedger', credits.ledger);
@@ -169,7 +186,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       minProtocolVersion: config.MIN_PROTOCOL_VERSION,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
-      onAudio: createVoiceInput({ chat, translation, logger: app.log, clock }),
+      ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock }),
     },
   });
 

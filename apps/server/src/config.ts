@@ -115,6 +115,10 @@ export const configSchema = z
     FAKE_AI_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(0),
     /** The fake provider's transcript of a clip without a marker (e2e: what the fake microphone says). */
     FAKE_AI_TRANSCRIPT: optionalString,
+    /** The fake provider's delay of each streamed transcription delta (ms). */
+    FAKE_AI_DELTA_MS: z.coerce.number().int().min(0).default(0),
+    /** Streamed voice clips are transcribed while spoken ('on'), or only when they end ('off': clip mode). */
+    VOICE_STREAMING: z.enum(['on', 'off']).default('on'),
     /** Free credits a signed-in account is topped up to every day at 00:00 Asia/Tokyo. */
     CREDITS_DAILY_FREE: z.coerce.number().int().min(0).default(DEFAULT_DAILY_FREE_CREDITS),
     /** The same for each guest: AI use of guests is bounded too (they are told to sign in for more). */

@@ -5,7 +5,9 @@ export const PRODUCT_NAME = 'XTalk';
  * The protocol version this code speaks; sent in setUsername by clients and in READY by the server.
  * 2: offsets, epochs and resume, client message ids (docs/decisions/0060-protocol-version-handshake.md).
  * 3: corrections (editMessage, messageEdited, `editedAt`; docs/decisions/0130-corrections.md); the
- *    room's languages in READY. A client below 3 is never sent a frame it cannot parse.
+ *    room's languages in READY; streaming voice (voiceStart, Ogg pages, voiceEnd), live captions
+ *    (captionPartial), clip translations before the message (docs/decisions/0120-streaming-voice.md).
+ *    A client below 3 is never sent a frame it cannot parse.
  */
 export const PROTOCOL_VERSION = 3;
 /** The first version that understands messageEdited (older clients get the edit as a `message` frame). */

@@ -70,6 +70,27 @@ export const editMessageFrame = z.object({
   message: chatTextSchema,
 });
 
+/** A streamed clip's id: the client's message id for it too (a resent clip is stored once). */
+const clipIdField = clientIdField;
+
+/**
+ * Streaming voice (protocol 3): opens a clip whose Ogg pages follow as binary frames, each frame the next
+ * whole pages of the same Ogg/Opus stream a whole clip is, until `voiceEnd`. One clip at a time per
+ * connection; a binary frame while none is open is a whole clip, as before.
+ */
+export const voiceStartFrame = z.object({
+  type: z.literal('voiceStart'),
+  clipId: clipIdField,
+  language: languageSchema,
+  room: roomField,
+});
+
+/** The streamed clip is complete: transcribe what is left and post the message. */
+export const voiceEndFrame = z.object({
+  type: z.literal('voiceEnd'),
+  clipId: clipIdField,
+});
+
 export const clientFrameSchema = z.discriminatedUnion('type', [
   setUsernameFrame,
   chatFrame,
@@ -77,6 +98,8 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   updateUsernameFrame,
   voiceClipFrame,
   editMessageFrame,
+  voiceStartFrame,
+  voiceEndFrame,
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 export type SetUsernameFrame = z.infer<typeof setUsernameFrame>;
@@ -85,6 +108,8 @@ export type SetLanguageFrame = z.infer<typeof setLanguageFrame>;
 export type UpdateUsernameFrame = z.infer<typeof updateUsernameFrame>;
 export type VoiceClipFrame = z.infer<typeof voiceClipFrame>;
 export type EditMessageFrame = z.infer<typeof editMessageFrame>;
+export type VoiceStartFrame = z.infer<typeof voiceStartFrame>;
+export type VoiceEndFrame = z.infer<typeof voiceEndFrame>;
 
 /** The room's sequence number of a stored change (1, 2, 3, ...), gap-free per room and epoch. */
 const offsetField = z.number().int().min(1).optional();
@@ -110,6 +135,8 @@ export const messageFrame = z.object({
   clientId: z.string().optional(),
   /** Set once the author corrected the text (server time in ms of the last edit; protocol 3). */
   editedAt: z.number().int().optional(),
+  /** A streamed voice clip's id (protocol 3): this message replaces that clip's live caption. */
+  clipId: z.string().optional(),
 });
 export type MessageFrame = z.infer<typeof messageFrame>;
 
@@ -150,9 +177,15 @@ export type SystemFrame = z.infer<typeof systemFrame>;
 
 export const translationChunkFrame = z.object({
   type: z.literal('translationChunk'),
+  /** The message's id; 0 for a piece of a voice clip still being spoken (no message yet: see clipId). */
   originalTimestamp: z.number().int(),
   targetLanguage: languageSchema,
   chunk: z.string(),
+  /**
+   * Protocol 3: the streamed clip this chunk translates. Chunks made before the clip ends carry
+   * originalTimestamp 0; the clip's message (same clipId) then takes them over as its translation so far.
+   */
+  clipId: z.string().optional(),
 });
 export type TranslationChunkFrame = z.infer<typeof translationChunkFrame>;
 
@@ -199,6 +232,21 @@ export const messageEditedFrame = z.object({
 });
 export type MessageEditedFrame = z.infer<typeof messageEditedFrame>;
 
+/**
+ * Protocol 3: what a streamed voice clip says so far, to the room while the speaker still speaks. Each
+ * frame replaces the previous one for the clip (the whole text, not a delta); provisional, never stored.
+ * The clip's `message` (same clipId) replaces it; an empty `text` withdraws it (the clip was dropped).
+ */
+export const captionPartialFrame = z.object({
+  type: z.literal('captionPartial'),
+  clipId: z.string(),
+  username: z.string(),
+  displayUsername: z.string(),
+  language: languageSchema,
+  text: z.string(),
+});
+export type CaptionPartialFrame = z.infer<typeof captionPartialFrame>;
+
 export const ERROR_CODES = [
   /** Not JSON, or JSON that fails the frame schema. */
   'bad_frame',
@@ -241,6 +289,8 @@ export const errorFrame = z.object({
   message: z.string(),
   /** The refused chat's (or voice clip's) client id, so the sender's outbox can mark that one. */
   clientId: z.string().optional(),
+  /** A refused streamed voice clip's id (voiceStart, its pieces, voiceEnd). */
+  clipId: z.string().optional(),
 });
 export type ErrorFrame = z.infer<typeof errorFrame>;
 
@@ -253,6 +303,7 @@ export const serverFrameSchema = z.discriminatedUnion('type', [
   usernameUpdateFrame,
   errorFrame,
   messageEditedFrame,
+  captionPartialFrame,
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 

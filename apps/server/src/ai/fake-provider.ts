@@ -9,6 +9,8 @@ import type {
 } from './provider.js';
 import { AiError, languageFromScript } from './provider.js';
 import { sineWav } from '../audio/index.js';
+import { createFakeStream } from './fake-stream.js';
+import type { TranscriptionStream, TranscriptionStreamOptions } from './transcription-stream.js';
 
 /*
  * Deterministic provider for tests, e2e and the bench; never chosen by AI_PROVIDER=auto.
@@ -22,6 +24,8 @@ import { sineWav } from '../audio/index.js';
 export interface FakeProviderOptions {
   /** Delay before each translation chunk (ms). Default 0. */
   chunkDelayMs?: number;
+  /** Delay before the first translation chunk instead (ms): an engine's time to first token. */
+  firstChunkDelayMs?: number;
   /** Split every translation into exactly this many chunks (for the bench); default one per word. */
   chunks?: number;
   /** Extra delay per chunk for texts containing `!slow`. Default 5000. */
@@ -30,6 +34,12 @@ export interface FakeProviderOptions {
   latencyMs?: number;
   /** Text returned by transcribe when the audio carries no marker. */
   transcript?: string;
+  /** Streaming transcription: delay of each scripted delta after the audio that holds it (ms). Default 0. */
+  deltaLatencyMs?: number;
+  /** Streaming transcription: audio per scripted word (s). Default 0.3. */
+  secondsPerWord?: number;
+  /** False: whole clips only (clip mode). Default true. */
+  streaming?: boolean;
 }
 
 export interface FakeCall {
@@ -94,7 +104,10 @@ export class FakeProvider implements AiProvider {
     const delay =
       (this.options.chunkDelayMs ?? 0) + (request.text.includes('!slow') ? (this.options.slowMs ?? 5000) : 0);
     for (const [index, piece] of pieces.entries()) {
-      await sleep(delay, request.signal);
+      await sleep(
+        index === 0 && this.options.firstChunkDelayMs !== undefined ? this.options.firstChunkDelayMs : delay,
+        request.signal,
+      );
       if (request.text.includes('!fail') && index === 1) {
         throw new AiError('fake provider failure (!fail)', { retryable: true });
       }
@@ -125,6 +138,26 @@ export class FakeProvider implements AiProvider {
     const call = this.record('transcription', `${audio.length} bytes`, options.languageHint);
     await sleep(this.options.latencyMs ?? 0, options.signal);
     call.finishedAt = performance.now();
+    return this.script(audio, options.languageHint);
+  }
+
+  streamingTranscription() {
+    return this.options.streaming === false ? (false as const) : ('scripted' as const);
+  }
+
+  startTranscription(options: TranscriptionStreamOptions): TranscriptionStream {
+    this.record('transcription', 'stream', options.languageHint);
+    return createFakeStream({
+      ...options,
+      script: (head) => this.script(head, options.languageHint),
+      deltaLatencyMs: this.options.deltaLatencyMs ?? 0,
+      secondsPerWord: this.options.secondsPerWord ?? 0.3,
+    });
+  }
+
+  /** The transcript a clip carries in its Opus comment header, else the configured text. */
+  private script(audio: Uint8Array, languageHint?: string): Transcription {
+    const options = { languageHint };
     const content = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString('utf8');
     const at = content.indexOf(FAKE_TRANSCRIPT_MARKER);
     if (at >= 0) {

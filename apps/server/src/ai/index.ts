@@ -20,6 +20,7 @@ export type { LocalProviderOptions } from './local-provider.js';
 export { transformersLoader, DEFAULT_LOCAL_MODELS, NLLB_CODES } from './local-models.js';
 export type { LocalModelLoader, LoadedModel, LoadProgress, LocalModels } from './local-models.js';
 export { OpenAiProvider } from './openai-provider.js';
+export * from './transcription-stream.js';
 export type { OpenAiProviderOptions } from './openai-provider.js';
 
 /**
@@ -42,6 +43,8 @@ export type AiConfig = Pick<
   FAKE_AI_CHUNK_DELAY_MS?: number;
   /** Fake provider: the transcript of a clip that carries no marker (a real voice, in e2e). */
   FAKE_AI_TRANSCRIPT?: string;
+  /** Fake provider: delay of each streamed transcription delta (ms). */
+  FAKE_AI_DELTA_MS?: number;
 };
 
 export interface CreateAiProviderOptions {
@@ -87,6 +90,7 @@ export function createAiProvider(
         ttsModel: config.OPENAI_TTS_MODEL,
         ttsVoice: config.OPENAI_TTS_VOICE,
         transcriptionModel: config.OPENAI_TRANSCRIPTION_MODEL,
+        logger,
       });
     }
     case 'local': {
@@ -99,6 +103,7 @@ export function createAiProvider(
       return new FakeProvider({
         chunkDelayMs: config.FAKE_AI_CHUNK_DELAY_MS,
         transcript: config.FAKE_AI_TRANSCRIPT,
+        deltaLatencyMs: config.FAKE_AI_DELTA_MS,
         ...options.fake,
       });
   }

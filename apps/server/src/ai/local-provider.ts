@@ -11,6 +11,8 @@ import type {
   TranslateRequest,
 } from './provider.js';
 import { AiError, AiUnavailableError, languageFromScript } from './provider.js';
+import { createRescanStream } from './rescan-stream.js';
+import type { TranscriptionStream, TranscriptionStreamOptions } from './transcription-stream.js';
 import {
   PCM_SAMPLE_RATE,
   decodeOggOpus,
@@ -321,6 +323,23 @@ export class LocalProvider implements AiProvider {
     if (!samples || samples.length === 0)
       throw new AiError('local speech model produced no audio', { retryable: false });
     return encodeWav(samples, rate);
+  }
+
+  /**
+   * The growing clip is transcribed again every 2 s (Whisper in 30 s chunks). Not yet a true sliding
+   * window: a long clip costs more per pass as it grows.
+   */
+  streamingTranscription() {
+    return 'rescan' as const;
+  }
+
+  startTranscription(options: TranscriptionStreamOptions): TranscriptionStream {
+    return createRescanStream({
+      ...options,
+      mode: 'rescan',
+      intervalMs: 2_000,
+      transcribe: (audio, signal) => this.transcribe(audio, { languageHint: options.languageHint, signal }),
+    });
   }
 
   async transcribe(audio: Uint8Array, options: TranscribeOptions = {}): Promise<Transcription> {

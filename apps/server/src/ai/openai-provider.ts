@@ -1,6 +1,7 @@
 import OpenAI, { toFile } from 'openai';
 import { noteMessages, parseNote, translationMessages } from './prompts.js';
 import type {
+  Logger,
   AiProvider,
   AiTask,
   NoteRequest,
@@ -11,6 +12,9 @@ import type {
 } from './provider.js';
 import { AiError, languageFromScript, normaliseLanguage } from './provider.js';
 import { isWav } from '../audio/index.js';
+import { createRealtimeStream } from './openai-realtime.js';
+import { createRescanStream } from './rescan-stream.js';
+import type { TranscriptionStream, TranscriptionStreamOptions } from './transcription-stream.js';
 
 /*
  * Any OpenAI-compatible API through the official SDK: streaming chat completions for translation and
@@ -27,11 +31,21 @@ export interface OpenAiProviderOptions {
   transcriptionModel: string;
   /** A hard ceiling per HTTP request; the service's per-call timeout is normally shorter. */
   requestTimeoutMs?: number;
+  /** Try the Realtime API for streamed clips (default true); without it, or where the server has none,
+   * the growing clip is re-transcribed every `rescanIntervalMs`. */
+  realtimeTranscription?: boolean;
+  rescanIntervalMs?: number;
+  /** For the realtime fallback's log line. */
+  logger?: Logger;
 }
+
+/** After a server refused the Realtime API, streamed clips go straight to re-transcription this long. */
+const REALTIME_RETRY_MS = 10 * 60_000;
 
 export class OpenAiProvider implements AiProvider {
   readonly name = 'openai' as const;
   private readonly client: OpenAI;
+  private realtimeRefusedAt = -Infinity;
 
   constructor(private readonly options: OpenAiProviderOptions) {
     this.client = new OpenAI({
@@ -44,6 +58,41 @@ export class OpenAiProvider implements AiProvider {
 
   supports(_task: AiTask): boolean {
     return true;
+  }
+
+  streamingTranscription() {
+    return this.realtimeOffered() ? ('realtime' as const) : ('rescan' as const);
+  }
+
+  private realtimeOffered(): boolean {
+    return (
+      this.options.realtimeTranscription !== false &&
+      performance.now() - this.realtimeRefusedAt > REALTIME_RETRY_MS
+    );
+  }
+
+  startTranscription(options: TranscriptionStreamOptions): TranscriptionStream {
+    const rescan = () =>
+      createRescanStream({
+        ...options,
+        mode: 'rescan',
+        intervalMs: this.options.rescanIntervalMs ?? 1_500,
+        transcribe: (audio, signal) =>
+          this.transcribe(audio, { languageHint: options.languageHint, mimeType: 'audio/ogg', signal }),
+      });
+    if (!this.realtimeOffered()) return rescan();
+    const base = (this.options.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/u, '');
+    return createRealtimeStream({
+      ...options,
+      url: `${base.replace(/^http/u, 'ws')}/realtime?intent=transcription`,
+      apiKey: this.options.apiKey,
+      model: this.options.transcriptionModel,
+      logger: this.options.logger ?? { info() {}, warn() {}, error() {}, debug() {} },
+      fallback: rescan,
+      onUnavailable: () => {
+        this.realtimeRefusedAt = performance.now();
+      },
+    });
   }
 
   async *translate(request: TranslateRequest): AsyncIterable<string> {

@@ -1,4 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type {
+  StreamingMode,
+  TranscriptionStream,
+  TranscriptionStreamOptions,
+} from './transcription-stream.js';
 
 /*
  * The AI engines behind translation, hints, speech and transcription. One interface, three providers:
@@ -73,6 +78,13 @@ export interface AiProvider {
   /** The text spoken in `language`, as a WAV file (RIFF/WAVE, PCM). */
   synthesize(request: SpeechRequest): Promise<Uint8Array>;
   transcribe(audio: Uint8Array, options?: TranscribeOptions): Promise<Transcription>;
+  /**
+   * How this provider transcribes a clip while it is spoken (issue 14); false or absent: whole clips only,
+   * and a streamed clip is transcribed when it ends (clip mode, the fallback).
+   */
+  streamingTranscription?(): StreamingMode | false;
+  /** Start transcribing a clip as it arrives; only when `streamingTranscription()` names a mode. */
+  startTranscription?(options: TranscriptionStreamOptions): TranscriptionStream;
   /** Subscribe to loading progress (local models); returns the unsubscribe function. */
   onStatus?(listener: (status: ProviderStatus) => void): () => void;
   /** Start loading what can be loaded ahead of the first message (local models). Never throws. */

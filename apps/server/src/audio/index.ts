@@ -6,5 +6,8 @@ export { encodeWav, sineWav, readWavInfo, isWav, wavToMonoFloat32 } from './wav.
 export type { WavInfo } from './wav.js';
 export { inspectOggOpus, isOgg, oggCrc, readOggPage } from './ogg.js';
 export type { OggOpusCheck, OggOpusInfo, OggPage } from './ogg.js';
-export { decodeOggOpus, OpusDecodeError, PCM_SAMPLE_RATE } from './opus.js';
+export { decodeOggOpus, createOpusStreamDecoder, OpusDecodeError, PCM_SAMPLE_RATE } from './opus.js';
+export type { OpusStreamDecoder } from './opus.js';
 export { resample } from './resample.js';
+export { OggOpusStream } from './ogg-stream.js';
+export type { OggStreamResult } from './ogg-stream.js';

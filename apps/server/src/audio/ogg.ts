@@ -94,7 +94,7 @@ interface OpusHead {
 }
 
 /** The identification header in the body of the first page. */
-function readOpusHead(bytes: Uint8Array, page: OggPage): OpusHead | string {
+export function readOpusHeadOf(bytes: Uint8Array, page: OggPage): OpusHead | string {
   const { bodyStart } = page;
   if (!(page.flags & FLAG_BOS)) return 'the first Ogg page does not begin a stream';
   if (page.end - bodyStart < 19 || ascii(bytes, bodyStart, 8) !== 'OpusHead') {
@@ -128,7 +128,7 @@ export function inspectOggOpus(bytes: Uint8Array): OggOpusCheck {
     if (oggCrc(bytes.subarray(offset, page.end)) !== page.crc)
       return fail(`bad checksum on Ogg page ${pages}`);
     if (pages === 0) {
-      const read = readOpusHead(bytes, page);
+      const read = readOpusHeadOf(bytes, page);
       if (typeof read === 'string') return fail(read);
       head = read;
       serial = page.serial;

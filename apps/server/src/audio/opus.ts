@@ -1,4 +1,4 @@
-import { OggOpusDecoder } from 'ogg-opus-decoder';
+import { OggOpusDecoder, type OggOpusDecodedAudio } from 'ogg-opus-decoder';
 import { isOgg } from './ogg.js';
 import { resample } from './resample.js';
 
@@ -46,4 +46,32 @@ export async function decodeOggOpus(bytes: Uint8Array): Promise<Float32Array> {
   } finally {
     decoder.free();
   }
+}
+
+/** Decodes a streamed Ogg/Opus clip piece by piece (whole pages), to mono PCM at `rate` Hz. */
+export interface OpusStreamDecoder {
+  push(pages: Uint8Array): Promise<Float32Array>;
+  free(): void;
+}
+
+export function createOpusStreamDecoder(rate = PCM_SAMPLE_RATE): OpusStreamDecoder {
+  const decoder = new OggOpusDecoder();
+  let freed = false;
+  return {
+    async push(pages) {
+      await decoder.ready;
+      if (freed) return new Float32Array(0);
+      // typed as synchronous, but the WebAssembly decoder answers with a promise
+      const decoded = await (decoder.decode(pages) as OggOpusDecodedAudio | Promise<OggOpusDecodedAudio>);
+      const first = decoded?.channelData[0];
+      if (!first || decoded.samplesDecoded === 0) return new Float32Array(0);
+      // edges of each piece are filtered against silence: a faint click every piece, inaudible to a model
+      return resample(first.subarray(0, decoded.samplesDecoded), OPUS_RATE, rate);
+    },
+    free() {
+      if (freed) return;
+      freed = true;
+      decoder.free();
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import type { ErrorCode, ServerFrame } from '@xtalk/protocol';
+import type { ErrorCode, ServerFrame, VoiceEndFrame, VoiceStartFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { UserRow, UsersRepo } from '../auth/users-repo.js';
@@ -39,6 +39,8 @@ export interface ConnectionDeps {
   frameLimits?: FrameLimitPolicy;
   /** Answers a binary frame (voice); without it, binary frames get an error frame. */
   onAudio?: (connection: ConnectionContext, data: Buffer) => Promise<void>;
+  /** Streamed voice (protocol 3): voiceStart and voiceEnd; without it they get an error frame. */
+  onVoiceFrame?: (connection: ConnectionContext, frame: VoiceStartFrame | VoiceEndFrame) => Promise<void>;
 }
 
 export interface ConnectionContext {

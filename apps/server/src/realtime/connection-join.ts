@@ -55,7 +55,10 @@ export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
   const position = { epoch: catchUp.position.epoch, offset: catchUp.position.offset };
   if (catchUp.resync)
     core.sendFrame({ type: 'system', message: 'RESYNC', timestamp: deps.clock.now(), ...position });
-  for (const replayed of catchUp.frames) core.sendFrame(frameForVersion(replayed, core.protocolVersion));
+  for (const replayed of catchUp.frames) {
+    const frame = frameForVersion(replayed, core.protocolVersion);
+    if (frame) core.sendFrame(frame);
+  }
   core.lastOffset = position.offset;
   if ((core.state as string) === 'closed') return;
   core.sendFrame({

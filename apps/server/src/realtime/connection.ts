@@ -1,4 +1,10 @@
-import { CloseCode, type ErrorCode, type ServerFrame } from '@xtalk/protocol';
+import {
+  CloseCode,
+  type ErrorCode,
+  type ServerFrame,
+  type VoiceEndFrame,
+  type VoiceStartFrame,
+} from '@xtalk/protocol';
 import { displayNameOf, type UserRow } from '../auth/users-repo.js';
 import { FrameRefusal } from '../rooms/refusal.js';
 import {
@@ -70,7 +76,8 @@ function createCore(
         if (offset <= core.lastOffset) return;
         core.lastOffset = offset;
       }
-      sendText(jsonForVersion(json, core.protocolVersion));
+      const forClient = jsonForVersion(json, core.protocolVersion);
+      if (forClient) sendText(forClient);
     },
     close(code: number, reason: string) {
       if (core.state === 'closed') return;
@@ -160,6 +167,14 @@ export function createConnection(
     return false;
   }
 
+  async function voiceFrame(frame: VoiceStartFrame | VoiceEndFrame): Promise<void> {
+    if (!deps.onVoiceFrame) {
+      return sendError('audio_rejected', 'Streamed voice is not supported by this server.');
+    }
+    if (core.state !== 'joined') return sendError('not_joined', 'Send setUsername before sending audio.');
+    await deps.onVoiceFrame(context, frame);
+  }
+
   return {
     context,
     onText(text: string) {
@@ -191,6 +206,9 @@ export function createConnection(
           return;
         case 'editMessage':
           return track(() => editMessage(core, frame));
+        case 'voiceStart':
+        case 'voiceEnd':
+          return track(async () => voiceFrame(frame));
       }
     },
     onBinary(data: Buffer) {

@@ -108,7 +108,8 @@ export function createFrameLimits(settings: FrameLimitSettings, clock: Clock) {
 }
 export type FrameLimits = ReturnType<typeof createFrameLimits>;
 
-const CONTROL_FRAMES = new Set(['setUsername', 'setLanguage', 'updateUsername']);
+// voiceEnd posts nothing new (its voiceStart took the chat token): a streamed clip costs one of each
+const CONTROL_FRAMES = new Set(['setUsername', 'setLanguage', 'updateUsername', 'voiceEnd']);
 /** The bucket a valid frame takes from: control frames, or (everything that posts) chat. */
 export const frameKindOf = (type: string): FrameKind => (CONTROL_FRAMES.has(type) ? 'control' : 'chat');
 

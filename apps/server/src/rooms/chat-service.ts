@@ -16,8 +16,12 @@ export interface MessageOutlets {
   onEdited?(roomId: string, message: MessageFrame, author: { userId: string }): void;
 }
 
-/** What a message needs to be posted: who, where, in which language, what (and the client's id for it). */
-export type PostMessage = NewMessage;
+/**
+ * What a message needs to be posted: who, where, in which language, what (and the client's id for it).
+ * `clipId`: the streamed voice clip it ends; the live frame carries it so listeners replace that clip's
+ * caption (not stored: a replay comes after the caption is gone).
+ */
+export type PostMessage = NewMessage & { clipId?: string | undefined };
 
 /**
  * The one path a message takes, typed or spoken: stored first, so nothing acknowledged is lost, then
@@ -34,7 +38,9 @@ export function createChatService(
     findByClientId: (userId: string, clientId: string) => repo.findByClientId(userId, clientId),
 
     async post(input: PostMessage): Promise<StoredMessage> {
-      const stored = await repo.insertMessage(input);
+      const { clipId, ...row } = input;
+      const inserted = await repo.insertMessage(row);
+      const stored = clipId ? { ...inserted, message: { ...inserted.message, clipId } } : inserted;
       if (stored.duplicate) return stored;
       const { message } = stored;
       try {

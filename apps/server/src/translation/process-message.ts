@@ -67,6 +67,7 @@ export async function processMessage(ctx: TaskContext, job: Job): Promise<void> 
       if (text !== undefined) speeches.push(speak(ctx, job, target, text));
     }),
   );
+  if (message.clipId) ctx.clips?.dropClip(roomId, message.clipId);
   // The hint follows the translations (chunks, complete, then note), never before.
   const noteText = await note;
   if (noteText) await sendNote(ctx, job, noteText);

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { MessageFrame } from '@xtalk/protocol';
+import { createClipTranslator, translateSentence } from './clip-translator.js';
 import { createEngineCall, createSupportCheck } from './engine-call.js';
 import { LruCache } from './lru.js';
 import { createFailureReporter, createNotices, watchLoading } from './notices.js';
@@ -81,7 +82,16 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     logger,
   });
 
+  const supported = createSupportCheck(provider, logger);
+  const clips = createClipTranslator({
+    languages: deps.config.LANGUAGES,
+    send,
+    logger,
+    translate: (job, onPiece) => translateSentence({ provider, callEngine, supported }, job, onPiece),
+  });
+
   const ctx: TaskContext = {
+    clips,
     provider,
     output,
     store,
@@ -92,7 +102,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     audioCache: new LruCache<Uint8Array>(options.cacheEntries, options.audioCacheBytes, (wav) => wav.length),
     emit,
     send,
-    supported: createSupportCheck(provider, logger),
+    supported,
     callEngine,
     reportFailure: createFailureReporter({
       logger,
@@ -133,6 +143,10 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
       onMessage(roomId, message, author);
     },
     transcribe: (request) => transcribe(provider, callEngine, request),
+    clipSentence(roomId, clip, sentence) {
+      if (!queue.isClosing()) clips.clipSentence(roomId, clip, sentence);
+    },
+    dropClip: (roomId, clipId) => clips.dropClip(roomId, clipId),
     resume(userId: string) {
       try {
         pausedAuthors.resume(userId);

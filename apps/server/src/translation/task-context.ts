@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AiProvider, AiTask, Logger } from '../ai/provider.js';
+import type { ClipTranslator } from './clip-translator.js';
 import type { EngineCall } from './engine-call.js';
 import type { LruCache } from './lru.js';
 import type { Send, ReportFailure } from './notices.js';
@@ -22,6 +23,8 @@ export interface TaskContext {
   supported: (task: AiTask, language: string) => boolean;
   callEngine: EngineCall;
   reportFailure: ReportFailure;
+  /** Translations of streamed clips' sentences made before their messages (issue 14). */
+  clips?: ClipTranslator;
 }
 
 export function characters(text: string): number {

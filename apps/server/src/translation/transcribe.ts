@@ -25,6 +25,7 @@ export async function transcribe(
       audioSeconds: request.audioSeconds,
     },
     (signal) =>
+      request.engine?.(signal) ??
       provider.transcribe(request.audio, {
         languageHint: request.languageHint,
         mimeType: request.mimeType,

@@ -5,7 +5,7 @@ import { checkCurrent } from './supersede.js';
 import type { Job } from './types.js';
 
 /** One piece of a translation (a cached one comes as one piece). */
-async function sendChunk(ctx: TaskContext, job: Job, target: string, chunk: string): Promise<void> {
+export async function sendChunk(ctx: TaskContext, job: Job, target: string, chunk: string): Promise<void> {
   const { roomId, message } = job;
   await ctx.send(roomId, {
     type: 'translationChunk',
@@ -22,18 +22,22 @@ async function streamTranslation(
   job: Job,
   target: string,
   context: ContextMessage[],
+  /** Only this part of the message (a streamed clip's tail), its first chunk led by `lead`. */
+  part?: { text: string; lead: string },
 ): Promise<string> {
   const { message } = job;
+  const source = part?.text ?? message.message;
+  let lead = part?.lead ?? '';
   let chunksSent = false;
   return ctx.callEngine(
     'translation',
-    usageOf(job, 'translation', { characters: characters(message.message), language: target }),
+    usageOf(job, 'translation', { characters: characters(source), language: target }),
     async (signal) => {
       // A retry after pieces were already shown is not streamed again: translationComplete replaces them.
       const live = !chunksSent;
       let text = '';
       for await (const piece of ctx.provider.translate({
-        text: message.message,
+        text: source,
         sourceLanguage: message.language,
         targetLanguage: target,
         context,
@@ -44,7 +48,8 @@ async function streamTranslation(
         checkCurrent(job);
         if (live && piece) {
           chunksSent = true;
-          await sendChunk(ctx, job, target, piece);
+          await sendChunk(ctx, job, target, `${lead}${piece}`);
+          lead = '';
         }
       }
       if (signal.aborted) throw signal.reason;
@@ -54,6 +59,31 @@ async function streamTranslation(
     },
     job.stop?.signal,
   );
+}
+
+/**
+ * A streamed clip's message: its committed sentences were translated while it was spoken (the listener has
+ * those chunks); only the tail is translated now. Undefined when nothing usable was translated early.
+ */
+async function fromClip(
+  ctx: TaskContext,
+  job: Job,
+  target: string,
+  context: ContextMessage[],
+): Promise<string | undefined> {
+  const { roomId, message } = job;
+  if (!ctx.clips || !message.clipId) return undefined;
+  const head = await ctx.clips.head(
+    roomId,
+    message.clipId,
+    { language: message.language, text: message.message },
+    target,
+  );
+  if (!head) return undefined;
+  if (head.tail === '') return head.translation;
+  if (!ctx.supported('translation', target)) return undefined;
+  const tail = await streamTranslation(ctx, job, target, context, { text: head.tail, lead: head.joiner });
+  return `${head.translation}${head.joiner}${tail}`;
 }
 
 /** Translate into one language; resolves with the full text once sent and stored (undefined on failure). */
@@ -71,6 +101,8 @@ export async function translateInto(
     checkCurrent(job);
     if (fullText !== undefined) {
       await sendChunk(ctx, job, target, fullText);
+    } else if (message.clipId && (fullText = await fromClip(ctx, job, target, context)) !== undefined) {
+      ctx.textCache.set(key, fullText);
     } else {
       if (!ctx.supported('translation', target)) return undefined;
       fullText = await streamTranslation(ctx, job, target, context);

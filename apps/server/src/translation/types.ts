@@ -30,6 +30,13 @@ export interface TranslationServiceDeps {
   onEvent?: (event: PipelineEvent) => void;
 }
 
+export interface ClipRef {
+  clipId: string;
+  userId: string;
+  username: string;
+  language: string;
+}
+
 export interface Author {
   userId: string;
 }
@@ -42,6 +49,8 @@ export interface TranscribeRequest {
   mimeType?: string;
   /** Length of the clip, for metering (the recorder knows it). */
   audioSeconds: number;
+  /** A streamed clip: its engine's final transcript instead of transcribing `audio` again. */
+  engine?: (signal: AbortSignal) => Promise<Transcription>;
 }
 
 export interface TranslationService {
@@ -60,6 +69,13 @@ export interface TranslationService {
   transcribe(request: TranscribeRequest): Promise<Transcription>;
   /** The user's balance grew: run the work refused for their credits again. Never throws. */
   resume(userId: string): void;
+  /**
+   * A sentence a streamed clip's transcription committed (issue 14): translated now into the room's other
+   * languages, chunks to the room with the clipId; the clip's message reuses it. Never throws.
+   */
+  clipSentence(roomId: string, clip: ClipRef, sentence: string): void;
+  /** The clip ended without a message: forget its sentences. */
+  dropClip(roomId: string, clipId: string): void;
   /** Stop taking messages; wait for running ones up to `closeTimeoutMs`, then abort them. */
   close(): Promise<void>;
 }

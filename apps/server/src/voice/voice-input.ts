@@ -42,6 +42,25 @@ export interface VoiceInputDeps {
   maxClipBytes?: number;
   maxClipSeconds?: number;
   voiced?: Partial<VoicedOptions>;
+  /** Streamed clips (protocol 3): a binary frame that belongs to an open one goes there. */
+  stream?: { piece(connection: ConnectionContext, data: Uint8Array): boolean };
+  /** The per-connection clip limit, shared with streamed clips. */
+  limiter?: ClipLimiter;
+}
+
+export type ClipLimiter = (connection: ConnectionContext) => boolean;
+
+/** Per connection: 4 clips at once, then one every 2 s (a person cannot record faster). */
+export function createClipLimiter(clock: Clock): ClipLimiter {
+  const buckets = new WeakMap<ConnectionContext, ReturnType<typeof createTokenBucket>>();
+  return (connection) => {
+    let bucket = buckets.get(connection);
+    if (!bucket) {
+      bucket = createTokenBucket(4, 0.5, clock);
+      buckets.set(connection, bucket);
+    }
+    return bucket.take();
+  };
 }
 
 /**
@@ -52,22 +71,115 @@ export function isNearSilent(analysis: VoicedAnalysis): boolean {
   return analysis.voicedMs < 400 || analysis.voicedRatio < 0.1;
 }
 
-export function createVoiceInput(deps: VoiceInputDeps) {
-  const maxBytes = deps.maxClipBytes ?? MAX_AUDIO_CLIP_BYTES;
-  const maxSeconds = (deps.maxClipSeconds ?? MAX_AUDIO_CLIP_SECONDS) + DURATION_MARGIN_SECONDS;
-  /** Per connection: 4 clips at once, then one every 2 s (a person cannot record faster). */
-  const buckets = new WeakMap<ConnectionContext, ReturnType<typeof createTokenBucket>>();
+export type Tell = (code: ErrorCode, message: string, detail?: Record<string, unknown>) => void;
 
-  function bucketOf(connection: ConnectionContext) {
-    let bucket = buckets.get(connection);
-    if (!bucket) {
-      bucket = createTokenBucket(4, 0.5, deps.clock);
-      buckets.set(connection, bucket);
+export interface ClipPost {
+  clientId: string | undefined;
+  tell: Tell;
+  /** A streamed clip: its id (the message replaces its caption) and its engine's final transcript. */
+  clipId?: string;
+  transcript?: (signal: AbortSignal) => Promise<{ text: string; language: string }>;
+  /** A streamed clip's voiced check, made piece by piece as it arrived. */
+  analysis?: VoicedAnalysis;
+}
+
+/**
+ * Steps 2-5 for a whole clip, streamed or not: voiced check, transcription (metered), hallucination
+ * filter, post. Resolves true when a message was posted.
+ */
+export function createClipPoster(deps: VoiceInputDeps) {
+  /** Decode and check a whole clip; a reason when it does not decode. */
+  async function analyse(data: Uint8Array): Promise<VoicedAnalysis | string> {
+    try {
+      return analyseVoice(await decodeOggOpus(data), deps.voiced);
+    } catch (error) {
+      if (error instanceof OpusDecodeError) return error.message;
+      throw error;
     }
-    return bucket;
   }
 
+  return async function postClip(
+    connection: ConnectionContext,
+    data: Uint8Array,
+    durationSeconds: number,
+    { clientId, tell, clipId, transcript: streamed, analysis: checked }: ClipPost,
+  ): Promise<boolean> {
+    const log = deps.logger.child({ roomId: connection.roomId, userId: connection.userId });
+    const refuse = (...args: Parameters<Tell>) => {
+      tell(...args);
+      return false;
+    };
+    // 2. is anyone speaking? (never send silence or noise to a speech model)
+    const analysis = checked ?? (await analyse(data));
+    if (typeof analysis === 'string') return refuse('audio_rejected', `Voice clip rejected: ${analysis}.`);
+    if (!analysis.voiced) return refuse('no_speech', NO_SPEECH_MESSAGE, { analysis });
+
+    // 3. speech to text, metered in audio seconds like every other engine call
+    const speakerLanguage = connection.language();
+    let transcript: { text: string; language: string };
+    try {
+      transcript = await deps.translation.transcribe({
+        roomId: connection.roomId,
+        author: { userId: connection.userId, username: connection.username() },
+        audio: data,
+        mimeType: 'audio/ogg',
+        languageHint: speakerLanguage,
+        audioSeconds: durationSeconds,
+        ...(streamed ? { engine: streamed } : {}),
+      });
+    } catch (error) {
+      if (isInsufficientCredits(error)) {
+        const why = error.guest
+          ? "you have used today's allowance for guests; sign in to keep going"
+          : 'you have run out of credits';
+        return refuse('transcription_failed', `Voice message not transcribed: ${why}.`);
+      }
+      if (error instanceof AiUnavailableError) {
+        return refuse('transcription_failed', `Voice message not transcribed: ${error.message}.`);
+      }
+      log.error({ err: error }, 'voice: transcription failed');
+      return refuse(
+        'transcription_failed',
+        'Voice message not transcribed: speech recognition failed. Try again.',
+      );
+    }
+
+    // 4. what came back: nothing, or a phrase the model invents on near-silence
+    const text = transcript.text.trim().slice(0, MAX_MESSAGE_LENGTH);
+    if (!hasWords(text)) return refuse('no_speech', NO_SPEECH_MESSAGE, { analysis });
+    if (isKnownHallucination(text) && isNearSilent(analysis)) {
+      return refuse('no_speech', NO_SPEECH_MESSAGE, { analysis, dropped: text });
+    }
+
+    // 5. a message like any typed one
+    const detected = languageSchema.safeParse(transcript.language);
+    const stored = await deps.chat.post({
+      roomId: connection.roomId,
+      userId: connection.userId,
+      username: connection.username(),
+      displayUsername: connection.displayUsername(),
+      language: detected.success ? detected.data : speakerLanguage,
+      text,
+      clientId,
+      clipId,
+    });
+    if (stored.duplicate && stored.roomId === connection.roomId) connection.sendFrame(stored.message);
+    log.debug(
+      { seconds: durationSeconds, voicedMs: analysis.voicedMs, language: transcript.language },
+      'voice: transcript posted',
+    );
+    return true;
+  };
+}
+
+export function createVoiceInput(deps: VoiceInputDeps) {
+  const postClip = createClipPoster(deps);
+  const maxBytes = deps.maxClipBytes ?? MAX_AUDIO_CLIP_BYTES;
+  const maxSeconds = (deps.maxClipSeconds ?? MAX_AUDIO_CLIP_SECONDS) + DURATION_MARGIN_SECONDS;
+  const takeToken = deps.limiter ?? createClipLimiter(deps.clock);
+
   return async function onAudio(connection: ConnectionContext, data: Buffer): Promise<void> {
+    if (deps.stream?.piece(connection, data)) return;
     // announced by a voiceClip frame just before the clip; a resend of a stored clip is answered at once
     const clientId = connection.takeClipClientId();
     const log = deps.logger.child({ roomId: connection.roomId, userId: connection.userId });
@@ -96,74 +208,10 @@ export function createVoiceInput(deps: VoiceInputDeps) {
       );
     }
     if (container.durationSeconds < MIN_CLIP_SECONDS) return tell('no_speech', NO_SPEECH_MESSAGE);
-    if (!bucketOf(connection).take()) {
+    if (!takeToken(connection)) {
       return tell('rate_limited', 'You are sending voice clips too fast; wait a moment.');
     }
 
-    // 2. is anyone speaking? (never send silence or noise to a speech model)
-    let samples: Float32Array;
-    try {
-      samples = await decodeOggOpus(data);
-    } catch (error) {
-      if (error instanceof OpusDecodeError) {
-        return tell('audio_rejected', `Voice clip rejected: ${error.message}.`);
-      }
-      throw error;
-    }
-    const analysis = analyseVoice(samples, deps.voiced);
-    if (!analysis.voiced) return tell('no_speech', NO_SPEECH_MESSAGE, { analysis });
-
-    // 3. speech to text, metered in audio seconds like every other engine call
-    const speakerLanguage = connection.language();
-    let transcript: { text: string; language: string };
-    try {
-      transcript = await deps.translation.transcribe({
-        roomId: connection.roomId,
-        author: { userId: connection.userId, username: connection.username() },
-        audio: data,
-        mimeType: 'audio/ogg',
-        languageHint: speakerLanguage,
-        audioSeconds: container.durationSeconds,
-      });
-    } catch (error) {
-      if (isInsufficientCredits(error)) {
-        const why = error.guest
-          ? "you have used today's allowance for guests; sign in to keep going"
-          : 'you have run out of credits';
-        return tell('transcription_failed', `Voice message not transcribed: ${why}.`);
-      }
-      if (error instanceof AiUnavailableError) {
-        return tell('transcription_failed', `Voice message not transcribed: ${error.message}.`);
-      }
-      log.error({ err: error }, 'voice: transcription failed');
-      return tell(
-        'transcription_failed',
-        'Voice message not transcribed: speech recognition failed. Try again.',
-      );
-    }
-
-    // 4. what came back: nothing, or a phrase the model invents on near-silence
-    const text = transcript.text.trim().slice(0, MAX_MESSAGE_LENGTH);
-    if (!hasWords(text)) return tell('no_speech', NO_SPEECH_MESSAGE, { analysis });
-    if (isKnownHallucination(text) && isNearSilent(analysis)) {
-      return tell('no_speech', NO_SPEECH_MESSAGE, { analysis, dropped: text });
-    }
-
-    // 5. a message like any typed one
-    const detected = languageSchema.safeParse(transcript.language);
-    const stored = await deps.chat.post({
-      roomId: connection.roomId,
-      userId: connection.userId,
-      username: connection.username(),
-      displayUsername: connection.displayUsername(),
-      language: detected.success ? detected.data : speakerLanguage,
-      text,
-      clientId,
-    });
-    if (stored.duplicate && stored.roomId === connection.roomId) connection.sendFrame(stored.message);
-    log.debug(
-      { seconds: container.durationSeconds, voicedMs: analysis.voicedMs, language: transcript.language },
-      'voice: transcript posted',
-    );
+    await postClip(connection, data, container.durationSeconds, { clientId, tell });
   };
 }

@@ -121,6 +121,10 @@ export class SocketClient {
   private session: SessionInfo | undefined;
   /** Where the client is in the room's log: sent as `resume` on a reconnect to the same room. */
   private position: (ResumePosition & { roomId: string }) | undefined;
+  /** The protocol version the server said in its last READY (1 when it said none). */
+  serverProtocolVersion = 1;
+  /** Counts READYs: a streamed voice clip belongs to the connection it started on. */
+  readyCount = 0;
   private readonly wake = () => this.retryNow();
   private readonly onVisibility = () => {
     if ((globalThis as { document?: Document }).document?.visibilityState !== 'hidden') this.retryNow();
@@ -371,7 +375,11 @@ export class SocketClient {
       }
       // frames of a replay come before READY: the position is only trusted once READY set its epoch
       if (this.session) this.track(parsed.data, this.session.roomId);
-      if (parsed.data.type === 'system' && parsed.data.message === 'READY') this.setState('ready');
+      if (parsed.data.type === 'system' && parsed.data.message === 'READY') {
+        this.serverProtocolVersion = parsed.data.protocolVersion ?? 1;
+        this.readyCount += 1;
+        this.setState('ready');
+      }
       this.emit('frame', parsed.data);
       return;
     }

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sineWav } from '../../audio/index.js';
+import { attachFakeRealtime, type FakeRealtime } from './fake-realtime.js';
 
 /*
  * A fake OpenAI-compatible HTTP server for tests: real HTTP on 127.0.0.1, real SSE streaming of
@@ -40,6 +41,8 @@ export interface FakeOpenAiServer {
   /** Status to answer /v1/audio/speech with instead of a WAV (e.g. 500). */
   speechStatus: number | undefined;
   transcription: { text: string; language?: string };
+  /** The Realtime transcription WebSocket (fake-realtime.ts). */
+  realtime: FakeRealtime;
   close(): Promise<void>;
 }
 
@@ -84,6 +87,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     onChat: undefined,
     speechStatus: undefined,
     transcription: { text: 'hello there', language: 'english' },
+    realtime: undefined as unknown as FakeRealtime,
     close: async () => undefined,
   };
 
@@ -187,6 +191,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     });
   });
 
+  state.realtime = attachFakeRealtime(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   state.url = `http://127.0.0.1:${port}`;

@@ -12,13 +12,13 @@ import { ProfileDialog } from '../../features/settings/components/profile-dialog
 import { MicPickerDialog } from '../../features/voice/components/mic-picker-dialog';
 import { useAudioPlayback } from '../../features/voice/hooks/use-audio-playback';
 import { useMicrophones } from '../../features/voice/hooks/use-microphones';
-import { useRecorder } from '../../features/voice/hooks/use-recorder';
 import { authStore, useAuthSession } from '../../lib/auth-session';
 import { saveRedirectAfterLogin } from '../../lib/storage';
 import { RoomHeader } from './room-header';
 import { listeningHandlers, RoomFooter } from './room-footer';
 import { useJoinedRoom } from './use-joined-room';
 import { useRoomFrames } from './use-room-frames';
+import { useRoomRecorder } from './use-room-recorder';
 
 /** The room screen (spec section 2): composes the room, chat, invite, settings and voice features. */
 export function TranslatePage() {
@@ -46,12 +46,7 @@ export function TranslatePage() {
     onNewSession,
   });
 
-  // Voice input: tap to record (stops playback), tap to send the clip as one binary frame.
-  const recorder = useRecorder({
-    deviceId: microphones.selected,
-    onBeforeStart: audio.stop,
-    onClip: (clip) => void connection.sendAudio(clip),
-  });
+  const recorder = useRoomRecorder(microphones.selected, audio.stop, connection);
 
   const isGuest = session.user.provider === 'guest';
   // Signing in comes back here: a guest who signs in keeps their room (spec section 2).
@@ -122,6 +117,7 @@ export function TranslatePage() {
           listening={listening}
           onEdit={connection.sendEdit}
           editWindowMs={room.editWindowMs}
+          captions={chat.captions}
         />
       )}
 

@@ -162,6 +162,7 @@ export const en = {
   'audio.badRate': 'Invalid sample rate read from WAV: {rate}',
   'voice.record': 'Tap to record a voice message',
   'voice.stop': 'Tap to stop and send',
+  'caption.live': 'Live · may change',
   'voice.tooShort': 'Recording too short',
   'voice.empty': 'No audio data captured',
   'voice.micError': 'Mic Error: {message}',

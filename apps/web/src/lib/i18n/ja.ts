@@ -164,6 +164,7 @@ export const ja: Record<MessageKey, string> = {
   'audio.badRate': 'WAVから読み取ったサンプルレートが無効です: {rate}',
   'voice.record': 'タップして音声メッセージを録音',
   'voice.stop': 'タップして停止・送信',
+  'caption.live': 'ライブ・変わる可能性あり',
   'voice.tooShort': '録音が短すぎます',
   'voice.empty': '音声データが録音されませんでした',
   'voice.micError': 'マイクエラー: {message}',

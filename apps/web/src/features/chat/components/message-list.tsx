@@ -2,7 +2,8 @@ import { MessagesSquare } from 'lucide-react';
 import { useEffect, useMemo, useRef } from 'react';
 import { useI18n } from '../../../lib/i18n';
 import { useNow } from '../hooks/use-now';
-import { toDisplayItems, type ChatItem } from '../utils/messages-reducer';
+import { toDisplayItems, type ChatItem, type LiveCaption } from '../utils/messages-reducer';
+import { LiveCaptionItem } from './live-caption';
 import { MessageItem } from './message-item';
 import { PendingMessageItem, type PendingMessage } from './pending-message';
 import { SystemPill } from './system-pill';
@@ -21,6 +22,8 @@ export interface MessageListProps {
   onEdit?: ((id: number, text: string) => boolean) | undefined;
   /** How long after sending the author may correct a message (ms); the server's READY says. */
   editWindowMs?: number | undefined;
+  /** Streamed voice clips still being spoken (protocol 3), shown above the newest message. */
+  captions?: Readonly<Record<string, LiveCaption>>;
 }
 
 const noop = () => undefined;
@@ -36,7 +39,11 @@ export function MessageList({
   listening,
   onEdit,
   editWindowMs = 0,
+  captions,
 }: MessageListProps) {
+  const live = Object.values(captions ?? {}).filter(
+    (caption) => caption.text !== '' && caption.displayUsername !== '',
+  );
   const { t } = useI18n();
   const now = useNow();
   const scroller = useRef<HTMLDivElement>(null);
@@ -58,6 +65,9 @@ export function MessageList({
       className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none focus-visible:ring-inset"
     >
       <div className="mx-auto flex w-full max-w-4xl flex-col gap-5 px-3 py-5 sm:px-6">
+        {live.map((caption) => (
+          <LiveCaptionItem key={caption.clipId} caption={caption} isMe={caption.username === myUsername} />
+        ))}
         {[...pending].reverse().map((message) => (
           <PendingMessageItem
             key={message.clientId}

@@ -35,8 +35,21 @@ export interface ChatSystemEvent {
 
 export type ChatItem = ChatMessage | ChatSystemEvent;
 
+/** A streamed voice clip still being spoken (protocol 3): provisional, replaced by its message. */
+export interface LiveCaption {
+  clipId: string;
+  username: string;
+  displayUsername: string;
+  language: string;
+  text: string;
+  /** Translations of its committed sentences so far, by language. */
+  translations: Record<string, string>;
+}
+
 export interface ChatState {
   items: ChatItem[];
+  /** Live captions by clip id (absent until the first one). */
+  captions?: Record<string, LiveCaption>;
 }
 
 export type ChatAction = { type: 'reset' } | { type: 'frame'; frame: ServerFrame };
@@ -69,10 +82,43 @@ function updateMessage(
   if (index < 0) return state;
   const items = state.items.slice();
   items[index] = update(items[index] as ChatMessage);
-  return { items };
+  return { ...state, items };
+}
+
+function withCaption(
+  state: ChatState,
+  clipId: string,
+  update: (caption: LiveCaption) => LiveCaption | undefined,
+): ChatState {
+  const captions = { ...state.captions };
+  const current = captions[clipId] ?? {
+    clipId,
+    username: '',
+    displayUsername: '',
+    language: '',
+    text: '',
+    translations: {},
+  };
+  const next = update(current);
+  if (next) captions[clipId] = next;
+  else delete captions[clipId];
+  return { ...state, captions };
 }
 
 function upsertMessage(state: ChatState, frame: MessageFrame): ChatState {
+  const caption = frame.clipId ? state.captions?.[frame.clipId] : undefined;
+  if (frame.clipId && caption) {
+    // the clip's message replaces its caption and takes over the translations streamed so far
+    const rest = withCaption(state, frame.clipId, () => undefined);
+    const partial = Object.fromEntries(
+      Object.entries(caption.translations).filter(([language]) => frame.translations[language] === undefined),
+    );
+    const next = upsertMessage(rest, { ...frame, clipId: undefined });
+    return updateMessage(next, frame.id, (message) => ({
+      ...message,
+      partial: { ...partial, ...message.partial },
+    }));
+  }
   const incoming = fromFrame(frame);
   const index = state.items.findIndex((item) => item.kind === 'message' && item.id === incoming.id);
   if (index >= 0) {
@@ -90,14 +136,14 @@ function upsertMessage(state: ChatState, frame: MessageFrame): ChatState {
           editedAt: incoming.editedAt ?? existing.editedAt,
         }
       : incoming;
-    return { items };
+    return { ...state, items };
   }
   // Usually the newest; a late replay is slotted in by time so the order stays chronological.
   const items = state.items.slice();
   let at = items.length;
   while (at > 0 && items[at - 1]!.timestamp > incoming.timestamp) at--;
   items.splice(at, 0, incoming);
-  return { items };
+  return { ...state, items };
 }
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
@@ -122,9 +168,31 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
           generatedDisplayName(username),
         timestamp: frame.timestamp,
       }));
-      return { items: [...state.items, ...events] };
+      return { ...state, items: [...state.items, ...events] };
     }
+    case 'captionPartial':
+      return withCaption(state, frame.clipId, (caption) =>
+        frame.text === ''
+          ? undefined
+          : {
+              ...caption,
+              username: frame.username,
+              displayUsername: frame.displayUsername,
+              language: frame.language,
+              text: frame.text,
+            },
+      );
     case 'translationChunk':
+      if (frame.originalTimestamp === 0 && frame.clipId) {
+        const target = frame.targetLanguage;
+        return withCaption(state, frame.clipId, (caption) => ({
+          ...caption,
+          translations: {
+            ...caption.translations,
+            [target]: (caption.translations[target] ?? '') + frame.chunk,
+          },
+        }));
+      }
       return updateMessage(state, frame.originalTimestamp, (message) => {
         // A chunk arriving after the complete text (reordering, replay) must not append to it.
         if (message.translations[frame.targetLanguage] !== undefined) return message;
@@ -166,7 +234,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         changed = true;
         return { ...item, username: frame.username, displayUsername: frame.displayUsername };
       });
-      return changed ? { items } : state;
+      return changed ? { ...state, items } : state;
     }
     default:
       return state;

@@ -62,6 +62,26 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     return sent;
   }, []);
 
+  /**
+   * Streaming voice (protocol 3): announces a clip and returns where its pages go; undefined when the server
+   * speaks an older protocol or the socket is not ready (the recorder then sends the whole clip).
+   */
+  const openVoiceStream = useCallback(() => {
+    const language = getLanguage();
+    const client = clientRef.current;
+    const room = client?.roomId;
+    if (!client || !room || client.state !== 'ready' || client.serverProtocolVersion < 3) return undefined;
+    const clipId = newClientId();
+    if (!client.send({ type: 'voiceStart', clipId, language, room })) return undefined;
+    // after a reconnect the pages would reach a server that never saw voiceStart: the stream is broken
+    const connection = client.readyCount;
+    const same = () => client.state === 'ready' && client.readyCount === connection;
+    return {
+      send: (pages: Uint8Array) => same() && client.sendBinary(pages),
+      end: () => same() && client.send({ type: 'voiceEnd', clipId }),
+    };
+  }, []);
+
   /** The interface language changed: the listening language follows it unless one was picked. */
   const sendLanguage = useCallback((language: UiLanguage) => {
     const client = clientRef.current;
@@ -106,6 +126,7 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     retry,
     discard,
     sendAudio,
+    openVoiceStream,
     sendLanguage,
     chooseListening,
     sendEdit,

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useI18n } from '../../../lib/i18n';
-import { startOpusCapture, type OpusCapture } from '../utils/opus-capture';
+import { startOpusCapture, type OpusCapture, type VoiceSink } from '../utils/opus-capture';
 import {
   createRecorder,
   type Recorder,
@@ -15,8 +15,13 @@ export interface UseRecorderOptions {
   deviceId?: string;
   /** Starting a recording stops playing audio (spec section 4). */
   onBeforeStart?: () => void;
-  /** A finished clip: Ogg/Opus bytes, to be sent as one binary frame. */
-  onClip: (clip: Uint8Array, durationMs: number) => void;
+  /**
+   * A finished clip: Ogg/Opus bytes, to be sent as one binary frame; `streamed` when its pages already went
+   * out while recording (voiceStart ... voiceEnd) and nothing is left to send.
+   */
+  onClip: (clip: Uint8Array, durationMs: number, streamed: boolean) => void;
+  /** Streaming voice (protocol 3): opens the stream for a recording; undefined sends whole clips. */
+  openStream?: () => VoiceSink | undefined;
   clock?: RecorderClock;
 }
 
@@ -37,13 +42,18 @@ export function useRecorder(options: UseRecorderOptions) {
     const recorder = createRecorder({
       clock: latest.current.options.clock,
       start: async () => {
-        const capture: OpusCapture = await startOpusCapture(latest.current.options.deviceId);
+        const { deviceId, openStream } = latest.current.options;
+        const capture: OpusCapture = await startOpusCapture({
+          deviceId,
+          ...(openStream ? { openStream: () => latest.current.options.openStream?.() } : {}),
+        });
         toast.dismiss(MIC_ERROR_TOAST);
         setAnalyser(capture.analyser);
         return capture;
       },
       onBeforeStart: () => latest.current.options.onBeforeStart?.(),
-      onClip: (clip, durationMs) => latest.current.options.onClip(clip, durationMs),
+      onClip: (clip, durationMs) =>
+        latest.current.options.onClip(clip, durationMs, (clip as { streamed?: boolean }).streamed === true),
       onProblem: (problem: RecorderProblem) => {
         const { t: tr } = latest.current;
         if (problem.kind === 'tooShort') toast(tr('voice.tooShort'));

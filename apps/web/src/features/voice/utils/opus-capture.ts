@@ -1,4 +1,4 @@
-import { AUDIO_SAMPLE_RATE } from '@xtalk/protocol';
+import { AUDIO_SAMPLE_RATE, RECORDING_MIN_MS } from '@xtalk/protocol';
 // libopus + resampler + Ogg muxer in WebAssembly, bundled with the app as an asset (never a CDN); it runs
 // as the AudioWorklet processor 'encoder-worklet'. See docs/decisions/0004-voice-capture.md.
 import encoderUrl from 'opus-recorder/dist/encoderWorker.min.js?url';
@@ -15,6 +15,35 @@ import type { Capture } from './recorder-machine';
 export interface OpusCapture extends Capture {
   /** Live input for the frequency bars. */
   analyser: AnalyserNode;
+}
+
+/**
+ * Where a streamed recording's pages go (protocol 3): opened once the recording is long enough to keep
+ * (RECORDING_MIN_MS), then fed whole pages every STREAM_FLUSH_MS, ended at stop. `send` false: the stream
+ * broke (connection lost), and the recorder falls back to sending the whole clip.
+ */
+export interface VoiceSink {
+  send(pages: Uint8Array): boolean;
+  end(): boolean;
+}
+
+export interface CaptureOptions {
+  deviceId?: string | undefined;
+  /** Streaming: opens the sink (undefined: the server cannot stream, send the whole clip). */
+  openStream?: () => VoiceSink | undefined;
+}
+
+/** How often pages go out while streaming; a page holds at most 200 ms (10 frames of 20 ms). */
+const STREAM_FLUSH_MS = 250;
+
+function concat(pages: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(pages.reduce((sum, page) => sum + page.length, 0));
+  let offset = 0;
+  for (const page of pages) {
+    out.set(page, offset);
+    offset += page.length;
+  }
+  return out;
 }
 
 interface PageMessage {
@@ -65,7 +94,8 @@ async function openStream(deviceId: string | undefined): Promise<MediaStream> {
   }
 }
 
-export async function startOpusCapture(deviceId?: string): Promise<OpusCapture> {
+export async function startOpusCapture(options: CaptureOptions = {}): Promise<OpusCapture> {
+  const { deviceId } = options;
   if (!isCaptureSupported()) throw new MicError('This browser cannot record audio (no AudioWorklet).');
   const stream = await openStream(deviceId);
   const context = new AudioContext();
@@ -106,7 +136,7 @@ export async function startOpusCapture(deviceId?: string): Promise<OpusCapture> 
       numberOfChannels: 1,
       encoderApplication: 2048, // OPUS_APPLICATION_VOIP: tuned for speech
       encoderFrameSize: 20,
-      maxFramesPerPage: 40,
+      maxFramesPerPage: options.openStream ? 10 : 40,
       resampleQuality: 3,
     });
     await ready;
@@ -114,6 +144,7 @@ export async function startOpusCapture(deviceId?: string): Promise<OpusCapture> 
     source.connect(encoder);
     if (context.state === 'suspended') await context.resume();
 
+    const streaming = startStreaming(options.openStream, pages);
     let finished = false;
     return {
       analyser,
@@ -126,18 +157,18 @@ export async function startOpusCapture(deviceId?: string): Promise<OpusCapture> 
         await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 3000))]);
         encoder.port.postMessage({ command: 'close' });
         release();
-        if (samplePosition === 0) return new Uint8Array(0); // headers only: no audio captured
-        const clip = new Uint8Array(pages.reduce((sum, page) => sum + page.length, 0));
-        let offset = 0;
-        for (const page of pages) {
-          clip.set(page, offset);
-          offset += page.length;
+        if (samplePosition === 0) {
+          streaming.stop();
+          return new Uint8Array(0); // headers only: no audio captured
         }
-        return clip;
+        const clip = concat(pages);
+        // streamed to the end: the server has it all; else the whole clip goes as one frame
+        return streaming.finish() ? Object.assign(clip, { streamed: true }) : clip;
       },
       cancel() {
         if (finished) return;
         finished = true;
+        streaming.stop();
         source.disconnect();
         encoder.port.postMessage({ command: 'close' });
         release();
@@ -147,4 +178,35 @@ export async function startOpusCapture(deviceId?: string): Promise<OpusCapture> 
     release();
     throw error;
   }
+}
+
+/** Feeds the sink: nothing for the first RECORDING_MIN_MS (a clip that short is dropped anyway). */
+function startStreaming(open: CaptureOptions['openStream'], pages: Uint8Array[]) {
+  let sink: VoiceSink | undefined;
+  let sent = 0;
+  let broken = !open;
+  const flush = () => {
+    if (!sink || broken || sent === pages.length) return;
+    if (!sink.send(concat(pages.slice(sent)))) broken = true;
+    sent = pages.length;
+  };
+  const opener = setTimeout(() => {
+    sink = open?.();
+    if (!sink) broken = true;
+    flush();
+  }, RECORDING_MIN_MS);
+  const ticker = setInterval(flush, STREAM_FLUSH_MS);
+  const stop = () => {
+    clearTimeout(opener);
+    clearInterval(ticker);
+  };
+  return {
+    stop,
+    /** True when every page went out and the clip was ended on the stream. */
+    finish(): boolean {
+      stop();
+      flush();
+      return Boolean(sink) && !broken && sink!.end();
+    },
+  };
 }

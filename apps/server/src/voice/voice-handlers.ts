@@ -1,0 +1,38 @@
+import type { VoiceEndFrame, VoiceStartFrame, ServerFrame } from '@xtalk/protocol';
+import type { AiProvider } from '../ai/provider.js';
+import type { ConnectionContext } from '../realtime/connection.js';
+import { createClipLimiter, createClipPoster, createVoiceInput, type VoiceInputDeps } from './voice-input.js';
+import { createVoiceStream, type ClipTranslation } from './voice-stream.js';
+
+/**
+ * The connection's voice handlers: whole clips (binary frames) and streamed clips (voiceStart, pieces,
+ * voiceEnd), sharing one clip limit and one posting path. `streaming: false` (VOICE_STREAMING=off, or an
+ * engine that cannot) keeps the protocol but transcribes each streamed clip when it ends (clip mode).
+ */
+export function createVoiceHandlers(
+  deps: Omit<VoiceInputDeps, 'stream' | 'limiter'> & {
+    provider: Pick<AiProvider, 'streamingTranscription' | 'startTranscription'>;
+    translation: VoiceInputDeps['translation'] & ClipTranslation;
+    broadcast(roomId: string, frame: ServerFrame): Promise<void>;
+    streaming: boolean;
+  },
+) {
+  const limiter = createClipLimiter(deps.clock);
+  const stream = createVoiceStream({
+    chat: deps.chat,
+    provider: deps.streaming ? deps.provider : {},
+    translation: deps.translation,
+    broadcast: deps.broadcast,
+    postClip: createClipPoster(deps),
+    takeToken: limiter,
+    logger: deps.logger,
+    ...(deps.maxClipBytes ? { maxClipBytes: deps.maxClipBytes } : {}),
+    ...(deps.maxClipSeconds ? { maxClipSeconds: deps.maxClipSeconds } : {}),
+    ...(deps.voiced ? { voiced: deps.voiced } : {}),
+  });
+  return {
+    onAudio: createVoiceInput({ ...deps, stream, limiter }),
+    onVoiceFrame: (connection: ConnectionContext, frame: VoiceStartFrame | VoiceEndFrame) =>
+      frame.type === 'voiceStart' ? stream.start(connection, frame) : stream.end(connection, frame),
+  };
+}
