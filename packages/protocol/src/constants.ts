@@ -6,7 +6,8 @@ export const PRODUCT_NAME = 'XTalk';
  * 2: offsets, epochs and resume, client message ids (docs/decisions/0060-protocol-version-handshake.md).
  * 3: corrections (editMessage, messageEdited, `editedAt`; docs/decisions/0130-corrections.md); the
  *    room's languages in READY; streaming voice (voiceStart, Ogg pages, voiceEnd), live captions
- *    (captionPartial), clip translations before the message (docs/decisions/0120-streaming-voice.md).
+ *    (captionPartial), clip translations before the message (docs/decisions/0120-streaming-voice.md);
+ *    JOIN/LEAVE of several people in one frame (`usernames`, docs/decisions/0110).
  *    A client below 3 is never sent a frame it cannot parse.
  */
 export const PROTOCOL_VERSION = 3;

@@ -8,7 +8,7 @@ import {
 import { announcePresence, type ConnectionCore } from './connection-core.js';
 import { checkLanguage, checkRoom } from './frame-handlers.js';
 import { checkProtocolVersion } from './protocol-version.js';
-import { frameForVersion } from './legacy-frames.js';
+import { framesForVersion } from './legacy-frames.js';
 import { catchUpFor } from './resume.js';
 
 /*
@@ -56,8 +56,7 @@ export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
   if (catchUp.resync)
     core.sendFrame({ type: 'system', message: 'RESYNC', timestamp: deps.clock.now(), ...position });
   for (const replayed of catchUp.frames) {
-    const frame = frameForVersion(replayed, core.protocolVersion);
-    if (frame) core.sendFrame(frame);
+    for (const frame of framesForVersion(replayed, core.protocolVersion)) core.sendFrame(frame);
   }
   core.lastOffset = position.offset;
   if ((core.state as string) === 'closed') return;

@@ -76,8 +76,8 @@ function createCore(
         if (offset <= core.lastOffset) return;
         core.lastOffset = offset;
       }
-      const forClient = jsonForVersion(json, core.protocolVersion);
-      if (forClient) sendText(forClient);
+      for (const forClient of jsonForVersion(json, core.protocolVersion, core.user.username))
+        sendText(forClient);
     },
     close(code: number, reason: string) {
       if (core.state === 'closed') return;

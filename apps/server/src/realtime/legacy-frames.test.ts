@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { messageFrame, type MessageEditedFrame } from '@xtalk/protocol';
-import { frameForVersion, jsonForVersion } from './legacy-frames.js';
+import { messageFrame, type MessageEditedFrame, type SystemFrame } from '@xtalk/protocol';
+import { framesForVersion, jsonForVersion } from './legacy-frames.js';
 
 const edit: MessageEditedFrame = {
   type: 'messageEdited',
@@ -15,7 +15,8 @@ const edit: MessageEditedFrame = {
 
 describe('frames for older protocol versions', () => {
   it('sends a correction to a client below 3 as the message it became, which that client parses', () => {
-    const legacy = frameForVersion(edit, 2);
+    const [legacy, ...more] = framesForVersion(edit, 2);
+    expect(more).toEqual([]);
     expect(messageFrame.parse(legacy)).toEqual({
       type: 'message',
       id: 1000,
@@ -28,18 +29,18 @@ describe('frames for older protocol versions', () => {
       isTutorial: false,
       offset: 7,
     });
-    expect(frameForVersion(edit, 3)).toBe(edit);
+    expect(framesForVersion(edit, 3)).toEqual([edit]);
   });
 
   it('rewrites serialised frames only when needed, whatever the key order (jsonb reorders)', () => {
     const { type: _type, ...rest } = edit;
     const reordered = Buffer.from(JSON.stringify({ ...rest, type: 'messageEdited' }));
-    expect(JSON.parse(String(jsonForVersion(reordered, 1))).type).toBe('message');
+    expect(jsonForVersion(reordered, 1).map((json) => JSON.parse(json.toString()).type)).toEqual(['message']);
     const same = Buffer.from(JSON.stringify(edit));
-    expect(jsonForVersion(same, 3)).toBe(same);
+    expect(jsonForVersion(same, 3)[0]).toBe(same);
     // a message whose text merely quotes the marker is not a correction
     const quoting = Buffer.from(JSON.stringify({ type: 'message', message: '"type":"messageEdited"' }));
-    expect(jsonForVersion(quoting, 1)).toBe(quoting);
+    expect(jsonForVersion(quoting, 1)[0]).toBe(quoting);
   });
 
   it('sends a client below 3 no live caption and no chunk of a clip still being spoken', () => {
@@ -60,19 +61,41 @@ describe('frames for older protocol versions', () => {
     } as const;
     const messageChunk = { ...clipChunk, originalTimestamp: 1000 };
     for (const version of [1, 2]) {
-      expect(frameForVersion(caption, version)).toBeUndefined();
-      expect(frameForVersion(clipChunk, version)).toBeUndefined();
-      expect(jsonForVersion(Buffer.from(JSON.stringify(caption)), version)).toBeUndefined();
-      expect(jsonForVersion(Buffer.from(JSON.stringify(clipChunk)), version)).toBeUndefined();
+      expect(framesForVersion(caption, version)).toEqual([]);
+      expect(framesForVersion(clipChunk, version)).toEqual([]);
+      expect(jsonForVersion(Buffer.from(JSON.stringify(caption)), version)).toEqual([]);
+      expect(jsonForVersion(Buffer.from(JSON.stringify(clipChunk)), version)).toEqual([]);
       const { type: _type, ...rest } = clipChunk;
-      expect(
-        jsonForVersion(Buffer.from(JSON.stringify({ ...rest, type: clipChunk.type })), version),
-      ).toBeUndefined();
+      expect(jsonForVersion(Buffer.from(JSON.stringify({ ...rest, type: clipChunk.type })), version)).toEqual(
+        [],
+      );
       const chunkJson = Buffer.from(JSON.stringify(messageChunk));
-      expect(jsonForVersion(chunkJson, version)).toBe(chunkJson);
+      expect(jsonForVersion(chunkJson, version)[0]).toBe(chunkJson);
     }
     const captionJson = Buffer.from(JSON.stringify(caption));
-    expect(jsonForVersion(captionJson, 3)).toBe(captionJson);
-    expect(frameForVersion(clipChunk, 3)).toBe(clipChunk);
+    expect(jsonForVersion(captionJson, 3)).toEqual([captionJson]);
+    expect(framesForVersion(clipChunk, 3)).toEqual([clipChunk]);
+  });
+
+  it('sends a client below 3 a burst of arrivals one person per frame, leaving out its own user', () => {
+    const burst: SystemFrame = {
+      type: 'system',
+      message: 'JOIN',
+      timestamp: 5000,
+      username: 'g-1',
+      displayUsername: 'BraveOtter',
+      usernames: ['g-1', 'g-2', 'g-3'],
+      displayUsernames: ['BraveOtter', 'CalmFox', 'KindOwl'],
+    };
+    const expected = [
+      { type: 'system', message: 'JOIN', timestamp: 5000, username: 'g-1', displayUsername: 'BraveOtter' },
+      { type: 'system', message: 'JOIN', timestamp: 5000, username: 'g-3', displayUsername: 'KindOwl' },
+    ];
+    expect(framesForVersion(burst, 2, 'g-2')).toEqual(expected);
+    const json = jsonForVersion(Buffer.from(JSON.stringify(burst)), 1, 'g-2');
+    expect(json.map((frame) => JSON.parse(frame.toString()))).toEqual(expected);
+    expect(framesForVersion(burst, 3, 'g-2')).toEqual([burst]);
+    const single = { type: 'system', message: 'LEAVE', timestamp: 6000, username: 'g-4' } as const;
+    expect(framesForVersion(single, 2, 'g-2')).toEqual([single]);
   });
 });

@@ -3,6 +3,7 @@ import {
   type MessageEditedFrame,
   type MessageFrame,
   type ServerFrame,
+  type SystemFrame,
 } from '@xtalk/protocol';
 
 /*
@@ -12,6 +13,8 @@ import {
  * translations yet; the new translations follow as for any message. Live captions and the translation
  * chunks of a clip still being spoken (originalTimestamp 0, docs/decisions/0120-streaming-voice.md) have
  * no older form: such a client is not sent them, and gets the clip's message and translations as before.
+ * A coalesced JOIN/LEAVE listing several people (`usernames`, docs/decisions/0110) goes to it one person
+ * per frame, as before, leaving out the client's own user (it was never told of its own arrival).
  */
 
 /**
@@ -20,6 +23,7 @@ import {
  */
 const EDITED_MARK = Buffer.from('"type":"messageEdited"');
 const CAPTION_MARK = Buffer.from('"type":"captionPartial"');
+const PRESENCE_LIST_MARK = Buffer.from('"usernames":');
 /** A chunk of a clip's sentence, before its message exists (a JSON number has no leading zero). */
 const CLIP_CHUNK_MARKS = ['"originalTimestamp":0,', '"originalTimestamp":0}'].map((mark) =>
   Buffer.from(mark),
@@ -28,24 +32,31 @@ const CLIP_CHUNK_MARKS = ['"originalTimestamp":0,', '"originalTimestamp":0}'].ma
 const isClipChunk = (frame: ServerFrame) =>
   frame.type === 'translationChunk' && frame.originalTimestamp === 0 && frame.clipId !== undefined;
 
-/** The frame as a client of `version` is sent it; undefined: not sent to that client at all. */
-export function frameForVersion(frame: ServerFrame, version: number): ServerFrame | undefined {
-  if (version >= EDITS_PROTOCOL_VERSION) return frame;
-  if (frame.type === 'messageEdited') return editAsMessage(frame);
-  if (frame.type === 'captionPartial' || isClipChunk(frame)) return undefined;
-  return frame;
+/** The frames a client of `version` (signed in as `self`) is sent in place of `frame`; [] for none. */
+export function framesForVersion(frame: ServerFrame, version: number, self?: string): ServerFrame[] {
+  if (version >= EDITS_PROTOCOL_VERSION) return [frame];
+  if (frame.type === 'messageEdited') return [editAsMessage(frame)];
+  if (frame.type === 'captionPartial' || isClipChunk(frame)) return [];
+  if (frame.type === 'system' && frame.usernames) return oneByOne(frame, self);
+  return [frame];
 }
 
 /** The same for a frame already serialised (the hub's fan-out); untouched unless it must change. */
-export function jsonForVersion(json: Buffer, version: number): Buffer | undefined {
-  if (version >= EDITS_PROTOCOL_VERSION) return json;
-  const marked =
-    json.includes(EDITED_MARK) ||
-    json.includes(CAPTION_MARK) ||
-    CLIP_CHUNK_MARKS.some((m) => json.includes(m));
-  if (!marked) return json;
-  const frame = frameForVersion(JSON.parse(json.toString()) as ServerFrame, version);
-  return frame ? Buffer.from(JSON.stringify(frame)) : undefined;
+export function jsonForVersion(json: Buffer, version: number, self?: string): Buffer[] {
+  if (version >= EDITS_PROTOCOL_VERSION) return [json];
+  const marks = [EDITED_MARK, CAPTION_MARK, PRESENCE_LIST_MARK, ...CLIP_CHUNK_MARKS];
+  if (!marks.some((mark) => json.includes(mark))) return [json];
+  const frames = framesForVersion(JSON.parse(json.toString()) as ServerFrame, version, self);
+  return frames.map((frame) => Buffer.from(JSON.stringify(frame)));
+}
+
+function oneByOne(frame: SystemFrame, self: string | undefined): SystemFrame[] {
+  const { usernames = [], displayUsernames, username: _first, displayUsername: _shown, ...rest } = frame;
+  return usernames.flatMap((username, index) => {
+    if (username === self) return [];
+    const displayUsername = displayUsernames?.[index];
+    return [{ ...rest, username, ...(displayUsername ? { displayUsername } : {}) }];
+  });
 }
 
 function editAsMessage(edit: MessageEditedFrame): MessageFrame {

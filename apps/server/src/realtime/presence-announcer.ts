@@ -9,7 +9,8 @@ import type { Audience } from './envelope.js';
  * person's own connections); events within the next `windowMs` wait and leave together as one frame
  * that lists everyone: `usernames` / `displayUsernames` (the spec's '{A and B} have joined'). Such a
  * frame also carries the first person in `username` / `displayUsername`, so a client that does not know
- * the lists still reads a valid frame. It goes to the whole room; a client leaves itself out.
+ * the lists still reads a valid frame. It goes to the whole room; a client leaves itself out (a client
+ * below protocol 3 gets one frame per person instead, without its own: realtime/legacy-frames.ts).
  * A JOIN and a LEAVE never share a frame, and their order is kept: an event of the other kind sends
  * what is waiting first.
  */

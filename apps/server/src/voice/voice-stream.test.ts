@@ -14,6 +14,7 @@ import {
   TestClient,
   type TestServer,
 } from '../test/harness.js';
+import { PROTOCOL_VERSION } from '@xtalk/protocol';
 import { fixture, pagesOf, withTranscript } from './testing.js';
 
 /*
@@ -21,6 +22,7 @@ import { fixture, pagesOf, withTranscript } from './testing.js';
  * over real sockets, with the fake provider's scripted deltas (one word per 0.3 s of audio, 20 ms late).
  */
 
+const v3 = { protocolVersion: PROTOCOL_VERSION };
 const SCRIPT = 'Good morning everyone. The weather is lovely today. Let us begin.';
 
 describe('streaming voice in a room', () => {
@@ -34,15 +36,19 @@ describe('streaming voice in a room', () => {
     const alice = await guestLogin(server.app);
     const bob = await guestLogin(server.app);
     const { roomId } = await joinRoom(server.app, alice.token, null);
-    const speaker = await TestClient.join(server, alice, roomId, 'en');
-    const listener = await TestClient.join(server, bob, roomId, 'ja');
-    return { alice, roomId, speaker, listener };
+    const speaker = await TestClient.join(server, alice, roomId, 'en', v3);
+    const listener = await TestClient.join(server, bob, roomId, 'ja', v3);
+    // a client of protocol 2 in the same room: it cannot parse captions, so it must not be sent them
+    const older = await TestClient.join(server, await guestLogin(server.app), roomId, 'ja', {
+      protocolVersion: 2,
+    });
+    return { alice, roomId, speaker, listener, older };
   }
 
   const clip = () => pagesOf(withTranscript(fixture('hello-en.opus'), 'en', SCRIPT));
 
   it('captions grow in order, committed sentences are translated before the end, the message comes once', async () => {
-    const { alice, roomId, speaker, listener } = await room();
+    const { alice, roomId, speaker, listener, older } = await room();
     speaker.send({ type: 'voiceStart', clipId: 'clip-a', language: 'en', room: roomId });
     for (const page of clip()) speaker.ws.send(page);
     // still speaking (no voiceEnd yet): the first sentences are already translated for the listener
@@ -77,6 +83,16 @@ describe('streaming voice in a room', () => {
     );
     expect(tail.map((frame) => frame.chunk).join('')).toBe('[ja] Let us begin.');
 
+    // the protocol-2 client got the message and its whole translation, and nothing of the clip before it
+    await older.next(
+      (frame) => frame.type === 'translationComplete' && frame.originalTimestamp === message.id,
+    );
+    expect(older.frames.filter((frame) => frame.type === 'captionPartial')).toEqual([]);
+    expect(
+      older.frames.filter((frame) => frame.type === 'translationChunk' && frame.originalTimestamp === 0),
+    ).toEqual([]);
+    expect(older.messages()).toEqual([expect.objectContaining({ message: SCRIPT })]);
+
     // captions: before the message, each one extends the last, at most a few a second
     const index = listener.frames.indexOf(message);
     const captions = listener.frames
@@ -89,7 +105,7 @@ describe('streaming voice in a room', () => {
     expect(SCRIPT.startsWith(captions.at(-1)!.text)).toBe(true);
 
     // stored once, with its translation: a late joiner's replay has it
-    const late = await TestClient.join(server, alice, roomId, 'en');
+    const late = await TestClient.join(server, alice, roomId, 'en', v3);
     expect(late.messages()).toEqual([
       expect.objectContaining({
         message: SCRIPT,
