@@ -146,6 +146,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
       throw new HttpError(
         400,
         'This sign-in link is invalid, expired or already used; please sign in again.',
+        'invalid_link',
       );
     const { token, expiresAt } = await deps.tokens.sign({
       userId: row.id,

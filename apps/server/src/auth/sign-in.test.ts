@@ -165,6 +165,8 @@ describe('sign-in with an OpenID provider', () => {
     const replayed = await exchange(code);
     expect(replayed.statusCode).toBe(400);
     expect(replayed.json().message).toMatch(/invalid, expired or already used/);
+    // the web words it by this code (the /auth page in either language)
+    expect(replayed.json().code).toBe('invalid_link');
 
     expect((await exchange('no-such-code')).statusCode).toBe(400);
     expect((await exchange('')).statusCode).toBe(400);

@@ -48,7 +48,8 @@ export async function walletTokenRoutes(
         // the one-time code of the OIDC redirect, for a client that ran the browser part itself
         const userId = body.payload ? await deps.store.redeemCode(body.payload) : undefined;
         const user = userId ? await deps.sessions.userById(userId) : undefined;
-        if (!user) throw new HttpError(400, 'This sign-in code is invalid, expired or already used.');
+        if (!user)
+          throw new HttpError(400, 'This sign-in code is invalid, expired or already used.', 'invalid_link');
         return deps.sessions.signIn(request, user);
       }
       case 'email': {

@@ -52,7 +52,8 @@ export async function linkRoutes(
       case 'ggl': {
         // the OIDC redirect made (or found) a player for that identity; an untouched one is folded in here
         const owner = await deps.store.redeemCode(body.code);
-        if (!owner) throw new HttpError(400, 'This sign-in code is invalid, expired or already used.');
+        if (!owner)
+          throw new HttpError(400, 'This sign-in code is invalid, expired or already used.', 'invalid_link');
         if (owner === userId) return 'done';
         if (!(await deps.links.isUntouched(owner))) {
           throw new HttpError(409, 'This sign-in belongs to another player.');
