@@ -29,6 +29,9 @@ const CLIP_CHUNK_MARKS = ['"originalTimestamp":0,', '"originalTimestamp":0}'].ma
   Buffer.from(mark),
 );
 
+/** A serialised frame holding none of these is sent to an older client as it is. */
+const LEGACY_MARKS = [EDITED_MARK, CAPTION_MARK, PRESENCE_LIST_MARK, ...CLIP_CHUNK_MARKS];
+
 const isClipChunk = (frame: ServerFrame) =>
   frame.type === 'translationChunk' && frame.originalTimestamp === 0 && frame.clipId !== undefined;
 
@@ -44,8 +47,7 @@ export function framesForVersion(frame: ServerFrame, version: number, self?: str
 /** The same for a frame already serialised (the hub's fan-out); untouched unless it must change. */
 export function jsonForVersion(json: Buffer, version: number, self?: string): Buffer[] {
   if (version >= EDITS_PROTOCOL_VERSION) return [json];
-  const marks = [EDITED_MARK, CAPTION_MARK, PRESENCE_LIST_MARK, ...CLIP_CHUNK_MARKS];
-  if (!marks.some((mark) => json.includes(mark))) return [json];
+  if (!LEGACY_MARKS.some((mark) => json.includes(mark))) return [json];
   const frames = framesForVersion(JSON.parse(json.toString()) as ServerFrame, version, self);
   return frames.map((frame) => Buffer.from(JSON.stringify(frame)));
 }
