@@ -11,7 +11,7 @@ import type {
   TranslateRequest,
 } from './provider.js';
 import { AiError, AiUnavailableError, languageFromScript } from './provider.js';
-import { createRescanStream } from './rescan-stream.js';
+import { createWindowStream, whisperSegments, type WindowPass } from './window-stream.js';
 import type { TranscriptionStream, TranscriptionStreamOptions } from './transcription-stream.js';
 import {
   PCM_SAMPLE_RATE,
@@ -53,6 +53,10 @@ export interface LocalProviderOptions {
   /** Weight precision asked of transformers.js; q8 keeps memory and CPU time down. Default 'q8'. */
   dtype?: string;
   now?: () => number;
+  /** Streaming transcription: least time between two window passes (ms). Default 2 000. */
+  streamIntervalMs?: number;
+  /** Streaming transcription: the most audio one pass hears (ms). Default 20 000. */
+  streamWindowMs?: number;
 }
 
 const TASK_LABEL: Record<AiTask, string> = {
@@ -325,21 +329,36 @@ export class LocalProvider implements AiProvider {
     return encodeWav(samples, rate);
   }
 
-  /**
-   * The growing clip is transcribed again every 2 s (Whisper in 30 s chunks). Not yet a true sliding
-   * window: a long clip costs more per pass as it grows.
-   */
+  /** A sliding window (window-stream.ts): a pass hears at most 20 s after the last committed sentence. */
   streamingTranscription() {
-    return 'rescan' as const;
+    return 'window' as const;
   }
 
   startTranscription(options: TranscriptionStreamOptions): TranscriptionStream {
-    return createRescanStream({
+    return createWindowStream({
       ...options,
-      mode: 'rescan',
-      intervalMs: 2_000,
-      transcribe: (audio, signal) => this.transcribe(audio, { languageHint: options.languageHint, signal }),
+      intervalMs: this.options.streamIntervalMs ?? 2_000,
+      maxWindowMs: this.options.streamWindowMs ?? 20_000,
+      transcribe: (samples, signal) => this.transcribeWindow(samples, options.languageHint, signal),
     });
+  }
+
+  /** One window pass: Whisper with segment timestamps (the window is under 30 s: one chunk). */
+  private async transcribeWindow(
+    samples: Float32Array,
+    languageHint: string | undefined,
+    signal: AbortSignal,
+  ): Promise<WindowPass> {
+    const hint = languageHint?.split('-')[0];
+    const output = await this.withModel('transcription', this.models.transcription, (model) => {
+      signal.throwIfAborted();
+      return model.run(samples, {
+        ...(hint ? { language: hint } : {}),
+        task: 'transcribe',
+        return_timestamps: true,
+      });
+    });
+    return whisperSegments(output);
   }
 
   async transcribe(audio: Uint8Array, options: TranscribeOptions = {}): Promise<Transcription> {

@@ -14,7 +14,7 @@ import {
  */
 
 export interface RescanOptions extends TranscriptionStreamOptions {
-  mode: Extract<StreamingMode, 'rescan' | 'window'>;
+  mode: Extract<StreamingMode, 'rescan'>;
   transcribe(audio: Uint8Array, signal: AbortSignal): Promise<Transcription>;
   /** Least time between two starts (ms). */
   intervalMs: number;

@@ -36,6 +36,11 @@ export interface TranscriptionStream {
 /** Sentence ends: Latin and CJK terminal punctuation (with closing quotes/brackets after it). */
 const SENTENCE_END = /[.!?。！？…]+["'”’」』)）]*(?=\s|$)|[。！？]+["'”’」』)）]*/gu;
 
+/** Whether `text` ends a sentence (terminal punctuation, maybe closed by a quote or bracket). */
+export function endsSentence(text: string): boolean {
+  return /[.!?。！？…]+["'”’」』)）]*$/u.test(text.trimEnd());
+}
+
 /** The sentences of `text`, each with its trailing space, in order (the last one may be unfinished). */
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
