@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MessageFrame, SystemFrame } from '@xtalk/protocol';
+import type {
+  MessageEditedFrame,
+  MessageFrame,
+  NoteCompleteFrame,
+  SystemFrame,
+  TranslationCompleteFrame,
+} from '@xtalk/protocol';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from './harness.js';
 import { migrations } from '../store/migrations.js';
 
@@ -128,6 +134,75 @@ describe('two nodes on PostgreSQL and Redis', () => {
     expect((lateOnA.messages() as MessageFrame[]).map((frame) => frame.id)).toEqual(byId);
     lateOnA.close();
     for (const client of [...clients, late]) client.close();
+  });
+
+  it('carries a correction made on node A to listeners on node B: live, resumed, late and version 1', async () => {
+    const V3 = { protocolVersion: 3 };
+    const [alice, bob, carol, dave] = await Promise.all([
+      guestLogin(a.app),
+      guestLogin(b.app),
+      guestLogin(b.app),
+      guestLogin(b.app),
+    ]);
+    const { roomId } = await joinRoom(a.app, alice.token, null);
+    const author = await TestClient.join(a, alice, roomId, 'en', V3);
+    const listener = await TestClient.join(b, bob, roomId, 'ja', V3);
+    const old = await TestClient.join(b, carol, roomId, 'ja'); // version 1: no messageEdited frame
+    const leaving = await TestClient.join(b, dave, roomId, 'ja', V3);
+    const text = 'it is raining cats and dogs, an idiom';
+    author.send({ type: 'chat', language: 'en', message: text, room: roomId });
+    const message = await leaving.next<MessageFrame>((f) => f.type === 'message' && f.message === text);
+    await leaving.next((f) => f.type === 'translationComplete' && f.originalTimestamp === message.id);
+    const ready = leaving.frames.find((f) => f.type === 'system' && f.message === 'READY') as SystemFrame;
+    leaving.close();
+    await leaving.closed();
+
+    const fixed = 'it is raining frogs and dogs, an idiom';
+    author.send({ type: 'editMessage', id: message.id, message: fixed });
+    const edited = await listener.next<MessageEditedFrame>((f) => f.type === 'messageEdited');
+    expect(edited).toMatchObject({ id: message.id, message: fixed, editedAt: expect.any(Number) });
+    const complete = await listener.next<TranslationCompleteFrame>(
+      (f) =>
+        f.type === 'translationComplete' &&
+        f.originalTimestamp === message.id &&
+        f.fullText.includes('frogs'),
+    );
+    expect(complete.fullText).toBe(`[ja] ${fixed}`);
+    expect(listener.frames.indexOf(complete)).toBeGreaterThan(listener.frames.indexOf(edited));
+    const note = await listener.next<NoteCompleteFrame>(
+      (f) =>
+        f.type === 'noteComplete' &&
+        f.originalTimestamp === message.id &&
+        listener.frames.indexOf(f) > listener.frames.indexOf(edited),
+    );
+    expect(note.note).toMatch(/idiom/);
+    // the version-1 client on node B gets the correction in its own words: a message frame, same id
+    await old.next((f) => f.type === 'message' && f.id === message.id && f.message === fixed);
+    await old.next((f) => f.type === 'translationComplete' && f.fullText === `[ja] ${fixed}`);
+    expect(old.frames.some((f) => (f.type as string) === 'messageEdited')).toBe(false);
+
+    // resuming on node B from before the edit: the edit, then the new translation, nothing else again
+    const back = await TestClient.join(b, dave, roomId, 'ja', {
+      ...V3,
+      resume: { epoch: ready.epoch!, offset: message.offset! },
+    });
+    expect(back.frames.map((f) => f.type)).not.toContain('message');
+    const replayed = back.frames.find((f) => f.type === 'messageEdited') as MessageEditedFrame;
+    expect(replayed).toMatchObject({ id: message.id, message: fixed });
+    const finals = back.frames.filter(
+      (f): f is TranslationCompleteFrame =>
+        f.type === 'translationComplete' && f.originalTimestamp === message.id,
+    );
+    expect(finals.at(-1)?.fullText).toBe(`[ja] ${fixed}`);
+    expect(back.frames.indexOf(finals.at(-1)!)).toBeGreaterThan(back.frames.indexOf(replayed));
+    // a late joiner on node B reads the final text from PostgreSQL
+    const late = await TestClient.join(b, await guestLogin(b.app), roomId, 'ja', V3);
+    expect(late.messages().find((f) => f.id === message.id)).toMatchObject({
+      message: fixed,
+      editedAt: expect.any(Number),
+      translations: { ja: `[ja] ${fixed}` },
+    });
+    for (const client of [author, listener, old, back, late]) client.close();
   });
 
   it('keeps rooms, messages and logins across a restart of both nodes', async () => {
