@@ -63,7 +63,7 @@ export function createChat(
   config: Config,
   rooms: RoomsRepo,
   hub: RoomHub,
-  translation: TranslationService,
+  translation: Pick<TranslationService, 'onMessage' | 'onEdited'>,
   log: FastifyBaseLogger,
 ) {
   const fairRooms = createFairRooms({

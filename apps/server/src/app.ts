@@ -28,6 +28,7 @@ import { registerRateLimits } from './http/rate-limits.js';
 import { frameLimitSettings } from './realtime/frame-limits.js';
 import type { ConnectionDeps } from './realtime/connection-core.js';
 import { createGateway } from './realtime/gateway.js';
+import { shareSupersession } from './translation/shared-supersession.js';
 import { createLogSampler } from './realtime/log-sampler.js';
 import { createPresenceAnnouncer } from './realtime/presence-announcer.js';
 import { createRoomHub } from './realtime/room-hub.js';
@@ -123,7 +124,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // the restart for longer than this.
     options: { closeTimeoutMs: 3000 },
   });
-  const { chat, fairRooms } = createChat(config, rooms, hub, translation, app.log);
+  // a correction taken here also stops the old text's work on the node its message was posted on
+  const supersession = await shareSupersession(bus, translation, app.log);
+  const { chat, fairRooms } = createChat(
+    config,
+    rooms,
+    hub,
+    { onMessage: translation.onMessage, onEdited: supersession.onEdited },
+    app.log,
+  );
   const sampledLog = createLogSampler(app.log, clock);
 
   // before any route: each route gets its limit when it is added
@@ -193,6 +202,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Order matters: sockets finish storing what they received before anything they need is closed.
   app.addHook('preClose', async () => {
     await gateway.close();
+    await supersession.close();
     await translation.close();
     credits.meter.close();
     await balanceEvents.close();

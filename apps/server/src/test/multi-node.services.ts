@@ -205,6 +205,40 @@ describe('two nodes on PostgreSQL and Redis', () => {
     for (const client of [author, listener, old, back, late]) client.close();
   });
 
+  it('a correction taken on one node stops the old translation running on another', async () => {
+    const slow = { ...env, FAKE_AI_CHUNK_DELAY_MS: '20' };
+    const [c, d] = await Promise.all([startServer(slow), startServer(slow)]);
+    try {
+      const alice = await guestLogin(c.app);
+      const { roomId } = await joinRoom(c.app, alice.token, null);
+      const V3 = { protocolVersion: 3 };
+      const atC = await TestClient.join(c, alice, roomId, 'en', V3);
+      const atD = await TestClient.join(d, alice, roomId, 'en', V3); // the author's second tab, on D
+      const listener = await TestClient.join(d, await guestLogin(d.app), roomId, 'ja', V3);
+      const long = Array.from({ length: 30 }, (_, i) => `stale${i}`).join(' ');
+      atC.send({ type: 'chat', language: 'en', message: long, room: roomId });
+      const message = await listener.next<MessageFrame>((f) => f.type === 'message' && f.message === long);
+      // node C is streaming the old translation (30 words, 20 ms apart) when node D takes the correction
+      await listener.next((f) => f.type === 'translationChunk' && f.originalTimestamp === message.id);
+      atD.send({ type: 'editMessage', id: message.id, message: 'fresh words' });
+      const edited = await listener.next<MessageEditedFrame>((f) => f.type === 'messageEdited');
+      await listener.next((f) => f.type === 'translationComplete' && f.fullText === '[ja] fresh words');
+      // the following frame: a message as long as the old one, posted on C now, is translated after C's
+      // old work would have finished had it not been stopped
+      const follow = Array.from({ length: 32 }, (_, i) => `follow${i}`).join(' ');
+      atC.send({ type: 'chat', language: 'en', message: follow, room: roomId });
+      await listener.next((f) => f.type === 'translationComplete' && f.fullText === `[ja] ${follow}`, 10_000);
+      const after = listener.frames
+        .slice(listener.frames.indexOf(edited) + 1)
+        .filter((f) => 'originalTimestamp' in f && f.originalTimestamp === message.id);
+      expect(after.length).toBeGreaterThan(0);
+      expect(JSON.stringify(after)).not.toMatch(/stale/);
+      for (const client of [atC, atD, listener]) client.close();
+    } finally {
+      await Promise.allSettled([c.close(), d.close()]);
+    }
+  });
+
   it('keeps rooms, messages and logins across a restart of both nodes', async () => {
     const alice = await guestLogin(a.app);
     const { roomId } = await joinRoom(a.app, alice.token, null);

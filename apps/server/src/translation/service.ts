@@ -132,16 +132,21 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     }
   }
 
+  function supersede(roomId: string, id: number): void {
+    try {
+      supersession.supersede(roomId, id);
+    } catch (error) {
+      logger.error({ err: error, roomId }, 'translation: could not supersede the old work');
+    }
+  }
+
   return {
     onMessage,
     onEdited(roomId, message, author) {
-      try {
-        supersession.supersede(roomId, message.id);
-      } catch (error) {
-        logger.error({ err: error, roomId }, 'translation: could not supersede the old work');
-      }
+      supersede(roomId, message.id);
       onMessage(roomId, message, author);
     },
+    supersede,
     transcribe: (request) => transcribe(provider, callEngine, request),
     clipSentence(roomId, clip, sentence) {
       if (!queue.isClosing()) clips.clipSentence(roomId, clip, sentence);

@@ -62,6 +62,8 @@ export interface TranslationService {
    * message (charged as new work). Never throws, never waits for an engine.
    */
   onEdited(roomId: string, message: MessageFrame, author: Author): void;
+  /** Another node took a correction of this message: stop this node's work on its old text. Never throws. */
+  supersede(roomId: string, id: number): void;
   /**
    * Speech to text for the voice issue, with the same metering, timeout and retries as everything else.
    * Throws InsufficientCreditsError, AiUnavailableError or the last engine error.
