@@ -152,6 +152,14 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
       if (!queue.isClosing()) clips.clipSentence(roomId, clip, sentence);
     },
     dropClip: (roomId, clipId) => clips.dropClip(roomId, clipId),
+    payClipAudio: (roomId, clip, seconds) =>
+      meter.charge({
+        userId: clip.userId,
+        username: clip.username,
+        roomId,
+        task: 'transcription',
+        audioSeconds: seconds,
+      }),
     resume(userId: string) {
       try {
         pausedAuthors.resume(userId);

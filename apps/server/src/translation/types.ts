@@ -4,7 +4,7 @@ import type { AiProvider, AiTask, Logger, Transcription } from '../ai/provider.j
 import type { TranslationConfig, TranslationServiceOptions } from './options.js';
 import type { PausableJob } from './paused-authors.js';
 import type { SupersedableJob } from './supersede.js';
-import type { Meter, RoomOutput, TranslationStore, UserOutput } from './ports.js';
+import type { Charge, Meter, RoomOutput, TranslationStore, UserOutput } from './ports.js';
 
 /** Instrumentation (bench, debugging): `at` is performance.now() when the step finished. */
 export interface PipelineEvent {
@@ -78,6 +78,11 @@ export interface TranslationService {
   clipSentence(roomId: string, clip: ClipRef, sentence: string): void;
   /** The clip ended without a message: forget its sentences. */
   dropClip(roomId: string, clipId: string): void;
+  /**
+   * Pay for `seconds` of a streamed clip's transcription as it is heard (voice/stream-payment.ts), through
+   * the meter. Throws InsufficientCreditsError when the author's balance cannot cover it.
+   */
+  payClipAudio(roomId: string, clip: ClipRef, seconds: number): Promise<Charge | void>;
   /** Stop taking messages; wait for running ones up to `closeTimeoutMs`, then abort them. */
   close(): Promise<void>;
 }

@@ -81,6 +81,16 @@ export interface ClipPost {
   transcript?: (signal: AbortSignal) => Promise<{ text: string; language: string }>;
   /** A streamed clip's voiced check, made piece by piece as it arrived. */
   analysis?: VoicedAnalysis;
+  /** Seconds its transcription still charges (a streamed clip paid the rest while it ran). */
+  chargeSeconds?: number;
+}
+
+/** The words for a refusal for want of credits (undefined for any other error). */
+export function creditRefusal(error: unknown): string | undefined {
+  if (!isInsufficientCredits(error)) return undefined;
+  return error.guest
+    ? "you have used today's allowance for guests; sign in to keep going"
+    : 'you have run out of credits';
 }
 
 /**
@@ -102,7 +112,7 @@ export function createClipPoster(deps: VoiceInputDeps) {
     connection: ConnectionContext,
     data: Uint8Array,
     durationSeconds: number,
-    { clientId, tell, clipId, transcript: streamed, analysis: checked }: ClipPost,
+    { clientId, tell, clipId, transcript: streamed, analysis: checked, chargeSeconds }: ClipPost,
   ): Promise<boolean> {
     const log = deps.logger.child({ roomId: connection.roomId, userId: connection.userId });
     const refuse = (...args: Parameters<Tell>) => {
@@ -124,16 +134,12 @@ export function createClipPoster(deps: VoiceInputDeps) {
         audio: data,
         mimeType: 'audio/ogg',
         languageHint: speakerLanguage,
-        audioSeconds: durationSeconds,
+        audioSeconds: chargeSeconds ?? durationSeconds,
         ...(streamed ? { engine: streamed } : {}),
       });
     } catch (error) {
-      if (isInsufficientCredits(error)) {
-        const why = error.guest
-          ? "you have used today's allowance for guests; sign in to keep going"
-          : 'you have run out of credits';
-        return refuse('transcription_failed', `Voice message not transcribed: ${why}.`);
-      }
+      const why = creditRefusal(error);
+      if (why) return refuse('transcription_failed', `Voice message not transcribed: ${why}.`);
       if (error instanceof AiUnavailableError) {
         return refuse('transcription_failed', `Voice message not transcribed: ${error.message}.`);
       }

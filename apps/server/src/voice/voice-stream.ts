@@ -14,7 +14,9 @@ import { createOpusStreamDecoder, OggOpusStream, type OpusStreamDecoder } from '
 import type { ConnectionContext } from '../realtime/connection.js';
 import type { ChatService } from '../rooms/chat-service.js';
 import { analyseVoice, type VoicedAnalysis, type VoicedOptions } from './voiced.js';
-import { DURATION_MARGIN_SECONDS, type ClipPost } from './voice-input.js';
+import { createStreamPayment, type StreamPayment } from './stream-payment.js';
+import { DURATION_MARGIN_SECONDS, creditRefusal, type ClipPost } from './voice-input.js';
+import type { Charge } from '../translation/ports.js';
 
 /*
  * Streaming voice (issue 14, protocol 3): `voiceStart`, binary frames of whole Ogg pages, `voiceEnd`.
@@ -34,6 +36,8 @@ export interface ClipTranslation {
   clipSentence(roomId: string, clip: ClipRef, sentence: string): void;
   /** The clip ended without a message: forget what was translated for it. */
   dropClip(roomId: string, clipId: string): void;
+  /** Pay for seconds of the clip's transcription as the engine hears them (stream-payment.ts). */
+  payClipAudio(roomId: string, clip: ClipRef, seconds: number): Promise<Charge | void>;
 }
 
 export interface ClipRef {
@@ -77,9 +81,17 @@ interface Clip {
   analysedMs: number;
   peakDb: number;
   engine: TranscriptionStream | undefined;
+  /** Set with the engine: its transcription paid for block by block as it is heard. */
+  payment: StreamPayment | undefined;
   caption: { sent: string; latest: string; at: number; timer?: NodeJS.Timeout };
   committedSentences: number;
   idle?: NodeJS.Timeout;
+}
+
+function countVoice(clip: Clip, analysis: VoicedAnalysis): void {
+  clip.voicedMs += analysis.voicedMs;
+  clip.analysedMs += analysis.durationMs;
+  clip.peakDb = Math.max(clip.peakDb, analysis.peakDb);
 }
 
 function analysisOf(clip: Clip, minVoicedMs: number): VoicedAnalysis {
@@ -106,8 +118,18 @@ function newClip(frame: VoiceStartFrame, maxBytes: number): Clip {
     analysedMs: 0,
     peakDb: -120,
     engine: undefined,
+    payment: undefined,
     caption: { sent: '', latest: '', at: -Infinity },
     committedSentences: 0,
+  };
+}
+
+function refOf(connection: ConnectionContext, clip: Clip): ClipRef {
+  return {
+    clipId: clip.id,
+    userId: connection.userId,
+    username: connection.username(),
+    language: clip.language,
   };
 }
 
@@ -145,21 +167,38 @@ function createClipCaptions(deps: VoiceStreamDeps, captionEvery: number) {
     caption(connection, clip, update.text);
     const sentences = splitSentences(update.text.slice(0, update.committed));
     for (const sentence of sentences.slice(clip.committedSentences)) {
-      deps.translation.clipSentence(
-        connection.roomId,
-        {
-          clipId: clip.id,
-          userId: connection.userId,
-          username: connection.username(),
-          language: clip.language,
-        },
-        sentence.trim(),
-      );
+      deps.translation.clipSentence(connection.roomId, refOf(connection, clip), sentence.trim());
     }
     clip.committedSentences = Math.max(clip.committedSentences, sentences.length);
   }
 
   return { caption, onUpdate };
+}
+
+/** The engine for a clip that has voice, fed every piece so far, and its pay-as-heard payment. */
+function startEngine(
+  deps: VoiceStreamDeps,
+  connection: ConnectionContext,
+  clip: Clip,
+  onUpdate: (update: TranscriptUpdate) => void,
+): void {
+  if (clip.engine || !deps.provider.streamingTranscription?.() || !deps.provider.startTranscription) return;
+  clip.engine = deps.provider.startTranscription({ languageHint: clip.language, onUpdate });
+  clip.engine.push(clip.ogg.bytes());
+  const ref = refOf(connection, clip);
+  clip.payment = createStreamPayment((seconds) =>
+    deps.translation.payClipAudio(connection.roomId, ref, seconds),
+  );
+}
+
+/** The engine hears the clip only while its author pays for it (stream-payment.ts). */
+function pay(clip: Clip, refused: (why: string) => void): void {
+  const payment = clip.payment;
+  if (!payment) return;
+  void payment.cover(clip.ogg.durationSeconds).then((ok) => {
+    if (ok || clip.state !== 'open') return;
+    refused(creditRefusal(payment.refusal) ?? 'its transcription could not be paid for; try again');
+  });
 }
 
 export function createVoiceStream(deps: VoiceStreamDeps) {
@@ -184,13 +223,11 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
     if (clip.caption.sent) caption(connection, clip, '', true);
   }
 
-  function startEngine(connection: ConnectionContext, clip: Clip): void {
-    if (clip.engine || !deps.provider.streamingTranscription?.() || !deps.provider.startTranscription) return;
-    clip.engine = deps.provider.startTranscription({
-      languageHint: clip.language,
-      onUpdate: (update) => onUpdate(connection, clip, update),
-    });
-    clip.engine.push(clip.ogg.bytes());
+  /** An open clip refused on the way (not by a piece of its own): told, dropped and forgotten. */
+  function dropOpen(connection: ConnectionContext, clip: Clip, code: ErrorCode, message: string): void {
+    tellOf(connection, clip.id)(code, message);
+    drop(connection, clip);
+    if (clips.get(connection) === clip) clips.delete(connection);
   }
 
   /**
@@ -204,11 +241,12 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
     clip.decoding = clip.decoding.then(async () => {
       if (clip.state === 'failed') return;
       const samples = await decoder.push(piece).catch(() => new Float32Array(0));
-      const analysis = analyseVoice(samples, deps.voiced);
-      clip.voicedMs += analysis.voicedMs;
-      clip.analysedMs += analysis.durationMs;
-      clip.peakDb = Math.max(clip.peakDb, analysis.peakDb);
-      if (clip.voicedMs >= minVoicedMs) startEngine(connection, clip);
+      countVoice(clip, analyseVoice(samples, deps.voiced));
+      if (clip.voicedMs >= minVoicedMs)
+        startEngine(deps, connection, clip, (update) => onUpdate(connection, clip, update));
+      pay(clip, (why) =>
+        dropOpen(connection, clip, 'transcription_failed', `Voice message not transcribed: ${why}.`),
+      );
     });
   }
 
@@ -216,10 +254,8 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
   function armIdle(connection: ConnectionContext, clip: Clip): void {
     clearTimeout(clip.idle);
     clip.idle = setTimeout(() => {
-      if (clip.state !== 'open') return;
-      tellOf(connection, clip.id)('audio_rejected', 'Voice clip dropped: its pieces stopped arriving.');
-      drop(connection, clip);
-      if (clips.get(connection) === clip) clips.delete(connection);
+      if (clip.state === 'open')
+        dropOpen(connection, clip, 'audio_rejected', 'Voice clip dropped: its pieces stopped arriving.');
     }, deps.idleTimeoutMs ?? 15_000);
     clip.idle.unref?.();
   }
@@ -305,6 +341,8 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
       tell,
       analysis: analysisOf(clip, minVoicedMs),
       ...(engine ? { transcript: (signal: AbortSignal) => engine.finish(signal) } : {}),
+      // what the blocks paid while it ran leave only the rest to charge (the total is a whole clip's)
+      ...(clip.payment ? { chargeSeconds: await clip.payment.settle(seconds) } : {}),
     });
     clearTimeout(clip.caption.timer);
     if (!posted) drop(connection, clip);
