@@ -15,8 +15,8 @@ import { createStreamPayment } from './stream-payment.js';
 import { fixture, pagesOf } from './testing.js';
 
 /*
- * A streamed clip's transcription is paid for as it is heard, in 10 s blocks, and in total costs what a
- * whole clip of its length costs; a speaker who cannot pay is refused within one block.
+ * A streamed clip's transcription is paid for as it is heard, a price block at a time, and in total costs
+ * what a whole clip of its length costs; a speaker who cannot pay is refused within one block.
  */
 
 describe('stream payment', () => {
@@ -26,7 +26,7 @@ describe('stream payment', () => {
     const payment = createStreamPayment(async (seconds) => {
       const n = paid.push(seconds);
       return { refund: async () => void refunded.push(n) };
-    });
+    }, 10);
     expect(await payment.cover(0.4)).toBe(true);
     expect(await payment.cover(9.9)).toBe(true);
     expect(paid).toEqual([10]);
@@ -46,7 +46,7 @@ describe('stream payment', () => {
     const payment = createStreamPayment(async () => {
       calls += 1;
       if (calls > 1) throw new InsufficientCreditsError('no credits', true);
-    });
+    }, 10);
     expect(await payment.cover(3)).toBe(true);
     expect(await payment.cover(25)).toBe(false);
     expect(calls).toBe(2); // the third block is never asked for
@@ -82,7 +82,7 @@ describe('a streamed clip in a room, paid as it is heard', () => {
     const listener = await TestClient.join(server, await guestLogin(server.app), roomId, 'ja', v3);
     const refused = speaker.nextNew<ErrorFrame>((frame) => frame.type === 'error');
     speaker.send({ type: 'voiceStart', clipId: 'long-1', language: 'en', room: roomId });
-    // 12.5 s of speech: the second block is asked for when the audio passes 10 s
+    // 12.5 s of speech: the second block (of 2 s) is asked for when the audio passes 2 s
     const pages = pagesOf(fixture('hello-3x-en.opus'));
     for (let i = 0; i < pages.length; i += 4) speaker.ws.send(Buffer.concat(pages.slice(i, i + 4)));
     expect(await refused).toMatchObject({
@@ -94,7 +94,7 @@ describe('a streamed clip in a room, paid as it is heard', () => {
     const [marker] = await roomBarrier(speaker, roomId, [listener]);
     expect(listener.framesBefore(marker!).filter((f): f is MessageFrame => f.type === 'message')).toEqual([]);
     expect(charges.filter((c) => c.task === 'transcription')).toEqual([
-      expect.objectContaining({ username: alice.user.username, audioSeconds: 10, roomId }),
+      expect.objectContaining({ username: alice.user.username, audioSeconds: 2, roomId }),
     ]);
     speaker.close();
     listener.close();

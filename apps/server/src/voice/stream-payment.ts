@@ -1,13 +1,15 @@
+import { CREDIT_PRICES } from '@xtalk/protocol';
 import type { Charge } from '../translation/ports.js';
 
 /*
  * A streamed clip's transcription is paid for as it is heard (docs/decisions/0121-streaming-remainder.md):
- * the speaker pays for each block of `blockSeconds` of audio when the engine starts hearing it, so a
- * speaker without credits is refused within one block and gets no unbounded free captions. At the end
- * the last block is refunded and the clip's metered transcription charges what is left after the whole
- * blocks: with 10 s blocks at the price table's 1 credit per 2 s, the total is exactly what a whole clip
- * of that length costs (ceil(seconds / 2)). A clip dropped on the way keeps what it paid: its audio was
- * heard and captioned (refunding it would make dropping a clip on purpose a way to free captions).
+ * the speaker pays each block of the price table (1 credit per 2 s) when the engine starts hearing it, so
+ * a speaker without credits is refused within one block and gets no unbounded free captions, and one
+ * with a little credit can still speak as long as it lasts. At the end the last block is refunded and the
+ * clip's metered transcription charges what is left after the whole blocks (a call costs at least one
+ * block): the total is exactly what a whole clip of that length costs. A clip dropped on the way keeps
+ * what it paid: its audio was heard and captioned (refunding it would make dropping a clip on purpose a
+ * way to free captions).
  */
 
 /** Charges `seconds` of transcription; throws InsufficientCreditsError when the balance cannot cover it. */
@@ -25,7 +27,10 @@ export interface StreamPayment {
   settle(duration: number): Promise<number>;
 }
 
-export function createStreamPayment(pay: PayAudio, blockSeconds = 10): StreamPayment {
+export function createStreamPayment(
+  pay: PayAudio,
+  blockSeconds: number = CREDIT_PRICES.transcription.per,
+): StreamPayment {
   const charges: Array<Charge | void> = [];
   let asked = 0;
   let chain: Promise<boolean> = Promise.resolve(true);
