@@ -31,6 +31,7 @@ describe('the room log recent window', () => {
         roomId,
         userId: rows[0]!.id,
         username: login.user.username,
+        displayUsername: 'Alice',
         language: 'en',
         text,
       });
