@@ -9,6 +9,8 @@ interface Row {
   label: string;
   value: (summary: FanoutSummary) => number;
   show: (summary: FanoutSummary) => string;
+  /** No XTalk / peer ratio: the row is a count, or a ratio of its own. */
+  noRatio?: boolean;
   /** Targets as XTalk ≤ factor × peer (+ slack, same unit); absent when the row has no target. */
   targets?: { ws?: number; socketio?: number; wsPlus?: number; absolute?: number };
 }
@@ -28,6 +30,7 @@ function rows(rates: number[]): Row[] {
       label: `${rate} msg/s deliveries/s (missing)`,
       value: (s: FanoutSummary) => at(s, rate)?.missing ?? NaN,
       show: (s: FanoutSummary) => `${at(s, rate)?.deliveriesPerSecond} (${at(s, rate)?.missing})`,
+      noRatio: true,
     },
   ]);
   return [
@@ -55,6 +58,14 @@ function rows(rates: number[]): Row[] {
       value: (s) => s.connectCpuSecondsPer2000,
       show: (s) => `${s.connectCpuSecondsPer2000}`,
       targets: { ws: 2 },
+    },
+    {
+      // each quarter's server CPU until quiet; every server's room is filled the same way
+      label: 'room fill: connect CPU of last / first quarter (1 = linear)',
+      value: (s) => s.fillLastOverFirst,
+      show: (s) => `${s.fillLastOverFirst}`,
+      noRatio: true,
+      targets: { absolute: 1.5 },
     },
   ];
 }
@@ -85,8 +96,8 @@ export function fanoutTable(result: FanoutResult): string {
     row.show(xtalk),
     row.show(ws),
     row.show(sio),
-    row.label.includes('deliveries/s') ? '' : ratio(row.value(xtalk), row.value(ws)),
-    row.label.includes('deliveries/s') ? '' : ratio(row.value(xtalk), row.value(sio)),
+    row.noRatio ? '' : ratio(row.value(xtalk), row.value(ws)),
+    row.noRatio ? '' : ratio(row.value(xtalk), row.value(sio)),
     verdict(row, xtalk, ws, sio),
   ]);
   const widths = header.map((_, i) => Math.max(...[header, ...body].map((line) => (line[i] ?? '').length)));

@@ -39,6 +39,11 @@ export interface FanoutRun {
   /** Server CPU from the first socket opened until the server is quiet again, scaled to 2,000 sockets. */
   connectCpuMsPer2000: number;
   connectWallMs: number;
+  /**
+   * Server CPU (ms) to connect each quarter of the rooms' members, in join order: the last quarter joins
+   * a room three quarters full, so last / first ≈ 1 means filling a room is linear in members.
+   */
+  connectCpuMsByQuarter: number[];
   /** (RSS after GC with the sockets open − RSS after GC before) / sockets. */
   idleKiBPerConnection: number;
   idleHeapKiBPerConnection: number;
@@ -96,6 +101,29 @@ function startGenerator() {
   return { ask, stop: () => child.kill() };
 }
 
+/**
+ * Opens every room's members a quarter at a time (in join order), waiting for the server to be quiet
+ * after each (READY sent, JOIN announced), and measures the server CPU of each quarter.
+ */
+async function openByQuarters(
+  server: ServerProcess,
+  generator: ReturnType<typeof startGenerator>,
+  concurrency: number,
+): Promise<{ cpuMs: number[]; ms: number; unexpectedCloses: number }> {
+  const cpuMs: number[] = [];
+  let ms = 0;
+  let unexpectedCloses = 0;
+  for (let index = 0; index < 4; index++) {
+    const before = server.cpuMs();
+    const opened = await generator.ask({ cmd: 'open', concurrency, part: { index, of: 4 } }, 'opened');
+    await quiet(server);
+    cpuMs.push(server.cpuMs() - before);
+    ms += opened.ms;
+    unexpectedCloses = opened.unexpectedCloses;
+  }
+  return { cpuMs, ms, unexpectedCloses };
+}
+
 async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettings): Promise<FanoutRun> {
   const { loadavg } = await import('node:os');
   const loadAverage = [loadavg()[0] ?? 0];
@@ -130,10 +158,8 @@ async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettin
     );
     await quiet(server);
     const before = await server.memoryAfterGc();
-    const cpuBeforeConnect = server.cpuMs();
-    const opened = await generator.ask({ cmd: 'open', concurrency: settings.concurrency }, 'opened');
-    await quiet(server);
-    const connectCpuMs = server.cpuMs() - cpuBeforeConnect;
+    const opened = await openByQuarters(server, generator, settings.concurrency);
+    const connectCpuMs = opened.cpuMs.reduce((sum, each) => sum + each, 0);
     const after = await server.memoryAfterGc();
     const loads: FanoutRun['loads'] = [];
     let unexpectedCloses = opened.unexpectedCloses;
@@ -171,6 +197,7 @@ async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettin
       rssAtStartKiB,
       connectCpuMsPer2000: (connectCpuMs * 2000) / settings.sockets,
       connectWallMs: opened.ms,
+      connectCpuMsByQuarter: opened.cpuMs.map((each) => round(each, 0)),
       idleKiBPerConnection: (after.rss - before.rss) / 1024 / settings.sockets,
       idleHeapKiBPerConnection:
         (after.heapUsed + after.external - before.heapUsed - before.external) / 1024 / settings.sockets,
@@ -192,6 +219,8 @@ export interface FanoutSummary {
   idleHeapKiBPerConnection: number;
   rssAtStartMiB: number;
   connectCpuSecondsPer2000: number;
+  /** Connect CPU of the rooms' last quarter of members over their first (1 = linear in members). */
+  fillLastOverFirst: number;
 }
 
 export interface FanoutResult {
@@ -229,6 +258,15 @@ function summariseKind(kind: PeerKind, runs: FanoutRun[], rates: number[]): Fano
     idleHeapKiBPerConnection: round(median(mine.map((run) => run.idleHeapKiBPerConnection))),
     rssAtStartMiB: round(median(mine.map((run) => run.rssAtStartKiB / 1024)), 0),
     connectCpuSecondsPer2000: round(median(mine.map((run) => run.connectCpuMsPer2000 / 1000)), 2),
+    fillLastOverFirst: round(
+      median(
+        mine.map((run) => {
+          const quarters = run.connectCpuMsByQuarter;
+          return (quarters.at(-1) ?? NaN) / Math.max(1, quarters[0] ?? NaN);
+        }),
+      ),
+      2,
+    ),
   };
 }
 
@@ -244,7 +282,10 @@ export async function runFanout(settings: FanoutSettings): Promise<FanoutResult>
         (load) =>
           `${load.rate}/s p50 ${round1(load.latencyMs.p50)} p99 ${round1(load.latencyMs.p99)} missing ${load.missing}`,
       );
-      settings.log(`  ${kind}: connect ${round1(run.connectCpuMsPer2000)} ms CPU, ${summary.join('; ')}`);
+      const quarters = run.connectCpuMsByQuarter.join('/');
+      settings.log(
+        `  ${kind}: connect ${round1(run.connectCpuMsPer2000)} ms CPU (quarters ${quarters} ms), ${summary.join('; ')}`,
+      );
       runs.push(run);
     }
   }

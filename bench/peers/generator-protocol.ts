@@ -7,7 +7,12 @@ export type PeerKind = 'xtalk' | 'ws' | 'socketio';
 
 export type GeneratorRequest =
   | { cmd: 'prepare'; kind: PeerKind; baseUrl: string; wsBase: string; rooms: number[]; concurrency: number }
-  | { cmd: 'open'; concurrency: number }
+  | {
+      cmd: 'open';
+      concurrency: number;
+      /** Open only part `index` of `of` of each room's members (in join order), e.g. its first quarter. */
+      part?: { index: number; of: number };
+    }
   | {
       cmd: 'load';
       rate: number;

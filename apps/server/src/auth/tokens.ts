@@ -1,6 +1,6 @@
-import { SignJWT, errors, jwtVerify } from 'jose';
 import { PROVIDERS, type Provider } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
+import { hmacKey, signJwt, verifyJwt } from './jwt-hs256.js';
 
 /** What a session token says. Username is not in it: names change, the id does not. */
 export interface TokenClaims {
@@ -29,52 +29,53 @@ export interface Tokens {
 }
 
 export function createTokens(secret: string, ttlSeconds: number, clock: Clock): Tokens {
-  // imported once: given raw bytes, jose imports the key again on every sign and verify (a socket's
-  // token check is on the join path; issue 13)
-  const key = crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign', 'verify'],
-  );
+  // one KeyObject, and node:crypto's synchronous HMAC: a socket's token check is on the connect path
+  // (issue 13, docs/decisions/0114); tokens are the ones jose's SignJWT made, checked as jwtVerify did
+  const key = hmacKey(secret);
   return {
     async sign(claims) {
       const issuedAt = Math.floor(clock.now() / 1000);
       const expiresAt = issuedAt + ttlSeconds;
-      const token = await new SignJWT({ provider: claims.provider, ppid: claims.platformPlayerId })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(claims.userId)
-        .setIssuer(ISSUER)
-        .setAudience(AUDIENCE)
-        .setIssuedAt(issuedAt)
-        .setExpirationTime(expiresAt)
-        .sign(await key);
+      const token = signJwt(key, {
+        provider: claims.provider,
+        ppid: claims.platformPlayerId,
+        sub: claims.userId,
+        iss: ISSUER,
+        aud: AUDIENCE,
+        iat: issuedAt,
+        exp: expiresAt,
+      });
       return { token, expiresAt };
     },
     async verify(token) {
-      try {
-        const { payload } = await jwtVerify(token, await key, {
-          issuer: ISSUER,
-          audience: AUDIENCE,
-          algorithms: ['HS256'],
-          currentDate: new Date(clock.now()),
-        });
-        const provider = payload.provider as Provider;
-        if (
-          !payload.sub ||
-          !PROVIDERS.includes(provider) ||
-          typeof payload.ppid !== 'string' ||
-          !payload.exp
-        ) {
-          throw new InvalidTokenError('Token is missing claims.');
-        }
-        return { userId: payload.sub, provider, platformPlayerId: payload.ppid, expiresAt: payload.exp };
-      } catch (error) {
-        if (error instanceof InvalidTokenError) throw error;
-        if (error instanceof errors.JWTExpired) throw new InvalidTokenError('Token has expired.', true);
-        throw new InvalidTokenError('Token is invalid.');
+      const verdict = verifyJwt(key, token, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        now: Math.floor(clock.now() / 1000),
+      });
+      if (!verdict.ok) {
+        throw new InvalidTokenError(
+          verdict.reason === 'expired' ? 'Token has expired.' : 'Token is invalid.',
+          verdict.reason === 'expired',
+        );
       }
+      const payload = verdict.payload;
+      const provider = payload.provider as Provider;
+      if (
+        typeof payload.sub !== 'string' ||
+        !payload.sub ||
+        !PROVIDERS.includes(provider) ||
+        typeof payload.ppid !== 'string' ||
+        !payload.exp
+      ) {
+        throw new InvalidTokenError('Token is missing claims.');
+      }
+      return {
+        userId: payload.sub,
+        provider,
+        platformPlayerId: payload.ppid,
+        expiresAt: payload.exp as number,
+      };
     },
   };
 }

@@ -22,7 +22,7 @@ export interface ConnectionDeps {
   clock: Clock;
   logger: FastifyBaseLogger;
   /** The room log: positions and what a resuming client missed. */
-  log: Pick<RoomLog, 'position' | 'readSince'>;
+  log: Pick<RoomLog, 'position' | 'readSince'> & Partial<Pick<RoomLog, 'recentWindow'>>;
   /** How many stored messages a joiner gets replayed. */
   replayLimit: number;
   /** The furthest behind (in offsets) a resume is replayed; further gets RESYNC and the recent window. */

@@ -5,6 +5,7 @@ import {
   type VoiceEndFrame,
   type VoiceStartFrame,
 } from '@xtalk/protocol';
+import type { FastifyBaseLogger } from 'fastify';
 import { displayNameOf, type UserRow } from '../auth/users-repo.js';
 import { FrameRefusal } from '../rooms/refusal.js';
 import {
@@ -38,10 +39,15 @@ function createCore(
   initialUser: UserRow,
   deps: ConnectionDeps,
 ): ConnectionCore {
+  let log: FastifyBaseLogger | undefined;
   const core: ConnectionCore = {
     deps,
     roomId: session.roomId,
-    log: deps.logger.child({ roomId: session.roomId, userId: initialUser.id }),
+    // made on first use: most connections never log, and a child logger per socket is memory (issue 13)
+    get log() {
+      log ??= deps.logger.child({ roomId: session.roomId, userId: initialUser.id });
+      return log;
+    },
     user: initialUser,
     displayName: displayNameOf(initialUser),
     language: deps.languages[0]!,

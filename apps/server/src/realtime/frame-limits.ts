@@ -2,7 +2,6 @@ import { parseClientFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { LogSampler } from './log-sampler.js';
-import { createTokenBucket } from './rate-limit.js';
 
 /*
  * Limits on what one connection may send (docs/decisions/0070-limits-on-every-door.md). Every inbound
@@ -65,48 +64,95 @@ export type FrameVerdict = 'ok' | 'tell' | 'drop' | 'close';
 
 const TELL_EVERY_MS = 1000;
 
-export function createFrameLimits(settings: FrameLimitSettings, clock: Clock) {
-  const overall = createTokenBucket(settings.frameBurst, settings.framesPerSecond, clock);
-  const kinds: Record<FrameKind, ReturnType<typeof createTokenBucket>> = {
-    chat: createTokenBucket(settings.chatBurst, settings.chatPerSecond, clock),
-    control: createTokenBucket(settings.controlBurst, settings.controlPerSecond, clock),
-    invalid: createTokenBucket(settings.invalidBurst, settings.invalidPerSecond, clock),
-  };
-  let refusedInARow = 0;
-  let lastToldAt = -Infinity;
+/** The four buckets' indexes in FrameLimits' arrays. */
+const OVERALL = 0;
+const BUCKET_OF: Record<FrameKind, number> = { chat: 1, control: 2, invalid: 3 };
 
-  function refused(always: boolean): FrameVerdict {
-    refusedInARow++;
-    if (refusedInARow >= settings.floodCloseAfter) return 'close';
+/** Each settings' bursts and rates in bucket order, worked out once (settings are process-wide). */
+const buckets = new WeakMap<FrameLimitSettings, { burst: number[]; perSecond: number[] }>();
+function bucketsOf(s: FrameLimitSettings) {
+  let known = buckets.get(s);
+  if (!known) {
+    known = {
+      burst: [s.frameBurst, s.chatBurst, s.controlBurst, s.invalidBurst],
+      perSecond: [s.framesPerSecond, s.chatPerSecond, s.controlPerSecond, s.invalidPerSecond],
+    };
+    buckets.set(s, known);
+  }
+  return known;
+}
+
+/**
+ * One per connection, so kept small (issue 13): the four token buckets (as in rate-limit.ts) are two
+ * small arrays of one object, with its methods on the prototype, instead of four bucket objects with a
+ * closure each.
+ */
+class FrameLimits {
+  private readonly tokens: number[];
+  private readonly last: number[];
+  private refusedInARow = 0;
+  private lastToldAt = -Infinity;
+
+  constructor(
+    private readonly settings: FrameLimitSettings,
+    private readonly clock: Clock,
+  ) {
+    this.tokens = [...bucketsOf(settings).burst];
     const now = clock.now();
-    if (!always && now - lastToldAt < TELL_EVERY_MS) return 'drop';
-    lastToldAt = now;
+    this.last = [now, now, now, now];
+  }
+
+  private take(bucket: number): boolean {
+    const { burst: bursts, perSecond: rates } = bucketsOf(this.settings);
+    const burst = bursts[bucket]!;
+    const perSecond = rates[bucket]!;
+    const now = this.clock.now();
+    const tokens = Math.min(burst, this.tokens[bucket]! + ((now - this.last[bucket]!) / 1000) * perSecond);
+    this.last[bucket] = now;
+    if (tokens < 1) {
+      this.tokens[bucket] = tokens;
+      return false;
+    }
+    this.tokens[bucket] = tokens - 1;
+    return true;
+  }
+
+  private refused(always: boolean): FrameVerdict {
+    this.refusedInARow++;
+    if (this.refusedInARow >= this.settings.floodCloseAfter) return 'close';
+    const now = this.clock.now();
+    if (!always && now - this.lastToldAt < TELL_EVERY_MS) return 'drop';
+    this.lastToldAt = now;
     return 'tell';
   }
 
-  return {
-    /** Any frame as it arrives, before parsing. */
-    arrive(): FrameVerdict {
-      return overall.take() ? 'ok' : refused(false);
-    },
-    /**
-     * The frame once its kind is known. A refused valid frame is always answered (`arrive` bounds how
-     * many); a refused invalid one at most once a second, like a flood.
-     */
-    kind(kind: FrameKind): FrameVerdict {
-      if (kinds[kind].take()) {
-        refusedInARow = 0;
-        return 'ok';
-      }
-      return refused(kind !== 'invalid');
-    },
-    /** A frame that needs no kind bucket (binary audio: the voice input has its own). */
-    accepted(): void {
-      refusedInARow = 0;
-    },
-  };
+  /** Any frame as it arrives, before parsing. */
+  arrive(): FrameVerdict {
+    return this.take(OVERALL) ? 'ok' : this.refused(false);
+  }
+
+  /**
+   * The frame once its kind is known. A refused valid frame is always answered (`arrive` bounds how
+   * many); a refused invalid one at most once a second, like a flood.
+   */
+  kind(kind: FrameKind): FrameVerdict {
+    if (this.take(BUCKET_OF[kind])) {
+      this.refusedInARow = 0;
+      return 'ok';
+    }
+    return this.refused(kind !== 'invalid');
+  }
+
+  /** A frame that needs no kind bucket (binary audio: the voice input has its own). */
+  accepted(): void {
+    this.refusedInARow = 0;
+  }
 }
-export type FrameLimits = ReturnType<typeof createFrameLimits>;
+export type { FrameLimits };
+
+export function createFrameLimits(settings: FrameLimitSettings, clock: Clock): FrameLimits {
+  return new FrameLimits(settings, clock);
+}
 
 // voiceEnd posts nothing new (its voiceStart took the chat token): a streamed clip costs one of each
 const CONTROL_FRAMES = new Set(['setUsername', 'setLanguage', 'updateUsername', 'voiceEnd']);

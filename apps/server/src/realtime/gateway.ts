@@ -7,8 +7,8 @@ import type { Authenticator } from '../auth/authenticate.js';
 import type { Clock } from '../clock.js';
 import { HttpError } from '../http-errors.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
-import { createConnection, type ConnectionDeps } from './connection.js';
-import { startHeartbeat } from './heartbeat.js';
+import { createConnection, type Connection, type ConnectionDeps } from './connection.js';
+import { createHeartbeat } from './heartbeat.js';
 import { clientAddress } from './socket-caps.js';
 import { authoriseUpgrade, type AuthorisedUpgrade } from './upgrade-auth.js';
 import { ipCapRefusal, refuse, userCapRefusal, type UpgradeCaps } from './upgrade-refusal.js';
@@ -30,6 +30,24 @@ export interface GatewayOptions {
   caps?: UpgradeCaps;
 }
 
+/** Counts the socket against its caps until it closes (a flooder's user waits before the next one). */
+function capSocket(
+  caps: UpgradeCaps,
+  ws: WebSocket,
+  connection: Connection,
+  ip: string,
+  userId: string,
+  sessionId: string,
+) {
+  const release = caps.sockets.open(ip, userId, sessionId, {
+    replace: () => ws.close(CloseCode.SessionEnded, 'This session was opened again elsewhere.'),
+  });
+  ws.once('close', () => {
+    release();
+    if (connection.flooded()) caps.sockets.penalise(userId);
+  });
+}
+
 /**
  * Accepts WebSocket upgrades on /xtalk_ws/{sessionId}?t={token}. Everything is checked before the
  * upgrade (path, origin, token, session), so a refused client gets a plain HTTP status, not a socket.
@@ -42,6 +60,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   let closing = false;
   /** Text frames leave framed once and corked per turn (write-batcher.ts, docs/decisions/0110). */
   const batcher = createWriteBatcher();
+  const heartbeat = createHeartbeat(options.heartbeatMs);
 
   function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
     if (closing) {
@@ -51,26 +70,12 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     const ip = caps ? clientAddress(request, caps.trustProxyHops) : '';
     const ipRefusal = caps && ipCapRefusal(caps, ip);
     if (ipRefusal) return refuse(socket, ipRefusal);
-    // whatever happens before the socket opens (refused, dropped), the reservation is given back
-    let opened = false;
-    if (caps) socket.once('close', () => !opened && caps.sockets.releaseIp(ip));
+    // whatever happens before the socket opens (refused, dropped), the reservation is given back; once
+    // open, the socket's caps take over (capSocket) and this listener, which holds the request, goes
+    const releaseIp = caps ? () => caps.sockets.releaseIp(ip) : undefined;
+    if (releaseIp) socket.once('close', releaseIp);
     authoriseUpgrade(request, options).then(
-      ({ auth, session }) => {
-        const userRefusal = caps && userCapRefusal(caps, auth.user.id, session.id);
-        if (userRefusal) return refuse(socket, userRefusal);
-        wss.handleUpgrade(request, socket, head, (ws) => {
-          if (closing) return ws.close(CloseCode.GoingAway, 'Server is shutting down.');
-          opened = true;
-          const release = caps?.sockets.open(ip, auth.user.id, session.id, {
-            replace: () => ws.close(CloseCode.SessionEnded, 'This session was opened again elsewhere.'),
-          });
-          const connection = accept(ws, socket, auth, session.room_id);
-          ws.once('close', () => {
-            release?.();
-            if (connection.flooded()) caps?.sockets.penalise(auth.user.id);
-          });
-        });
-      },
+      (authorised) => open(request, socket, head, ip, authorised, releaseIp),
       (error: unknown) => {
         const status = error instanceof HttpError ? error.statusCode : 500;
         const message = error instanceof HttpError ? error.message : 'Could not open the socket.';
@@ -78,6 +83,29 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
         refuse(socket, { status, message, code: error instanceof HttpError ? error.code : 'internal' });
       },
     );
+  }
+
+  /**
+   * The upgrade of an authorised request. Its own scope, so what lives as long as the socket (the close
+   * listener) does not keep the HTTP request alive (a closure holds its whole scope).
+   */
+  function open(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    ip: string,
+    { auth, session }: AuthorisedUpgrade,
+    releaseIp: (() => void) | undefined,
+  ) {
+    const caps = options.caps;
+    const userRefusal = caps && userCapRefusal(caps, auth.user.id, session.id);
+    if (userRefusal) return refuse(socket, userRefusal);
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      if (closing) return ws.close(CloseCode.GoingAway, 'Server is shutting down.');
+      if (releaseIp) socket.off('close', releaseIp);
+      const connection = accept(ws, socket, auth, session.room_id);
+      if (caps) capSocket(caps, ws, connection, ip, auth.user.id, session.id);
+    });
   }
 
   function accept(ws: WebSocket, stream: Duplex, auth: AuthorisedUpgrade['auth'], roomId: string) {
@@ -100,7 +128,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
       options.connectionDeps,
     );
     live.set(ws, connection);
-    const stopHeartbeat = startHeartbeat(ws, options.heartbeatMs);
+    heartbeat.add(ws);
     const untilExpiry = auth.claims.expiresAt * 1000 - options.clock.now();
     const expiry = setTimeout(
       () => ws.close(CloseCode.TokenExpired, 'Your login has expired.'),
@@ -113,7 +141,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     });
     ws.on('error', (error) => options.logger.info({ err: error }, 'socket error'));
     ws.on('close', () => {
-      stopHeartbeat();
+      heartbeat.remove(ws);
       clearTimeout(expiry);
       live.delete(ws);
       const work = connection
@@ -137,6 +165,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     async close(): Promise<void> {
       closing = true;
       app.server.off('upgrade', onUpgrade);
+      heartbeat.stop();
       const connections = [...live.entries()];
       await Promise.allSettled(connections.map(([, connection]) => connection.settled()));
       const closed = connections.map(

@@ -98,4 +98,28 @@ describe('frames for older protocol versions', () => {
     const single = { type: 'system', message: 'LEAVE', timestamp: 6000, username: 'g-4' } as const;
     expect(framesForVersion(single, 2, 'g-2')).toEqual([single]);
   });
+
+  it('splits a burst once for all older sockets, each still without its own user', () => {
+    const burst: SystemFrame = {
+      type: 'system',
+      message: 'LEAVE',
+      timestamp: 7000,
+      username: 'g-1',
+      displayUsername: 'BraveOtter',
+      usernames: ['g-1', 'g-2'],
+      displayUsernames: ['BraveOtter', 'CalmFox'],
+    };
+    const json = Buffer.from(JSON.stringify(burst));
+    const forG1 = jsonForVersion(json, 2, 'g-1');
+    const forG2 = jsonForVersion(json, 1, 'g-2');
+    const forOther = jsonForVersion(json, 2, 'g-9');
+    const names = (frames: Buffer[]) => frames.map((frame) => JSON.parse(frame.toString()).username);
+    expect(names(forG1)).toEqual(['g-2']);
+    expect(names(forG2)).toEqual(['g-1']);
+    expect(names(forOther)).toEqual(['g-1', 'g-2']);
+    // the very same Buffers: framed once (write-batcher.ts) whoever they go to
+    expect(forOther[1]).toBe(forG1[0]);
+    expect(forOther[0]).toBe(forG2[0]);
+    expect(jsonForVersion(json, 3, 'g-1')).toEqual([json]);
+  });
 });

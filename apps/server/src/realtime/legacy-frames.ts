@@ -44,12 +44,41 @@ export function framesForVersion(frame: ServerFrame, version: number, self?: str
   return [frame];
 }
 
+/**
+ * An older client's form of a serialised frame, worked out once per frame (the hub hands every member
+ * the same Buffer): a coalesced JOIN of a filling room goes to each legacy socket as one frame per
+ * person, and parsing and re-serialising it per socket was most of a room fill's CPU (issue 13).
+ * `usernames[i]` is the person of `frames[i]` when the frames are a presence list split one by one.
+ */
+interface LegacyForm {
+  frames: Buffer[];
+  usernames?: string[];
+}
+const legacyForms = new WeakMap<Buffer, LegacyForm>();
+
+function legacyFormOf(json: Buffer, version: number): LegacyForm {
+  const cached = legacyForms.get(json);
+  if (cached) return cached;
+  let form: LegacyForm = { frames: [json] };
+  if (LEGACY_MARKS.some((mark) => json.includes(mark))) {
+    const frame = JSON.parse(json.toString()) as ServerFrame;
+    const frames = framesForVersion(frame, version);
+    form = { frames: frames.map((each) => Buffer.from(JSON.stringify(each))) };
+    if (frame.type === 'system' && frame.usernames) {
+      form.usernames = frames.map((each) => (each as SystemFrame).username ?? '');
+    }
+  }
+  legacyForms.set(json, form);
+  return form;
+}
+
 /** The same for a frame already serialised (the hub's fan-out); untouched unless it must change. */
 export function jsonForVersion(json: Buffer, version: number, self?: string): Buffer[] {
   if (version >= EDITS_PROTOCOL_VERSION) return [json];
-  if (!LEGACY_MARKS.some((mark) => json.includes(mark))) return [json];
-  const frames = framesForVersion(JSON.parse(json.toString()) as ServerFrame, version, self);
-  return frames.map((frame) => Buffer.from(JSON.stringify(frame)));
+  // every version below 3 gets the same form (framesForVersion), so one cache serves them all
+  const { frames, usernames } = legacyFormOf(json, version);
+  if (!usernames || self === undefined || !usernames.includes(self)) return frames;
+  return frames.filter((_, index) => usernames[index] !== self);
 }
 
 function oneByOne(frame: SystemFrame, self: string | undefined): SystemFrame[] {

@@ -4,7 +4,8 @@ import type { RoomLog, RoomPosition } from '../rooms/room-log.js';
 
 export interface CatchUpDeps {
   rooms: Pick<RoomsRepo, 'listMessages'>;
-  log: Pick<RoomLog, 'position' | 'readSince'>;
+  /** With `recentWindow`, a join without a resume position costs one query instead of two. */
+  log: Pick<RoomLog, 'position' | 'readSince'> & Partial<Pick<RoomLog, 'recentWindow'>>;
   /** How many stored messages a joiner without a position gets (the recent window). */
   replayLimit: number;
   /** The furthest behind (in offsets) a resume may be; further gets RESYNC and the recent window. */
@@ -30,6 +31,10 @@ export async function catchUpFor(
   roomId: string,
   resume: ResumePosition | undefined,
 ): Promise<CatchUp> {
+  if (!resume && deps.log.recentWindow) {
+    const { position, messages } = await deps.log.recentWindow(roomId, deps.replayLimit);
+    return { position: position ?? { epoch: '', offset: 0 }, resync: false, frames: messages };
+  }
   const position = (await deps.log.position(roomId)) ?? { epoch: '', offset: 0 };
   if (resume && canResume(resume, position, deps.resumeMaxEvents)) {
     const frames = await deps.log.readSince(roomId, resume.offset, position.offset, deps.resumeMaxEvents);

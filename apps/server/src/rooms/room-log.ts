@@ -1,4 +1,4 @@
-import type { ServerFrame } from '@xtalk/protocol';
+import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
 import type { Db } from '../store/db.js';
 import { MESSAGE_COLUMNS, toFrame, type MessageRow } from './message-row.js';
 
@@ -47,6 +47,34 @@ export function createRoomLog(db: Db) {
       );
       const row = rows[0];
       return row ? { epoch: row.epoch, offset: Number(row.last_seq) } : undefined;
+    },
+
+    /**
+     * The room's position and its latest `limit` messages (oldest first), read in one statement, so from
+     * one snapshot: what a joiner without a resume position is sent before READY (realtime/resume.ts).
+     * One query instead of two on every connect (issue 13); position undefined when the room does not exist.
+     */
+    async recentWindow(
+      roomId: string,
+      limit: number,
+    ): Promise<{ position: RoomPosition | undefined; messages: MessageFrame[] }> {
+      const { rows } = await db.query<
+        { room_epoch: string; room_last_seq: string | number } & Partial<MessageRow>
+      >(
+        `select r.epoch as room_epoch, r.last_seq as room_last_seq, m.* from rooms r
+           left join lateral (
+             select ${MESSAGE_COLUMNS} from messages where room_id = r.id order by id desc limit $2
+           ) m on true
+         where r.id = $1`,
+        [roomId, limit],
+      );
+      const first = rows[0];
+      if (!first) return { position: undefined, messages: [] };
+      const messages = rows
+        .filter((row) => row.id !== null && row.id !== undefined)
+        .map((row) => toFrame(row as MessageRow))
+        .reverse();
+      return { position: { epoch: first.room_epoch, offset: Number(first.room_last_seq) }, messages };
     },
 
     /** The logged frames after `after` up to `upTo` (inclusive), in offset order, at most `limit`. */
