@@ -4,7 +4,6 @@ import { lazyDialog } from '../../../components/ui/lazy-dialog';
 import { cn } from '../../../lib/cn';
 import { useI18n } from '../../../lib/i18n';
 import { localeFor } from '../../../lib/time';
-import { fetchBalance } from '../api/wallet-api';
 import { balanceStore, useBalance } from '../hooks/use-balance';
 import { balanceTone, totalCredits } from '../utils/balance';
 import { toneChip } from './tone';
@@ -26,7 +25,9 @@ export function BalanceButton({ token }: { token: string }) {
 
   useEffect(() => {
     let active = true;
-    fetchBalance(token)
+    // wallet-api (and its zod schemas) loads with this request, not with the room screen (decision 0084)
+    import('../api/wallet-api')
+      .then(({ fetchBalance }) => fetchBalance(token))
       .then((fresh) => {
         if (active) balanceStore.set(fresh);
       })
