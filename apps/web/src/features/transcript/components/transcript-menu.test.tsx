@@ -27,8 +27,9 @@ const link = 'http://localhost/translate?r=ABC2345';
 async function openMenu() {
   render(<TranscriptMenu roomId="ABC2345" items={items} link={link} />);
   // Radix's menu replaces the light trigger after the first render (components/ui/menu.tsx)
-  await waitFor(() =>
-    expect(screen.getByTestId('transcript-menu').hasAttribute('data-light-trigger')).toBe(false),
+  await waitFor(
+    () => expect(screen.getByTestId('transcript-menu').hasAttribute('data-light-trigger')).toBe(false),
+    { timeout: 10_000 },
   );
   // Radix opens its menu on pointer-down or Enter, not on click
   fireEvent.keyDown(screen.getByTestId('transcript-menu'), { key: 'Enter' });
@@ -48,7 +49,9 @@ describe('TranscriptMenu', () => {
     expect(trigger.getAttribute('aria-haspopup')).toBe('menu');
     expect(trigger.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(trigger);
-    expect((await screen.findByTestId('transcript-copy')).textContent).toBe('Copy Chat to Clipboard');
+    // the menu's module loads on this first use: on a busy machine that can take a while
+    const copy = await screen.findByTestId('transcript-copy', {}, { timeout: 10_000 });
+    expect(copy.textContent).toBe('Copy Chat to Clipboard');
     expect(screen.getByTestId('transcript-menu').getAttribute('aria-expanded')).toBe('true');
   });
 
