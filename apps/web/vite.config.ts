@@ -2,12 +2,13 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 import { precompress } from './build/precompress';
+import { routePreload } from './build/route-preload';
 
 // In `vite` dev the API, the socket and the Google redirect live on the server (same origin in production).
 const backend = process.env.XTALK_BACKEND ?? 'http://localhost:8787';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), routePreload(), precompress()],
   server: {
     proxy: {
       '/api': backend,

@@ -46,9 +46,6 @@ export const joinRoomBodySchema = z.object({
 });
 export type JoinRoomBody = z.input<typeof joinRoomBodySchema>;
 
-export const joinRoomResponseSchema = z.object({ sessionId: z.string(), roomId: z.string() });
-export type JoinRoomResponse = z.infer<typeof joinRoomResponseSchema>;
-
 export const errorBodySchema = z.object({
   statusCode: z.number().int(),
   error: z.string(),

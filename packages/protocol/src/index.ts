@@ -2,6 +2,7 @@ export * from './accounts.js';
 export * from './constants.js';
 export * from './frames.js';
 export * from './http.js';
+export * from './join-room.js';
 export * from './language.js';
 export * from './names.js';
 export * from './payment-server.js';

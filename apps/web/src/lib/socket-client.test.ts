@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
+import { loadRoomSchemas } from './load-room-schemas';
 import {
   SocketClient,
   backoffDelay,
@@ -43,8 +44,14 @@ class FakeSocket implements WebSocketLike {
 }
 
 const last = () => FakeSocket.all[FakeSocket.all.length - 1]!;
+// The frame schema is a lazily loaded chunk in the app (decision 0084): loaded once here, so an attempt then
+// only waits on promises that are already settled, which a few microtask turns let through.
+beforeAll(async () => {
+  await loadRoomSchemas();
+});
+
 const flush = async () => {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
+  for (let i = 0; i < 10; i++) await Promise.resolve();
 };
 
 function setup(

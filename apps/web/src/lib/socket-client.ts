@@ -1,11 +1,12 @@
 import {
   CloseCode,
   PROTOCOL_VERSION,
-  serverFrameSchema,
   type ClientFrame,
   type ResumePosition,
   type ServerFrame,
+  type serverFrameSchema,
 } from '@xtalk/protocol';
+import { loadRoomSchemas } from './load-room-schemas';
 
 /*
  * The room connection as a small state machine (spec section 4):
@@ -112,6 +113,8 @@ export class SocketClient {
     close: new Set(),
   };
   private socket: WebSocketLike | undefined;
+  /** Loaded with the first session (loadRoomSchemas); no socket opens before it is here. */
+  private frameSchema: typeof serverFrameSchema | undefined;
   private retryTimer: unknown;
   private retries = 0;
   /** Bumped on every join/leave so late callbacks of an abandoned attempt are ignored. */
@@ -278,7 +281,10 @@ export class SocketClient {
     const generation = this.generation;
     let info: SessionInfo;
     try {
+      // the frame schema loads (decision 0084) while the session is asked for; a socket opens only with it
+      const schemas = loadRoomSchemas();
       info = await this.options.openSession(this.targetRoom);
+      this.frameSchema = (await schemas).serverFrameSchema;
     } catch (error) {
       if (generation !== this.generation) return;
       const fatal = this.options.isFatal(error);
@@ -368,8 +374,8 @@ export class SocketClient {
         console.warn('[socket] ignored a frame that is not JSON');
         return;
       }
-      const parsed = serverFrameSchema.safeParse(json);
-      if (!parsed.success) {
+      const parsed = this.frameSchema?.safeParse(json);
+      if (!parsed?.success) {
         console.warn('[socket] ignored an unknown frame', json);
         return;
       }

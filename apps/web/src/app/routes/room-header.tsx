@@ -2,7 +2,7 @@ import { LogIn } from 'lucide-react';
 import { HeaderButton } from '../../components/ui/header-button';
 import type { ChatItem } from '../../features/chat/utils/messages-reducer';
 import { BalanceButton } from '../../features/credits/components/balance-button';
-import { InviteButton } from '../../features/invite/components/invite-dialog';
+import { InviteButton } from '../../features/invite/components/invite-button';
 import { shareLink } from '../../features/invite/utils/share-link';
 import { RoomIdButton } from '../../features/room/components/room-id-button';
 import { SettingsMenu } from '../../features/settings/components/settings-menu';

@@ -1,15 +1,12 @@
 import { NEW_ROOM, type User } from '@xtalk/protocol';
 import { useState } from 'react';
+import { lazyDialog } from '../../components/ui/lazy-dialog';
 import { useLocation, useNavigate, useSearchParams } from '../../lib/router';
 import { LandscapeView } from '../../features/chat/components/landscape-view';
 import { MessageList } from '../../features/chat/components/message-list';
 import { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
-import { PastRoomsDialog } from '../../features/history/components/past-rooms-dialog';
 import { ConnectionOverlays, ReconnectBanner } from '../../features/room/components/connection-overlays';
-import { JoinRoomDialog } from '../../features/room/components/join-room-dialog';
 import { RoomMissing } from '../../features/room/components/room-missing';
-import { ProfileDialog } from '../../features/settings/components/profile-dialog';
-import { MicPickerDialog } from '../../features/voice/components/mic-picker-dialog';
 import { useAudioPlayback } from '../../features/voice/hooks/use-audio-playback';
 import { useMicrophones } from '../../features/voice/hooks/use-microphones';
 import { authStore, useAuthSession } from '../../lib/auth-session';
@@ -19,6 +16,20 @@ import { listeningHandlers, RoomFooter } from './room-footer';
 import { useJoinedRoom } from './use-joined-room';
 import { useRoomFrames } from './use-room-frames';
 import { useRoomRecorder } from './use-room-recorder';
+
+// Loaded when first opened (decision 0084): none is open when the room screen loads.
+const MicPickerDialog = lazyDialog(
+  async () => (await import('../../features/voice/components/mic-picker-dialog')).MicPickerDialog,
+);
+const JoinRoomDialog = lazyDialog(
+  async () => (await import('../../features/room/components/join-room-dialog')).JoinRoomDialog,
+);
+const PastRoomsDialog = lazyDialog(
+  async () => (await import('../../features/history/components/past-rooms-dialog')).PastRoomsDialog,
+);
+const ProfileDialog = lazyDialog(
+  async () => (await import('../../features/settings/components/profile-dialog')).ProfileDialog,
+);
 
 /** The room screen (spec section 2): composes the room, chat, invite, settings and voice features. */
 export function TranslatePage() {

@@ -1,6 +1,14 @@
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import type { ReactElement, ReactNode } from 'react';
-import { cn } from '../../lib/cn';
+import {
+  Suspense,
+  cloneElement,
+  lazy,
+  startTransition,
+  useEffect,
+  useId,
+  useState,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 
 export interface MenuItem {
   key: string;
@@ -23,69 +31,46 @@ export interface MenuProps {
   label: string;
 }
 
-const itemClass =
-  'flex w-full cursor-pointer items-center gap-3 px-4 py-2 text-left text-sm text-slate-700 outline-none select-none data-[highlighted]:bg-slate-100 dark:text-slate-200 dark:data-[highlighted]:bg-slate-800';
+const RadixMenu = lazy(async () => ({ default: (await import('./dropdown-menu')).RadixMenu }));
 
-/** A dropdown menu on Radix's DropdownMenu: arrow keys, typeahead, Escape, focus back to the trigger. */
-export function Menu({ trigger, items, label }: MenuProps) {
+/**
+ * A dropdown menu (Radix's, in dropdown-menu.tsx) that costs the page's first render nothing (decision
+ * 0084): mounting Radix's menu runs layout effects whose state updates re-render synchronously, pulling
+ * every pending effect of the room screen into the same long task. Until then its trigger is drawn alone,
+ * with the same look and ARIA state; Radix's menu replaces it once the page has rendered, or at once, open,
+ * when the trigger is used first.
+ */
+export function Menu(props: MenuProps) {
+  const [live, setLive] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [takeFocus, setTakeFocus] = useState(false);
+  const id = useId();
+
+  useEffect(() => {
+    const upgrade = () => {
+      setTakeFocus(document.activeElement?.getAttribute('data-light-trigger') === id);
+      startTransition(() => setLive(true));
+    };
+    // after the first paint, in a task of its own
+    const timer = setTimeout(upgrade, 0);
+    return () => clearTimeout(timer);
+  }, [id]);
+
+  const fallback = cloneElement(props.trigger, {
+    'data-light-trigger': id,
+    'aria-haspopup': 'menu',
+    'aria-expanded': false,
+    'data-state': 'closed',
+    onClick: () => {
+      setTakeFocus(false);
+      setOpen(true);
+      setLive(true);
+    },
+  } as Record<string, unknown>);
+  if (!live) return fallback;
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          aria-label={label}
-          align="end"
-          sideOffset={8}
-          collisionPadding={8}
-          // An item that opened a dialog: the dialog keeps the focus, not the menu's trigger.
-          onCloseAutoFocus={(event) => {
-            if (document.querySelector('[role="dialog"]')) event.preventDefault();
-          }}
-          className="z-40 max-h-[var(--radix-dropdown-menu-content-available-height)] w-64 overflow-y-auto rounded-2xl border border-slate-200 bg-white py-1.5 shadow-xl dark:border-slate-700 dark:bg-slate-900"
-        >
-          {items.map((item) => {
-            const content = (
-              <>
-                <span
-                  aria-hidden="true"
-                  className="flex size-4 items-center justify-center text-slate-500 dark:text-slate-400"
-                >
-                  {item.icon}
-                </span>
-                {item.label}
-              </>
-            );
-            const className = cn(
-              itemClass,
-              item.active && 'font-semibold text-indigo-700 dark:text-indigo-300',
-            );
-            return [
-              item.separatorBefore && (
-                <DropdownMenu.Separator
-                  key={`${item.key}-separator`}
-                  className="my-1.5 h-px bg-slate-200 dark:bg-slate-700"
-                />
-              ),
-              item.href ? (
-                <DropdownMenu.Item key={item.key} asChild className={className} data-testid={item.testId}>
-                  <a href={item.href} target="_blank" rel="noopener noreferrer">
-                    {content}
-                  </a>
-                </DropdownMenu.Item>
-              ) : (
-                <DropdownMenu.Item
-                  key={item.key}
-                  className={className}
-                  data-testid={item.testId}
-                  onSelect={() => item.onSelect?.()}
-                >
-                  {content}
-                </DropdownMenu.Item>
-              ),
-            ];
-          })}
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <Suspense fallback={fallback}>
+      <RadixMenu {...props} open={open} onOpenChange={setOpen} takeFocus={takeFocus} />
+    </Suspense>
   );
 }

@@ -49,8 +49,16 @@ export function MessageList({
   const scroller = useRef<HTMLDivElement>(null);
   const display = useMemo(() => toDisplayItems(items, myUsername), [items, myUsername]);
 
+  const mounted = useRef(false);
   useEffect(() => {
-    scroller.current?.scrollTo?.({ top: 0, behavior: 'smooth' });
+    // A list that just mounted is at the top already; and the scroll waits for the next frame, whose
+    // layout it then uses, instead of forcing one in the middle of React's commit (decision 0084).
+    if (!mounted.current) {
+      mounted.current = true;
+      return;
+    }
+    const frame = requestAnimationFrame(() => scroller.current?.scrollTo?.({ top: 0, behavior: 'smooth' }));
+    return () => cancelAnimationFrame(frame);
   }, [items.length, isReady, pending.length]);
 
   return (

@@ -68,6 +68,8 @@ describe('BalanceButton', () => {
     serverBalance({ free: 300, premium: 0 });
     render(<BalanceButton token="tok" />);
     fireEvent.click(button());
+    // the dialog's module loads on this first opening (decision 0084): on a busy machine that can take a while
+    await screen.findByTestId('credit-balance', {}, { timeout: 10_000 });
     await waitFor(() =>
       expect(screen.getByTestId('credit-balance').textContent).toBe('You have 300 credits.'),
     );

@@ -1,13 +1,15 @@
 import { Coins } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
+import { lazyDialog } from '../../../components/ui/lazy-dialog';
 import { cn } from '../../../lib/cn';
 import { useI18n } from '../../../lib/i18n';
 import { localeFor } from '../../../lib/time';
-import { fetchBalance } from '../api/wallet-api';
 import { balanceStore, useBalance } from '../hooks/use-balance';
 import { balanceTone, totalCredits } from '../utils/balance';
-import { CreditDialog } from './credit-dialog';
 import { toneChip } from './tone';
+
+// Loaded when first opened (decision 0084).
+const CreditDialog = lazyDialog(async () => (await import('./credit-dialog')).CreditDialog);
 
 /**
  * The header's credit balance (spec section 2, Room screen; signed-in users only): the number in red below
@@ -23,7 +25,9 @@ export function BalanceButton({ token }: { token: string }) {
 
   useEffect(() => {
     let active = true;
-    fetchBalance(token)
+    // wallet-api (and its zod schemas) loads with this request, not with the room screen (decision 0084)
+    import('../api/wallet-api')
+      .then(({ fetchBalance }) => fetchBalance(token))
       .then((fresh) => {
         if (active) balanceStore.set(fresh);
       })

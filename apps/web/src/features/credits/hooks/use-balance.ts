@@ -1,4 +1,4 @@
-import { balanceSchema, type Balance } from '@xtalk/protocol';
+import type { Balance } from '@xtalk/protocol';
 import { useSyncExternalStore } from 'react';
 import { StorageKey, readJson, remove, writeJson } from '../../../lib/storage';
 
@@ -15,9 +15,18 @@ const listeners = new Set<Listener>();
 let current: Balance | undefined;
 let loaded = false;
 
+const isCount = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+
+/**
+ * The stored balance, checked by hand against protocol's balanceSchema (two counts): this runs when the
+ * room screen first renders, before zod is loaded (decision 0084).
+ */
 function readStored(): Balance | undefined {
-  const parsed = balanceSchema.safeParse(readJson(StorageKey.bal));
-  return parsed.success ? parsed.data : undefined;
+  const stored = readJson<{ free?: unknown; premium?: unknown } | null>(StorageKey.bal);
+  if (typeof stored !== 'object' || stored === null) return undefined;
+  return isCount(stored.free) && isCount(stored.premium)
+    ? { free: stored.free as number, premium: stored.premium as number }
+    : undefined;
 }
 
 function emit(): void {

@@ -1,4 +1,4 @@
-import { Check, Copy, UserPlus } from 'lucide-react';
+import { Check, Copy } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
@@ -7,28 +7,9 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { COPY_REFUSED, copyText } from '../../../lib/clipboard';
 import { useI18n } from '../../../lib/i18n';
-import { HeaderButton } from '../../../components/ui/header-button';
 import { shareLink } from '../utils/share-link';
 
-/** Invite button plus the Invite/Share dialog: QR code (192, level M) and a copyable link. */
-export function InviteButton({ roomId }: { roomId: string | null }) {
-  const { t } = useI18n();
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <HeaderButton
-        data-testid="invite-button"
-        aria-haspopup="dialog"
-        onClick={() => setOpen(true)}
-        icon={<UserPlus />}
-        label={t('room.invite')}
-        className="bg-slate-100 dark:bg-slate-800"
-      />
-      <InviteDialog open={open} roomId={roomId} onClose={() => setOpen(false)} />
-    </>
-  );
-}
-
+/** The Invite/Share dialog: QR code (192, level M) and a copyable link. */
 export function InviteDialog({
   open,
   roomId,

@@ -1,5 +1,6 @@
-import { ApiPath, joinRoomResponseSchema, type JoinRoomResponse } from '@xtalk/protocol';
+import { ApiPath, type JoinRoomResponse } from '@xtalk/protocol';
 import { request } from '../../../lib/api-client';
+import { loadRoomSchemas } from '../../../lib/load-room-schemas';
 
 /** POST /xtalk: a session for a room (null = create a new one). */
 export async function joinRoom(
@@ -7,10 +8,13 @@ export async function joinRoom(
   roomId: string | null,
   language?: string,
 ): Promise<JoinRoomResponse> {
-  const body = await request<unknown>('POST', ApiPath.join, {
-    token,
-    body: { action: 'join', roomId, ...(language ? { language } : {}) },
-  });
+  const [body, { joinRoomResponseSchema }] = await Promise.all([
+    request<unknown>('POST', ApiPath.join, {
+      token,
+      body: { action: 'join', roomId, ...(language ? { language } : {}) },
+    }),
+    loadRoomSchemas(),
+  ]);
   return joinRoomResponseSchema.parse(body);
 }
 

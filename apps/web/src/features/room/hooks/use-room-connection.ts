@@ -34,13 +34,18 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     const client = clientRef.current;
     if (!client) return;
     if (routeRoom !== null && routeRoom === client.roomId && client.state !== 'idle') return;
-    remove(StorageKey.sid);
-    if (routeRoom === null) {
-      client.join(readString(StorageKey.rid) || null);
-    } else {
-      remove(StorageKey.rid);
-      client.join(routeRoom === NEW_ROOM ? NEW_ROOM : routeRoom);
-    }
+    // In a task of its own, not in the one that commits the room screen (decision 0084): starting the
+    // join (request, schema chunks) there made the first render one long task.
+    const start = setTimeout(() => {
+      remove(StorageKey.sid);
+      if (routeRoom === null) {
+        client.join(readString(StorageKey.rid) || null);
+      } else {
+        remove(StorageKey.rid);
+        client.join(routeRoom === NEW_ROOM ? NEW_ROOM : routeRoom);
+      }
+    });
+    return () => clearTimeout(start);
   }, [routeRoom]);
 
   const send = useCallback((frame: ClientFrame): boolean => {

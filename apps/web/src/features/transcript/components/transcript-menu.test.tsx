@@ -24,8 +24,13 @@ const items: TranscriptItem[] = [
 ];
 const link = 'http://localhost/translate?r=ABC2345';
 
-function openMenu() {
+async function openMenu() {
   render(<TranscriptMenu roomId="ABC2345" items={items} link={link} />);
+  // Radix's menu replaces the light trigger after the first render (components/ui/menu.tsx)
+  await waitFor(
+    () => expect(screen.getByTestId('transcript-menu').hasAttribute('data-light-trigger')).toBe(false),
+    { timeout: 10_000 },
+  );
   // Radix opens its menu on pointer-down or Enter, not on click
   fireEvent.keyDown(screen.getByTestId('transcript-menu'), { key: 'Enter' });
 }
@@ -37,8 +42,21 @@ afterEach(() => {
 });
 
 describe('TranscriptMenu', () => {
-  it('offers the three exports', () => {
-    openMenu();
+  it('opens at once when its trigger is clicked before Radix’s menu has replaced it', async () => {
+    render(<TranscriptMenu roomId="ABC2345" items={items} link={link} />);
+    const trigger = screen.getByTestId('transcript-menu');
+    expect(trigger.hasAttribute('data-light-trigger')).toBe(true);
+    expect(trigger.getAttribute('aria-haspopup')).toBe('menu');
+    expect(trigger.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(trigger);
+    // the menu's module loads on this first use: on a busy machine that can take a while
+    const copy = await screen.findByTestId('transcript-copy', {}, { timeout: 10_000 });
+    expect(copy.textContent).toBe('Copy Chat to Clipboard');
+    expect(screen.getByTestId('transcript-menu').getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('offers the three exports', async () => {
+    await openMenu();
     expect(screen.getByTestId('transcript-copy').textContent).toBe('Copy Chat to Clipboard');
     expect(screen.getByTestId('transcript-email').textContent).toBe('Send via Email');
     expect(screen.getByTestId('transcript-download').textContent).toBe('Download as Markdown');
@@ -46,7 +64,7 @@ describe('TranscriptMenu', () => {
 
   it('copies the markdown and says so', async () => {
     clipboard.copyText.mockResolvedValue();
-    openMenu();
+    await openMenu();
     fireEvent.click(screen.getByTestId('transcript-copy'));
     await waitFor(() =>
       expect(toast.success).toHaveBeenCalledWith('Chat transcript has been copied to clipboard!'),
@@ -59,7 +77,7 @@ describe('TranscriptMenu', () => {
 
   it('reports a refused fallback copy with the spec’s words', async () => {
     clipboard.copyText.mockRejectedValue(new Error('Copy command was unsuccessful.'));
-    openMenu();
+    await openMenu();
     fireEvent.click(screen.getByTestId('transcript-copy'));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Copy command was unsuccessful.'));
   });
@@ -76,7 +94,7 @@ describe('TranscriptMenu', () => {
       clicked.push(this);
     });
     vi.spyOn(Date, 'now').mockReturnValue(1_777_000_000_000);
-    openMenu();
+    await openMenu();
     fireEvent.click(screen.getByTestId('transcript-download'));
     expect(clicked).toHaveLength(1);
     expect(clicked[0]!.download).toBe('xtalk-ABC2345-1777000000000.md');
@@ -84,12 +102,12 @@ describe('TranscriptMenu', () => {
     expect(await blob!.text()).toContain('# Transcript for XTalk Chat');
   });
 
-  it('hands a mailto: with subject and body to the mail client', () => {
+  it('hands a mailto: with subject and body to the mail client', async () => {
     const clicked: string[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       clicked.push(this.getAttribute('href') ?? '');
     });
-    openMenu();
+    await openMenu();
     fireEvent.click(screen.getByTestId('transcript-email'));
     expect(clicked).toHaveLength(1);
     const href = clicked[0]!;
