@@ -75,7 +75,8 @@ export function createChat(
     onStored: translation.onMessage,
     onEdited: translation.onEdited,
   };
-  return { chat: withFairRooms(createChatService(rooms, outlets, log), fairRooms), fairRooms };
+  const chat = createChatService(rooms, outlets, log);
+  return { chat: withFairRooms(chat, fairRooms, config.ROOM_QUEUE_MAX), fairRooms };
 }
 
 /** Turnstile when both of its keys are set, else the self-hosted ALTCHA proof-of-work. */
