@@ -150,6 +150,7 @@ describe('posts through fair rooms', () => {
     const posting = withFairRooms(chat, createFairRooms({ concurrency: 1, maxQueuedPerRoom: 2 }), 2);
     const running = posting.post(post('A', 'one'));
     const queued = [posting.post(post('A', 'two')), posting.post(post('A', 'three'))];
+    expect(posting.postsWaiting()).toBe(2);
     const refused = await posting.post(post('A', 'four')).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(FrameRefusal);
     expect(refused).toMatchObject({ code: 'rate_limited', message: ROOM_BUSY });

@@ -93,7 +93,11 @@ interface Waiter {
  * one statement, not one per message, and a room's messages never wait on one commit each. A room with
  * `maxQueuedPerRoom` posts waiting refuses more (ROOM_BUSY), as the room queue does.
  */
-export function withFairRooms(chat: ChatService, fair: FairRooms, maxQueuedPerRoom: number): ChatService {
+export function withFairRooms(
+  chat: ChatService,
+  fair: FairRooms,
+  maxQueuedPerRoom: number,
+): ChatService & { postsWaiting(): number } {
   const waiting = new Map<string, Waiter[]>();
 
   /** Runs in the room's turn: takes everything waiting for the room; later posts wait for the next turn. */
@@ -117,6 +121,8 @@ export function withFairRooms(chat: ChatService, fair: FairRooms, maxQueuedPerRo
 
   return {
     ...chat,
+    /** Posts waiting for their room's turn (health: the fair queue holds one task per room's batch). */
+    postsWaiting: () => [...waiting.values()].reduce((sum, queue) => sum + queue.length, 0),
     post(input: PostMessage): Promise<StoredMessage> {
       const { roomId } = input;
       const queue = waiting.get(roomId);
