@@ -75,7 +75,14 @@ export function createChat(
     onStored: translation.onMessage,
     onEdited: translation.onEdited,
   };
-  return { chat: withFairRooms(createChatService(rooms, outlets, log), fairRooms), fairRooms };
+  const chat = createChatService(rooms, outlets, log);
+  const posting = withFairRooms(chat, fairRooms, config.ROOM_QUEUE_MAX);
+  // a room's waiting posts wait as one batch in the fair queue: health counts the posts
+  const stats = () => ({
+    messagesStoring: fairRooms.stats().messagesStoring,
+    messagesWaiting: posting.postsWaiting(),
+  });
+  return { chat: posting, fairRooms: { ...fairRooms, stats } };
 }
 
 /** Turnstile when both of its keys are set, else the self-hosted ALTCHA proof-of-work. */

@@ -43,6 +43,20 @@ describe('frames for older protocol versions', () => {
     expect(jsonForVersion(quoting, 1)[0]).toBe(quoting);
   });
 
+  it('checks each frame afresh when frames alternate, and the same frame once per fan-out', () => {
+    const plain = Buffer.from(JSON.stringify({ type: 'message', id: 1, message: 'hi' }));
+    const edited = Buffer.from(JSON.stringify(edit));
+    const types = (json: Buffer) => jsonForVersion(json, 2).map((one) => JSON.parse(one.toString()).type);
+    // one fan-out hands every socket the same Buffer: each older socket gets the frame as it is
+    for (let socket = 0; socket < 3; socket++) expect(jsonForVersion(plain, 2)[0]).toBe(plain);
+    expect(types(edited)).toEqual(['message']);
+    expect(types(edited)).toEqual(['message']);
+    expect(jsonForVersion(plain, 2)[0]).toBe(plain);
+    // equal bytes in another Buffer get the same verdict
+    expect(types(Buffer.from(edited))).toEqual(['message']);
+    expect(jsonForVersion(Buffer.from(plain), 1)[0]?.equals(plain)).toBe(true);
+  });
+
   it('sends a client below 3 no live caption and no chunk of a clip still being spoken', () => {
     const caption = {
       type: 'captionPartial',

@@ -64,11 +64,17 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
   function deliver(roomId: string, envelope: Envelope) {
     const room = rooms.get(roomId);
     if (!room) return;
-    for (const member of room.members) {
-      if (!isAudience(envelope, member.username(), member.language())) continue;
-      if (envelope.kind === 'text') member.deliverText(envelope.body, envelope.offset);
-      else member.deliverAudio(envelope.body);
+    // Decided once per frame, not per member: most frames (every chat message) are for everyone.
+    const everyone = !envelope.language && !envelope.exceptUsername;
+    const { body, offset } = envelope;
+    if (envelope.kind === 'audio') {
+      for (const member of room.members)
+        if (everyone || isAudience(envelope, member.username(), member.language())) member.deliverAudio(body);
+      return;
     }
+    for (const member of room.members)
+      if (everyone || isAudience(envelope, member.username(), member.language()))
+        member.deliverText(body, offset);
   }
 
   function dispatch(roomId: string, payload: Buffer) {

@@ -40,6 +40,16 @@ describe('textFrame', () => {
     expect(header.readUInt32BE(6)).toBe(70_000);
     expect(textFrame(large).length).toBe(70_010);
   });
+
+  it('frames each payload as its own, when payloads alternate and when they are equal copies', () => {
+    const one = Buffer.from('{"n":1}');
+    const two = Buffer.from('{"n":22}');
+    const framedOne = textFrame(one);
+    expect(textFrame(two).subarray(2).toString()).toBe('{"n":22}');
+    expect(textFrame(one)).toBe(framedOne); // still the one framing, from the cache behind the last
+    expect(textFrame(Buffer.from(one)).subarray(2).toString()).toBe('{"n":1}');
+    expect(textFrame(two)[1]).toBe(two.length);
+  });
 });
 
 describe('write batcher', () => {

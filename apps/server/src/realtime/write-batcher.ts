@@ -15,11 +15,15 @@ import type { Writable } from 'node:stream';
 
 /** WebSocket text frames by their JSON, so a room frame is framed once for all its listeners. */
 const framed = new WeakMap<Buffer, Buffer>();
+/** The last one, checked first: a fan-out asks for the same payload once per listener in a row. */
+let lastPayload: Buffer | undefined;
+let lastFrame: Buffer | undefined;
 
 /** An unmasked, final text frame (RFC 6455 5.2): what a server sends. */
 export function textFrame(payload: Buffer): Buffer {
+  if (payload === lastPayload) return lastFrame!;
   const cached = framed.get(payload);
-  if (cached) return cached;
+  if (cached) return remember(payload, cached);
   const length = payload.length;
   const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
   const frame = Buffer.allocUnsafe(headerLength + length);
@@ -35,6 +39,12 @@ export function textFrame(payload: Buffer): Buffer {
   }
   payload.copy(frame, headerLength);
   framed.set(payload, frame);
+  return remember(payload, frame);
+}
+
+function remember(payload: Buffer, frame: Buffer): Buffer {
+  lastPayload = payload;
+  lastFrame = frame;
   return frame;
 }
 

@@ -29,32 +29,56 @@ export type PostMessage = NewMessage & { clipId?: string | undefined };
  * translated once: the stored message comes back marked as a duplicate, for the sender alone.
  */
 export function createChatService(
-  repo: Pick<RoomsRepo, 'insertMessage' | 'findByClientId' | 'editMessage'>,
+  repo: Pick<RoomsRepo, 'insertMessage' | 'findByClientId' | 'editMessage'> &
+    Partial<Pick<RoomsRepo, 'insertMessages'>>,
   outlets: MessageOutlets,
   logger: FastifyBaseLogger,
 ) {
+  /** After storing: out to the room, then on to translation (a duplicate goes to neither). */
+  async function passOn(input: PostMessage, inserted: StoredMessage): Promise<StoredMessage> {
+    const { clipId } = input;
+    const stored = clipId ? { ...inserted, message: { ...inserted.message, clipId } } : inserted;
+    if (stored.duplicate) return stored;
+    const { message } = stored;
+    try {
+      await outlets.broadcast(input.roomId, message);
+    } catch (error) {
+      // Stored is stored: a failed fan-out must never make the sender retry (and double) it.
+      logger.error({ err: error, roomId: input.roomId }, 'message fan-out failed after it was stored');
+    }
+    try {
+      outlets.onStored?.(input.roomId, message, { userId: input.userId });
+    } catch (error) {
+      logger.error({ err: error, roomId: input.roomId }, 'message hand-off to translation failed');
+    }
+    return stored;
+  }
+
+  const rowOf = ({ clipId: _clipId, ...row }: PostMessage) => row;
+
   return {
     /** The message an author already stored under a client id (a voice resend skips transcribing). */
     findByClientId: (userId: string, clientId: string) => repo.findByClientId(userId, clientId),
 
     async post(input: PostMessage): Promise<StoredMessage> {
-      const { clipId, ...row } = input;
-      const inserted = await repo.insertMessage(row);
-      const stored = clipId ? { ...inserted, message: { ...inserted.message, clipId } } : inserted;
-      if (stored.duplicate) return stored;
-      const { message } = stored;
-      try {
-        await outlets.broadcast(input.roomId, message);
-      } catch (error) {
-        // Stored is stored: a failed fan-out must never make the sender retry (and double) it.
-        logger.error({ err: error, roomId: input.roomId }, 'message fan-out failed after it was stored');
+      return passOn(input, await repo.insertMessage(rowOf(input)));
+    },
+
+    /**
+     * One room's waiting messages, stored together (one statement, docs/decisions/0112), then each passed
+     * on in order as `post` would. Each message's outcome comes back in its place.
+     */
+    async postMany(inputs: PostMessage[]): Promise<PromiseSettledResult<StoredMessage>[]> {
+      const inserted = repo.insertMessages
+        ? await repo.insertMessages(inputs.map(rowOf))
+        : await Promise.all(inputs.map((input) => repo.insertMessage(rowOf(input)).then(settled, failed)));
+      const results: PromiseSettledResult<StoredMessage>[] = [];
+      for (const [index, result] of inserted.entries()) {
+        results.push(
+          result.status === 'fulfilled' ? settled(await passOn(inputs[index]!, result.value)) : result,
+        );
       }
-      try {
-        outlets.onStored?.(input.roomId, message, { userId: input.userId });
-      } catch (error) {
-        logger.error({ err: error, roomId: input.roomId }, 'message hand-off to translation failed');
-      }
-      return stored;
+      return results;
     },
 
     /**
@@ -80,3 +104,9 @@ export function createChatService(
   };
 }
 export type ChatService = ReturnType<typeof createChatService>;
+
+const settled = (value: StoredMessage): PromiseSettledResult<StoredMessage> => ({
+  status: 'fulfilled',
+  value,
+});
+const failed = (reason: unknown): PromiseSettledResult<StoredMessage> => ({ status: 'rejected', reason });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FrameRefusal } from './refusal.js';
-import { createFairRooms, ROOM_BUSY } from './fair-rooms.js';
+import type { ChatService, PostMessage } from './chat-service.js';
+import { createFairRooms, ROOM_BUSY, withFairRooms } from './fair-rooms.js';
+import type { StoredMessage } from './rooms-repo.js';
 
 /* Rooms take turns: the proof that one room's backlog never sits in front of another room's message. */
 
@@ -88,5 +90,73 @@ describe('fair rooms', () => {
     const next = fair.run('A', async () => 'ok');
     await expect(failed).rejects.toThrow('store down');
     expect(await next).toBe('ok');
+  });
+});
+
+describe('posts through fair rooms', () => {
+  /** A chat service that records how it was called; the first post waits for `gate`. */
+  function recordingChat(gate: Promise<void>) {
+    const calls: string[][] = [];
+    const stored = (input: PostMessage): StoredMessage => ({
+      message: { type: 'message', id: 1, username: 'u', message: input.text } as StoredMessage['message'],
+      duplicate: false,
+      roomId: input.roomId,
+    });
+    const chat = {
+      async post(input: PostMessage) {
+        calls.push([input.text]);
+        if (calls.length === 1) await gate;
+        if (input.text === 'bad') throw new Error('refused');
+        return stored(input);
+      },
+      async postMany(inputs: PostMessage[]) {
+        calls.push(inputs.map((input) => input.text));
+        return inputs.map((input): PromiseSettledResult<StoredMessage> =>
+          input.text === 'bad'
+            ? { status: 'rejected', reason: new Error('refused') }
+            : { status: 'fulfilled', value: stored(input) },
+        );
+      },
+    } as unknown as ChatService;
+    return { chat, calls };
+  }
+  const post = (roomId: string, text: string) =>
+    ({ roomId, userId: 'u', username: 'u', displayUsername: 'u', language: 'en', text }) as PostMessage;
+  const text = (stored: StoredMessage) => stored.message.message;
+
+  it('stores what a room has waiting when its turn comes together, in order, each answer to its own caller', async () => {
+    const gate = deferred();
+    const { chat, calls } = recordingChat(gate.promise);
+    const fair = createFairRooms({ concurrency: 1, maxQueuedPerRoom: 100 });
+    const posting = withFairRooms(chat, fair, 100);
+    const first = posting.post(post('A', 'one'));
+    const waiting = ['two', 'bad', 'four'].map((name) =>
+      posting.post(post('A', name)).then(text, (e: Error) => e.message),
+    );
+    const otherRoom = posting.post(post('B', 'b1'));
+    gate.resolve();
+    expect(text(await first)).toBe('one');
+    expect(await Promise.all(waiting)).toEqual(['two', 'refused', 'four']);
+    expect(text(await otherRoom)).toBe('b1');
+    // the first alone; B waited while A stored, so its turn comes first; then A's three together
+    expect(calls).toEqual([['one'], ['b1'], ['two', 'bad', 'four']]);
+    expect(text(await posting.post(post('A', 'five')))).toBe('five');
+    expect(calls.at(-1)).toEqual(['five']);
+  });
+
+  it('refuses a post to a room with maxQueuedPerRoom waiting, as rate_limited, and recovers', async () => {
+    const gate = deferred();
+    const { chat } = recordingChat(gate.promise);
+    const posting = withFairRooms(chat, createFairRooms({ concurrency: 1, maxQueuedPerRoom: 2 }), 2);
+    const running = posting.post(post('A', 'one'));
+    const queued = [posting.post(post('A', 'two')), posting.post(post('A', 'three'))];
+    expect(posting.postsWaiting()).toBe(2);
+    const refused = await posting.post(post('A', 'four')).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(FrameRefusal);
+    expect(refused).toMatchObject({ code: 'rate_limited', message: ROOM_BUSY });
+    gate.resolve();
+    await running;
+    expect((await Promise.all(queued)).map(text)).toEqual(['two', 'three']);
+    expect(text(await posting.post(post('A', 'five')))).toBe('five');
   });
 });

@@ -1,4 +1,6 @@
+import type { ChatService, PostMessage } from './chat-service.js';
 import { FrameRefusal } from './refusal.js';
+import type { StoredMessage } from './rooms-repo.js';
 
 /*
  * Rooms take turns to store their messages (docs/decisions/0070-limits-on-every-door.md). Without this,
@@ -79,10 +81,66 @@ export function createFairRooms(options: FairRoomsOptions) {
 }
 export type FairRooms = ReturnType<typeof createFairRooms>;
 
-/** The chat service with every post taking its room's turn. */
-export function withFairRooms<S extends { post(input: { roomId: string }): Promise<unknown> }>(
-  chat: S,
+interface Waiter {
+  input: PostMessage;
+  resolve(stored: StoredMessage): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The chat service with every post taking its room's turn. The posts a room has waiting when its turn
+ * comes are stored together, in the order they came (group commit, docs/decisions/0112): a backlog costs
+ * one statement, not one per message, and a room's messages never wait on one commit each. A room with
+ * `maxQueuedPerRoom` posts waiting refuses more (ROOM_BUSY), as the room queue does.
+ */
+export function withFairRooms(
+  chat: ChatService,
   fair: FairRooms,
-): S {
-  return { ...chat, post: (input: { roomId: string }) => fair.run(input.roomId, () => chat.post(input)) };
+  maxQueuedPerRoom: number,
+): ChatService & { postsWaiting(): number } {
+  const waiting = new Map<string, Waiter[]>();
+
+  /** Runs in the room's turn: takes everything waiting for the room; later posts wait for the next turn. */
+  async function store(roomId: string): Promise<void> {
+    const batch = waiting.get(roomId) ?? [];
+    waiting.delete(roomId);
+    if (batch.length === 1) {
+      const [only] = batch as [Waiter];
+      return chat.post(only.input).then(only.resolve, only.reject);
+    }
+    try {
+      const results = await chat.postMany(batch.map((waiter) => waiter.input));
+      results.forEach((result, index) => {
+        if (result.status === 'fulfilled') batch[index]!.resolve(result.value);
+        else batch[index]!.reject(result.reason);
+      });
+    } catch (error) {
+      for (const waiter of batch) waiter.reject(error);
+    }
+  }
+
+  return {
+    ...chat,
+    /** Posts waiting for their room's turn (health: the fair queue holds one task per room's batch). */
+    postsWaiting: () => [...waiting.values()].reduce((sum, queue) => sum + queue.length, 0),
+    post(input: PostMessage): Promise<StoredMessage> {
+      const { roomId } = input;
+      const queue = waiting.get(roomId);
+      if (queue && queue.length >= maxQueuedPerRoom) {
+        return Promise.reject(new FrameRefusal('rate_limited', ROOM_BUSY));
+      }
+      return new Promise<StoredMessage>((resolve, reject) => {
+        if (queue) return void queue.push({ input, resolve, reject });
+        const created: Waiter[] = [{ input, resolve, reject }];
+        waiting.set(roomId, created);
+        // after the waiter is in: a free room runs `store` at once, within this call
+        fair
+          .run(roomId, () => store(roomId))
+          .catch((error: unknown) => {
+            if (waiting.get(roomId) === created) waiting.delete(roomId);
+            for (const waiter of created) waiter.reject(error);
+          });
+      });
+    },
+  };
 }

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb, type Db } from '../store/db.js';
+import { migrate } from '../store/migrations.js';
+import { createMessagesRepo } from './messages-repo.js';
+import type { NewMessage, StoredMessage } from './messages-repo.js';
+
+/*
+ * Group commit of a room's waiting messages on PGlite (docs/decisions/0112): the ids and offsets a batch
+ * takes are the ones storing the messages one by one would give, gap-free even when batches and single
+ * messages of one room run at once; a resent client id is a duplicate, never a second message.
+ */
+
+let db: Db;
+const clock = { now: () => 1_000 };
+let repo: ReturnType<typeof createMessagesRepo>;
+let rooms = 0;
+
+beforeAll(async () => {
+  db = await openDb({});
+  await migrate(db);
+  await db.query("insert into users (id, provider, subject, username) values ('u', 'guest', 'su', 'g-u')");
+  await db.query("insert into users (id, provider, subject, username) values ('v', 'guest', 'sv', 'g-v')");
+  repo = createMessagesRepo(db, clock);
+}, 120_000);
+afterAll(() => db.close());
+
+async function newRoom(): Promise<string> {
+  const id = `BATCH${++rooms}`;
+  await db.query('insert into rooms (id) values ($1)', [id]);
+  return id;
+}
+
+const message = (roomId: string, text: string, userId = 'u', clientId?: string): NewMessage => ({
+  roomId,
+  userId,
+  username: `g-${userId}`,
+  displayUsername: `G ${userId}`,
+  language: 'en',
+  text,
+  clientId,
+});
+
+function values(results: PromiseSettledResult<StoredMessage>[]): StoredMessage[] {
+  return results.map((result) => {
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
+  });
+}
+
+async function storedOffsets(roomId: string): Promise<number[]> {
+  const { rows } = await db.query<{ seq: number }>(
+    'select seq from messages where room_id = $1 order by seq',
+    [roomId],
+  );
+  return rows.map((row) => Number(row.seq));
+}
+
+describe('a batch of one room’s messages', () => {
+  it('takes consecutive offsets and increasing ids in the order given, as one by one would', async () => {
+    const roomId = await newRoom();
+    const first = await repo.insertMessage(message(roomId, 'zero', 'u', 'c0'));
+    const batch = values(
+      await repo.insertMessages([
+        message(roomId, 'one', 'u', 'c1'),
+        message(roomId, 'two', 'v'),
+        message(roomId, 'three', 'v', 'c3'),
+      ]),
+    );
+    expect(batch.map((stored) => [stored.message.message, stored.message.offset, stored.duplicate])).toEqual([
+      ['one', 2, false],
+      ['two', 3, false],
+      ['three', 4, false],
+    ]);
+    const ids = [first, ...batch].map((stored) => stored.message.id);
+    expect(ids).toEqual([1000, 1001, 1002, 1003]); // the clock stands still: each id bumps past the last
+    expect(batch[1]!.message).toMatchObject({ username: 'g-v', displayUsername: 'G v', language: 'en' });
+    expect(batch[2]!.message.clientId).toBe('c3');
+    const after = await repo.insertMessage(message(roomId, 'four'));
+    expect(after.message).toMatchObject({ offset: 5, id: 1004 });
+  });
+
+  it('answers a resent client id as the stored message and leaves no gap', async () => {
+    const roomId = await newRoom();
+    const original = await repo.insertMessage(message(roomId, 'hello', 'u', 'again'));
+    const batch = values(
+      await repo.insertMessages([
+        message(roomId, 'new one', 'u', 'n1'),
+        message(roomId, 'hello', 'u', 'again'),
+        message(roomId, 'new two', 'v', 'again'), // another author's id of the same name is their own
+      ]),
+    );
+    expect(batch.map((stored) => [stored.message.message, stored.message.offset, stored.duplicate])).toEqual([
+      ['new one', 2, false],
+      ['hello', 1, true],
+      ['new two', 3, false],
+    ]);
+    expect(batch[1]!.message.id).toBe(original.message.id);
+    expect(await storedOffsets(roomId)).toEqual([1, 2, 3]);
+  });
+
+  it('stores two copies of one new client id in a batch once', async () => {
+    const roomId = await newRoom();
+    const batch = values(
+      await repo.insertMessages([
+        message(roomId, 'before', 'v'),
+        message(roomId, 'twice', 'u', 'dup'),
+        message(roomId, 'twice', 'u', 'dup'),
+        message(roomId, 'after', 'v'),
+      ]),
+    );
+    expect(batch.map((stored) => [stored.message.message, stored.duplicate])).toEqual([
+      ['before', false],
+      ['twice', false],
+      ['twice', true],
+      ['after', false],
+    ]);
+    expect(batch[2]!.message.offset).toBe(batch[1]!.message.offset);
+    expect(await storedOffsets(roomId)).toEqual([1, 2, 3]);
+  });
+
+  it('keeps offsets gap-free and unique while batches and single messages of a room run at once', async () => {
+    const roomId = await newRoom();
+    const work: Promise<StoredMessage[]>[] = [];
+    for (let round = 0; round < 10; round++) {
+      const batch = [0, 1, 2].map((i) =>
+        message(roomId, `b${round}.${i}`, i % 2 ? 'u' : 'v', `b${round}.${i}`),
+      );
+      work.push(repo.insertMessages(batch).then(values));
+      work.push(repo.insertMessage(message(roomId, `s${round}`)).then((stored) => [stored]));
+    }
+    const stored = (await Promise.all(work)).flat();
+    expect(stored).toHaveLength(40);
+    expect(stored.every((one) => !one.duplicate)).toBe(true);
+    const offsets = stored.map((one) => one.message.offset!).sort((a, b) => a - b);
+    expect(offsets).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(await storedOffsets(roomId)).toEqual(offsets);
+    // ids follow offsets
+    const byOffset = [...stored].sort((a, b) => a.message.offset! - b.message.offset!);
+    const ids = byOffset.map((one) => one.message.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+
+  it('refuses every message of a batch for a room that does not exist, storing nothing', async () => {
+    const results = await repo.insertMessages([message('NOSUCH', 'a'), message('NOSUCH', 'b', 'u', 'x')]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(await storedOffsets('NOSUCH')).toEqual([]);
+  });
+});
