@@ -69,7 +69,8 @@ export class ProductServer {
     this.child = child;
     child.stdout?.on('data', (data: Buffer) => this.log.push(data.toString()));
     child.stderr?.on('data', (data: Buffer) => this.log.push(data.toString()));
-    const deadline = Date.now() + 30_000;
+    // a cold start (PGlite's first open, migrations) takes 20-30 s on a loaded 2-core machine
+    const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`server exited early:\n${this.log.join('')}`);
       try {
@@ -80,6 +81,8 @@ export class ProductServer {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
+    // a server that never answered must not outlive the test run that gave up on it
+    child.kill('SIGKILL');
     throw new Error(`server did not start:\n${this.log.join('')}`);
   }
 
