@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ApiPath } from '@xtalk/protocol';
 import { accountRoutes } from './auth/account-routes.js';
 import type { Authenticator } from './auth/authenticate.js';
@@ -47,7 +47,10 @@ export async function openStores(config: Config, inMemoryDb: boolean | undefined
     dataDir: inMemoryDb ? undefined : config.DATA_DIR,
   });
   await migrate(db);
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : undefined;
+  // ioredis is loaded only with REDIS_URL (decision 0116)
+  const redis: Redis | undefined = config.REDIS_URL
+    ? new (await import('ioredis')).Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 })
+    : undefined;
   // while Redis is away the client reconnects by itself; the callers see their command fail
   redis?.on('error', (error) => log.debug({ err: error }, 'redis unavailable'));
   const bus: Bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL) : createMemoryBus();

@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 
 /**
  * The one database interface the modules see. PGlite (PostgreSQL compiled to WASM) by default, a real
@@ -100,6 +99,8 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
 }
 
 async function openPostgres(databaseUrl: string): Promise<Db> {
+  // the driver is loaded only with DATABASE_URL: the embedded default never needs it (decision 0116)
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
