@@ -15,17 +15,17 @@ import { createLedger } from './ledger.js';
 
 const clock = { now: () => Date.parse('2026-03-10T03:00:00Z') };
 
-/** The database, counting the transactions opened on it. */
+/** The database, counting the transactions opened on it (spends run in its background lane). */
 function counted(db: Db): Db & { transactions: () => number } {
   let transactions = 0;
+  const transaction: Db['transaction'] = (fn) => {
+    transactions += 1;
+    return db.background.transaction(fn);
+  };
   return {
-    kind: db.kind,
-    query: (sql, params) => db.query(sql, params),
-    transaction: (fn) => {
-      transactions += 1;
-      return db.transaction(fn);
-    },
-    close: () => db.close(),
+    ...db,
+    background: { ...db.background, transaction },
+    transaction,
     transactions: () => transactions,
   };
 }

@@ -160,7 +160,8 @@ export function createSpends(deps: LedgerDeps) {
     const allowances = new Map(
       await Promise.all(users.map(async (user) => [user, await deps.dailyAllowance(user)] as const)),
     );
-    return deps.db.transaction(async (tx) => {
+    // in the background lane: a chat insert on PGlite's one connection never waits behind a batch
+    return deps.db.background.transaction(async (tx) => {
       const now = new Date(deps.clock.now());
       const { balances, topUps } = await lockAccounts(tx, deps, users, allowances);
       const { rows, results } = decide(entries, balances, await earlierRows(tx, entries), now);
