@@ -45,7 +45,10 @@ const REALTIME_RETRY_MS = 10 * 60_000;
 
 export class OpenAiProvider implements AiProvider {
   readonly name = 'openai' as const;
-  /** The SDK is loaded by the first call, not at start (decision 0116). */
+  /**
+   * The SDK is loaded only when this provider is in use (decision 0116), and from its construction on, so
+   * the first call does not wait for the import.
+   */
   private readonly sdk = lazyModule(() => import('openai'));
   private readonly client = lazyModule(
     async (): Promise<OpenAI> =>
@@ -58,7 +61,10 @@ export class OpenAiProvider implements AiProvider {
   );
   private realtimeRefusedAt = -Infinity;
 
-  constructor(private readonly options: OpenAiProviderOptions) {}
+  constructor(private readonly options: OpenAiProviderOptions) {
+    // a failed load is reported by the first call, which tries again
+    this.client().catch(() => undefined);
+  }
 
   supports(_task: AiTask): boolean {
     return true;

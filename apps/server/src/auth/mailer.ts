@@ -33,8 +33,10 @@ export function createMailer(
     };
   }
   const smtpUrl = settings.smtpUrl;
-  // nodemailer is loaded by the first mail, not at start (decision 0116)
+  // nodemailer is loaded only with SMTP_URL, in the background (decision 0116); a failed load is reported
+  // by the first mail, which tries again
   const transport = lazyModule(async () => (await import('nodemailer')).default.createTransport(smtpUrl));
+  transport().catch(() => undefined);
   logger.info({ smtp: new URL(settings.smtpUrl).host }, 'account mails are sent through SMTP_URL');
   return {
     async send(mail) {

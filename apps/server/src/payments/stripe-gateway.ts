@@ -23,7 +23,8 @@ export interface CheckoutUrls {
 export function createStripeGateway(options: StripeGatewayOptions) {
   const api = new URL(options.apiUrl);
   const protocol = api.protocol === 'http:' ? 'http' : 'https';
-  // the SDK is loaded by the first checkout or webhook, not at start (decision 0116)
+  // the SDK is loaded only when Stripe is configured, in the background (decision 0116); a failed load
+  // is reported by the first checkout or webhook, which tries again
   const client = lazyModule(async () => {
     const { default: StripeSdk } = await import('stripe');
     return new StripeSdk(options.secretKey, {
@@ -35,6 +36,8 @@ export function createStripeGateway(options: StripeGatewayOptions) {
       telemetry: false,
     });
   });
+
+  client().catch(() => undefined);
 
   return {
     async createCheckout(order: Order, urls: CheckoutUrls): Promise<{ id: string; url: string }> {
