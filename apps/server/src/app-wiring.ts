@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ApiPath } from '@xtalk/protocol';
 import { accountRoutes } from './auth/account-routes.js';
 import type { Authenticator } from './auth/authenticate.js';
@@ -26,6 +26,9 @@ import type { RoomHub } from './realtime/room-hub.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createFairRooms, withFairRooms } from './rooms/fair-rooms.js';
 import type { RoomsRepo } from './rooms/rooms-repo.js';
+import { createMessageChanges } from './rooms/message-changes.js';
+import { createMessagesRepo } from './rooms/messages-repo.js';
+import type { TranslationStore } from './translation/ports.js';
 import type { TranslationService } from './translation/service.js';
 import { deleteExpiredSessions, trimRoomChanges } from './rooms/expired-rows.js';
 import type { FairRooms } from './rooms/fair-rooms.js';
@@ -47,7 +50,10 @@ export async function openStores(config: Config, inMemoryDb: boolean | undefined
     dataDir: inMemoryDb ? undefined : config.DATA_DIR,
   });
   await migrate(db);
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : undefined;
+  // ioredis is loaded only with REDIS_URL (decision 0116)
+  const redis: Redis | undefined = config.REDIS_URL
+    ? new (await import('ioredis')).Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 })
+    : undefined;
   // while Redis is away the client reconnects by itself; the callers see their command fail
   redis?.on('error', (error) => log.debug({ err: error }, 'redis unavailable'));
   const bus: Bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL) : createMemoryBus();
@@ -96,6 +102,17 @@ export function chooseBotCheck(config: Config, secret: string, db: Db, clock: Cl
         clock,
       })
     : createAltchaBotCheck({ secret, cost: config.ALTCHA_COST, db, clock });
+}
+
+/**
+ * What the translation service stores and reads, in the database's background lane (decision 0117): a
+ * translation's or note's write and the context read never hold up a chat insert on PGlite.
+ */
+export function translationStore(db: Db, clock: Clock): TranslationStore {
+  const background: Db = { ...db, ...db.background };
+  const { recentMessages } = createMessagesRepo(background, clock);
+  const { saveTranslation, saveNote } = createMessageChanges(background);
+  return { recentMessages, saveTranslation, saveNote };
 }
 
 /** Credits: the ledger with its daily allowances, and the meter that makes authors pay for AI work. */

@@ -10,6 +10,7 @@ import {
   registerAccounts,
   registerPayments,
   startSweeps,
+  translationStore,
 } from './app-wiring.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { resolveAuthSecret } from './auth/auth-secret.js';
@@ -116,7 +117,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     provider,
     output: hub,
     users: hub,
-    store: rooms,
+    store: translationStore(db, clock),
     meter: options.meter ?? credits.meter,
     logger: app.log,
     clock,

@@ -1,4 +1,4 @@
-import OpenAI, { toFile } from 'openai';
+import type OpenAI from 'openai';
 import { noteMessages, parseNote, translationMessages } from './prompts.js';
 import type {
   Logger,
@@ -14,6 +14,7 @@ import { AiError, languageFromScript, normaliseLanguage } from './provider.js';
 import { isWav } from '../audio/index.js';
 import { createRealtimeStream } from './openai-realtime.js';
 import { createRescanStream } from './rescan-stream.js';
+import { lazyModule } from '../lazy-module.js';
 import type { TranscriptionStream, TranscriptionStreamOptions } from './transcription-stream.js';
 
 /*
@@ -44,16 +45,25 @@ const REALTIME_RETRY_MS = 10 * 60_000;
 
 export class OpenAiProvider implements AiProvider {
   readonly name = 'openai' as const;
-  private readonly client: OpenAI;
+  /**
+   * The SDK is loaded only when this provider is in use (decision 0116), and from its construction on, so
+   * the first call does not wait for the import.
+   */
+  private readonly sdk = lazyModule(() => import('openai'));
+  private readonly client = lazyModule(
+    async (): Promise<OpenAI> =>
+      new (await this.sdk()).default({
+        apiKey: this.options.apiKey,
+        baseURL: this.options.baseURL,
+        maxRetries: 0,
+        timeout: this.options.requestTimeoutMs ?? 120_000,
+      }),
+  );
   private realtimeRefusedAt = -Infinity;
 
   constructor(private readonly options: OpenAiProviderOptions) {
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      maxRetries: 0,
-      timeout: options.requestTimeoutMs ?? 120_000,
-    });
+    // a failed load is reported by the first call, which tries again
+    this.client().catch(() => undefined);
   }
 
   supports(_task: AiTask): boolean {
@@ -96,7 +106,9 @@ export class OpenAiProvider implements AiProvider {
   }
 
   async *translate(request: TranslateRequest): AsyncIterable<string> {
-    const stream = await this.client.chat.completions.create(
+    const stream = await (
+      await this.client()
+    ).chat.completions.create(
       {
         model: this.options.translationModel,
         messages: translationMessages(request),
@@ -112,7 +124,9 @@ export class OpenAiProvider implements AiProvider {
   }
 
   async note(request: NoteRequest): Promise<string | null> {
-    const stream = await this.client.chat.completions.create(
+    const stream = await (
+      await this.client()
+    ).chat.completions.create(
       {
         model: this.options.translationModel,
         messages: noteMessages(request),
@@ -127,7 +141,9 @@ export class OpenAiProvider implements AiProvider {
   }
 
   async synthesize(request: SpeechRequest): Promise<Uint8Array> {
-    const response = await this.client.audio.speech.create(
+    const response = await (
+      await this.client()
+    ).audio.speech.create(
       {
         model: this.options.ttsModel,
         voice: this.options.ttsVoice,
@@ -148,10 +164,12 @@ export class OpenAiProvider implements AiProvider {
   async transcribe(audio: Uint8Array, options: TranscribeOptions = {}): Promise<Transcription> {
     const mimeType = options.mimeType ?? 'audio/ogg';
     const extension = mimeType.includes('wav') ? 'wav' : mimeType.includes('webm') ? 'webm' : 'ogg';
-    const file = await toFile(audio, `speech.${extension}`, { type: mimeType });
+    const file = await (await this.sdk()).toFile(audio, `speech.${extension}`, { type: mimeType });
     // whisper-1 reports the detected language only in verbose_json; the gpt-4o transcribers answer json.
     const verbose = /whisper/i.test(this.options.transcriptionModel);
-    const result = (await this.client.audio.transcriptions.create(
+    const result = (await (
+      await this.client()
+    ).audio.transcriptions.create(
       {
         file,
         model: this.options.transcriptionModel,

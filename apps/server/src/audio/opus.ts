@@ -1,4 +1,5 @@
-import { OggOpusDecoder, type OggOpusDecodedAudio } from 'ogg-opus-decoder';
+import type { OggOpusDecodedAudio, OggOpusDecoder } from 'ogg-opus-decoder';
+import { lazyModule } from '../lazy-module.js';
 import { isOgg } from './ogg.js';
 import { resample } from './resample.js';
 
@@ -10,6 +11,9 @@ import { resample } from './resample.js';
  */
 
 export const PCM_SAMPLE_RATE = 16_000;
+
+/** libopus is loaded by the first voice clip, not at start (decision 0116). */
+const opusDecoder = lazyModule(async () => (await import('ogg-opus-decoder')).OggOpusDecoder);
 const OPUS_RATE = 48_000;
 
 export class OpusDecodeError extends Error {
@@ -25,7 +29,7 @@ export class OpusDecodeError extends Error {
  */
 export async function decodeOggOpus(bytes: Uint8Array): Promise<Float32Array> {
   if (!isOgg(bytes)) throw new OpusDecodeError('not an Ogg stream');
-  const decoder = new OggOpusDecoder();
+  const decoder = new (await opusDecoder())();
   try {
     await decoder.ready;
     const decoded = await decoder.decodeFile(bytes);
@@ -55,10 +59,13 @@ export interface OpusStreamDecoder {
 }
 
 export function createOpusStreamDecoder(rate = PCM_SAMPLE_RATE): OpusStreamDecoder {
-  const decoder = new OggOpusDecoder();
+  const decoding: Promise<OggOpusDecoder> = opusDecoder().then((Decoder) => new Decoder());
+  // a failed load is reported by push; unobserved here it would be an unhandled rejection
+  decoding.catch(() => undefined);
   let freed = false;
   return {
     async push(pages) {
+      const decoder = await decoding;
       await decoder.ready;
       if (freed) return new Float32Array(0);
       // typed as synchronous, but the WebAssembly decoder answers with a promise
@@ -71,7 +78,10 @@ export function createOpusStreamDecoder(rate = PCM_SAMPLE_RATE): OpusStreamDecod
     free() {
       if (freed) return;
       freed = true;
-      decoder.free();
+      decoding.then(
+        (decoder) => decoder.free(),
+        () => undefined,
+      );
     },
   };
 }

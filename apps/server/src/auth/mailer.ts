@@ -1,5 +1,5 @@
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import { lazyModule } from '../lazy-module.js';
 
 /*
  * Outgoing mail (verification and reset links). With SMTP_URL it goes through nodemailer; without it the
@@ -32,11 +32,15 @@ export function createMailer(
       },
     };
   }
-  const transport = nodemailer.createTransport(settings.smtpUrl);
+  const smtpUrl = settings.smtpUrl;
+  // nodemailer is loaded only with SMTP_URL, in the background (decision 0116); a failed load is reported
+  // by the first mail, which tries again
+  const transport = lazyModule(async () => (await import('nodemailer')).default.createTransport(smtpUrl));
+  transport().catch(() => undefined);
   logger.info({ smtp: new URL(settings.smtpUrl).host }, 'account mails are sent through SMTP_URL');
   return {
     async send(mail) {
-      await transport.sendMail({ from: settings.from, ...mail });
+      await (await transport()).sendMail({ from: settings.from, ...mail });
     },
   };
 }

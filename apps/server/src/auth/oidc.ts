@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import * as client from 'openid-client';
+import type * as OpenId from 'openid-client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SignInStore } from './sign-in-store.js';
 import { hashSecret } from './sign-in-store.js';
+import { lazyModule } from '../lazy-module.js';
 
 /*
  * "Sign in with Google": an OpenID Connect authorisation-code flow with PKCE, state and nonce against
@@ -41,20 +42,25 @@ export interface Oidc {
   warmUp(): void;
 }
 
+/** Loaded by the first sign-in (or the warm-up when sign-in is configured), not at start (decision 0116). */
+const openId = lazyModule(() => import('openid-client'));
+
 export function createOidc(settings: OidcSettings, store: SignInStore, logger: FastifyBaseLogger): Oidc {
   const issuerUrl = new URL(settings.issuer);
   // Plain http only for an issuer configured that way (a local provider in development and tests).
   const insecure = issuerUrl.protocol === 'http:';
-  let discovered: Promise<client.Configuration> | undefined;
+  let discovered: Promise<OpenId.Configuration> | undefined;
 
-  function configuration(): Promise<client.Configuration> {
-    discovered ??= client
-      .discovery(
-        issuerUrl,
-        settings.clientId,
-        settings.clientSecret,
-        settings.clientSecret ? client.ClientSecretPost(settings.clientSecret) : client.None(),
-        { timeout: 10, ...(insecure ? { execute: [client.allowInsecureRequests] } : {}) },
+  function configuration(): Promise<OpenId.Configuration> {
+    discovered ??= openId()
+      .then((client) =>
+        client.discovery(
+          issuerUrl,
+          settings.clientId,
+          settings.clientSecret,
+          settings.clientSecret ? client.ClientSecretPost(settings.clientSecret) : client.None(),
+          { timeout: 10, ...(insecure ? { execute: [client.allowInsecureRequests] } : {}) },
+        ),
       )
       .catch((error: unknown) => {
         // forget the failure: the next sign-in tries again
@@ -72,6 +78,7 @@ export function createOidc(settings: OidcSettings, store: SignInStore, logger: F
 
     async start(redirectUri) {
       const config = await configuration();
+      const client = await openId();
       const codeVerifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
       const nonce = client.randomNonce();
@@ -110,10 +117,11 @@ export function createOidc(settings: OidcSettings, store: SignInStore, logger: F
         );
       }
       const config = await configuration();
+      const client = await openId();
       // The callback as the provider addressed it: the registered redirect URI plus the response.
       const current = new URL(flow.redirectUri);
       current.search = callbackUrl.search;
-      let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+      let tokens: Awaited<ReturnType<typeof OpenId.authorizationCodeGrant>>;
       try {
         tokens = await client.authorizationCodeGrant(config, current, {
           pkceCodeVerifier: flow.codeVerifier,

@@ -1,9 +1,8 @@
-import { getAddress, isAddress, verifyMessage } from 'viem';
-import { generateSiweNonce, parseSiweMessage } from 'viem/siwe';
 import type { WalletBody } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import { HttpError } from '../http-errors.js';
 import type { Db } from '../store/db.js';
+import { lazyModule } from '../lazy-module.js';
 
 /*
  * Signing in with an Ethereum wallet: Sign-In with Ethereum (EIP-4361), parsed and checked with viem's
@@ -15,9 +14,17 @@ import type { Db } from '../store/db.js';
 
 const NONCE_TTL_SECONDS = 600;
 
+// viem is large (~20 MB resident): loaded by the first wallet sign-in, not at start (decision 0116)
+const viem = lazyModule(async () => {
+  const [{ getAddress, isAddress, verifyMessage }, { generateSiweNonce, parseSiweMessage }] =
+    await Promise.all([import('viem'), import('viem/siwe')]);
+  return { getAddress, isAddress, verifyMessage, generateSiweNonce, parseSiweMessage };
+});
+
 export function createWalletSignIn(db: Db, clock: Clock) {
   return {
     async issueNonce(address: string): Promise<string> {
+      const { isAddress, generateSiweNonce } = await viem();
       if (!isAddress(address, { strict: false }))
         throw new HttpError(400, 'address: not an Ethereum address.');
       const nonce = generateSiweNonce();
@@ -37,6 +44,7 @@ export function createWalletSignIn(db: Db, clock: Clock) {
       if (body.chainType !== 'evm') {
         throw new HttpError(400, `chainType ${body.chainType} is not supported; only evm wallets are.`);
       }
+      const { parseSiweMessage, getAddress, verifyMessage } = await viem();
       const message = parseSiweMessage(body.signingData);
       if (!message.address || !message.domain || !message.nonce || !message.chainId || !message.uri) {
         throw new HttpError(400, 'signingData is not a Sign-In with Ethereum (EIP-4361) message.');

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import type { Bus } from './bus.js';
 
 /**
@@ -10,6 +9,8 @@ import type { Bus } from './bus.js';
  * after which `onReconnect` listeners read from the log whatever was published meanwhile.
  */
 export async function createRedisBus(url: string): Promise<Bus> {
+  // loaded only with REDIS_URL: one node runs without it (decision 0116)
+  const { Redis } = await import('ioredis');
   const options = { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false } as const;
   const publisher = new Redis(url, options);
   const subscriber = new Redis(url, options);

@@ -24,7 +24,7 @@ export interface LedgerDeps {
 }
 
 /** Today's top-up of a locked account, when it is due; returns the balance after it. */
-async function topUpIfDue(
+export async function topUpIfDue(
   tx: Queryable,
   clock: Clock,
   day: string,

@@ -47,10 +47,10 @@ export interface TxnRow {
   reversed_by: string | null;
 }
 
-const TXN_COLUMNS = `t.id, t.kind, t.free_delta, t.premium_delta, t.cause, t.reference, t.reverses, t.created_at,
+export const TXN_COLUMNS = `t.id, t.kind, t.free_delta, t.premium_delta, t.cause, t.reference, t.reverses, t.created_at,
   (select r.id from credit_txns r where r.reverses = t.id) as reversed_by`;
 
-function toTxn(row: TxnRow): Txn {
+export function toTxn(row: TxnRow): Txn {
   const free = Number(row.free_delta);
   const premium = Number(row.premium_delta);
   return {

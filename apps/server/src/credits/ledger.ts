@@ -2,6 +2,7 @@ import type { Balance, Txn, TxnKind, TxnListQuery } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import type { Queryable } from '../store/db.js';
 import { withAccount, type LedgerDeps } from './ledger-account.js';
+import { createSpends, type SpendEntry, type SpendResult } from './ledger-spends.js';
 import {
   appendTxn,
   findTxnByKey,
@@ -29,7 +30,7 @@ export type { LedgerDeps } from './ledger-account.js';
 export type { LedgerEntry, LedgerResult, Reader } from './ledger-rows.js';
 
 export type BalancePart = 'free' | 'premium';
-export type SpendResult = ({ ok: true } & LedgerResult) | { ok: false; balance: Balance; needed: number };
+export type { SpendResult } from './ledger-spends.js';
 
 export class LedgerError extends Error {
   constructor(
@@ -106,6 +107,7 @@ export function createLedger(deps: LedgerDeps) {
   const notify = (userId: string, result: LedgerResult | undefined) => notifyAll(listeners, userId, result);
   const append = (tx: Queryable, entry: NewTxn, balance: Balance) =>
     appendTxn(tx, new Date(clock.now()), entry, balance);
+  const spends = createSpends(deps);
 
   /** Runs a change under the account lock; a key seen before returns its row unchanged. */
   async function change(
@@ -156,26 +158,16 @@ export function createLedger(deps: LedgerDeps) {
       );
     },
 
-    /** Takes `amount`, free first then premium, or nothing at all when the balance does not cover it. */
-    async spend(entry: LedgerEntry & { amount: number }): Promise<SpendResult> {
+    /**
+     * Takes `amount`, free first then premium, or nothing at all when the balance does not cover it.
+     * Group-committed with the spends that arrive meanwhile (ledger-spends.ts).
+     */
+    async spend(entry: SpendEntry): Promise<SpendResult> {
       positiveInt(entry.amount, 'amount');
-      try {
-        const result = await change(entry, async (tx, balance) => {
-          if (balance.free + balance.premium < entry.amount) {
-            throw new LedgerError('insufficient', 'Not enough credits.');
-          }
-          const fromFree = Math.min(balance.free, entry.amount);
-          return append(
-            tx,
-            { ...entry, kind: 'spend', free: -fromFree, premium: -(entry.amount - fromFree) },
-            balance,
-          );
-        });
-        return { ok: true, ...result };
-      } catch (error) {
-        if (!(error instanceof LedgerError && error.code === 'insufficient')) throw error;
-        return { ok: false, balance: await balanceOf(entry.userId), needed: entry.amount };
-      }
+      const { result, topUp } = await spends.submit(entry);
+      notify(entry.userId, topUp);
+      if (result.ok) notify(entry.userId, result);
+      return result;
     },
 
     /**

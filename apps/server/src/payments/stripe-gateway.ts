@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { lazyModule } from '../lazy-module.js';
 import type { Order } from './orders-repo.js';
 
 /*
@@ -22,17 +23,25 @@ export interface CheckoutUrls {
 export function createStripeGateway(options: StripeGatewayOptions) {
   const api = new URL(options.apiUrl);
   const protocol = api.protocol === 'http:' ? 'http' : 'https';
-  const stripe = new Stripe(options.secretKey, {
-    host: api.hostname,
-    port: api.port || (protocol === 'http' ? 80 : 443),
-    protocol,
-    maxNetworkRetries: 2,
-    timeout: 20_000,
-    telemetry: false,
+  // the SDK is loaded only when Stripe is configured, in the background (decision 0116); a failed load
+  // is reported by the first checkout or webhook, which tries again
+  const client = lazyModule(async () => {
+    const { default: StripeSdk } = await import('stripe');
+    return new StripeSdk(options.secretKey, {
+      host: api.hostname,
+      port: api.port || (protocol === 'http' ? 80 : 443),
+      protocol,
+      maxNetworkRetries: 2,
+      timeout: 20_000,
+      telemetry: false,
+    });
   });
+
+  client().catch(() => undefined);
 
   return {
     async createCheckout(order: Order, urls: CheckoutUrls): Promise<{ id: string; url: string }> {
+      const stripe = await client();
       const session = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
@@ -59,8 +68,8 @@ export function createStripeGateway(options: StripeGatewayOptions) {
     },
 
     /** The event, if `signature` is Stripe's for exactly these bytes; throws otherwise. */
-    verify(rawBody: Buffer, signature: string): Stripe.Event {
-      return stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
+    async verify(rawBody: Buffer, signature: string): Promise<Stripe.Event> {
+      return (await client()).webhooks.constructEvent(rawBody, signature, options.webhookSecret);
     },
   };
 }

@@ -37,7 +37,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance, deps: StripeWebh
     }
     let event: Stripe.Event;
     try {
-      event = deps.stripe.verify(request.body, signature);
+      event = await deps.stripe.verify(request.body, signature);
     } catch (error) {
       // the reason only: the payload of a forged delivery is not worth keeping in the logs
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);

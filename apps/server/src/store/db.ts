@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 
 /**
  * The one database interface the modules see. PGlite (PostgreSQL compiled to WASM) by default, a real
@@ -19,6 +18,12 @@ export interface Db {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * The same database for work that can wait (translation writes, credit spends; decision 0117): on
+   * PGlite's one connection it starts only when no other statement or transaction is waiting, so chat
+   * inserts and joins never queue behind it. On PostgreSQL it is the same pool.
+   */
+  readonly background: Pick<Db, 'query' | 'transaction' | 'kind'>;
 }
 export interface Queryable {
   query: Db['query'];
@@ -77,34 +82,62 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
   const db = dir ? await PGlite.create(dir, options) : await PGlite.create(options);
   // PGlite is one connection: every statement and transaction goes through one queue, so a statement
   // never lands inside another caller's open transaction.
-  let tail: Promise<unknown> = Promise.resolve();
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = tail.then(work);
-    tail = run.catch(() => undefined);
-    return run;
-  };
-  return {
-    kind: 'pglite',
-    query: (sql, params) => serial(() => db.query(sql, params) as never),
-    transaction: (fn) =>
-      serial(() =>
+  const serial = createSerialLanes();
+  const query =
+    (lane: Lane): Db['query'] =>
+    (sql, params) =>
+      serial(lane, () => db.query(sql, params) as never);
+  const transaction =
+    (lane: Lane): Db['transaction'] =>
+    (fn) =>
+      serial(lane, () =>
         db.transaction((tx) =>
           fn({
             query: (sql, params) => tx.query(sql, params) as never,
             exec: async (sql) => void (await tx.exec(sql)),
           }),
         ),
-      ),
-    close: () => serial(() => db.close()),
+      );
+  return {
+    kind: 'pglite',
+    query: query('foreground'),
+    transaction: transaction('foreground'),
+    background: { kind: 'pglite', query: query('background'), transaction: transaction('background') },
+    close: () => serial('foreground', () => db.close()),
   };
 }
 
+type Lane = 'foreground' | 'background';
+
+/**
+ * One piece of work at a time, in order within a lane; the background lane's next piece starts only when
+ * the foreground lane is empty (a piece already running is never interrupted).
+ */
+function createSerialLanes() {
+  const lanes: Record<Lane, Array<() => void>> = { foreground: [], background: [] };
+  let busy = false;
+  const next = (): void => {
+    const start = lanes.foreground.shift() ?? lanes.background.shift();
+    busy = start !== undefined;
+    start?.();
+  };
+  return <T>(lane: Lane, work: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      lanes[lane].push(() => {
+        Promise.resolve().then(work).then(resolve, reject).finally(next);
+      });
+      if (!busy) next();
+    });
+}
+
 async function openPostgres(databaseUrl: string): Promise<Db> {
+  // the driver is loaded only with DATABASE_URL: the embedded default never needs it (decision 0116)
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   await pool.query('select 1');
-  return {
+  const db: Omit<Db, 'close' | 'background'> = {
     kind: 'postgres',
     query: (sql, params) => pool.query(sql, params as unknown[]) as never,
     transaction: async (fn) => {
@@ -124,6 +157,7 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
         client.release();
       }
     },
-    close: () => pool.end(),
   };
+  // a pool of connections: nothing queues behind background work, so it needs no lane of its own
+  return { ...db, background: db, close: () => pool.end() };
 }

@@ -1,5 +1,5 @@
 import type { MessageFrame } from '@xtalk/protocol';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OpenAiProvider } from '../ai/openai-provider.js';
 import type { FakeOpenAiServer } from '../ai/testing/fake-openai-server.js';
 import {
@@ -77,6 +77,10 @@ const notices = () => output.framesOf('error').filter((f) => f.code === 'notice'
 const translationRequests = () =>
   server.chatRequests().filter((r) => !isNoteRequest(r.body.messages as never));
 const noteRequests = () => server.chatRequests().filter((r) => isNoteRequest(r.body.messages as never));
+
+// A server constructs its provider, which starts loading the SDK (decision 0116), long before the first
+// message; here the first test posts at once, so the SDK is loaded first, outside what the tests time.
+beforeAll(() => import('openai'));
 
 beforeEach(async () => {
   server = await startFakeOpenAiServer();

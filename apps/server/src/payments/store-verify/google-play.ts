@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { androidpublisher, auth as googleAuth, type androidpublisher_v3 } from '@googleapis/androidpublisher';
+import type { androidpublisher_v3 } from '@googleapis/androidpublisher';
+import { lazyModule } from '../../lazy-module.js';
 import { StoreVerifyError, type StoreVerifier, type VerifiedPurchase } from './verifier.js';
 
 /*
@@ -52,38 +53,49 @@ export function createGooglePlayVerifier(options: {
   apiUrl: string;
 }): StoreVerifier {
   const { serviceAccount } = options;
-  // the JWT class of the client's own google-auth-library, so its type always matches the client's
-  const auth = new googleAuth.JWT({
-    email: serviceAccount.client_email,
-    key: serviceAccount.private_key,
-    keyId: serviceAccount.private_key_id,
-    scopes: [SCOPE],
-  });
-  // The library posts the token exchange to Google's fixed URL; honour the key file's token_uri instead.
-  const tokenUri = serviceAccount.token_uri;
-  if (tokenUri && tokenUri !== GOOGLE_TOKEN_URL) {
-    auth.transporter.interceptors.request.add({
-      resolved: async (config) => {
-        // gaxios has already turned the url into a URL object by now
-        if (String(config.url) === GOOGLE_TOKEN_URL) config.url = new URL(tokenUri);
-        return config;
-      },
+  // Google's client (~15 MB resident) is loaded only when Google Play is configured, in the background
+  // (decision 0116); a failed load is reported by the first verification, which tries again
+  const client = lazyModule(async () => {
+    const { androidpublisher, auth: googleAuth } = await import('@googleapis/androidpublisher');
+    // the JWT class of the client's own google-auth-library, so its type always matches the client's
+    const auth = new googleAuth.JWT({
+      email: serviceAccount.client_email,
+      key: serviceAccount.private_key,
+      keyId: serviceAccount.private_key_id,
+      scopes: [SCOPE],
     });
-  }
-  const play = androidpublisher({
-    version: 'v3',
-    auth,
-    rootUrl: options.apiUrl,
-    timeout: TIMEOUT_MS,
-    // one retry of a dropped connection or a 5xx, then the caller hears "try again"
-    retryConfig: { retry: 1 },
+    // The library posts the token exchange to Google's fixed URL; honour the key file's token_uri instead.
+    const tokenUri = serviceAccount.token_uri;
+    if (tokenUri && tokenUri !== GOOGLE_TOKEN_URL) {
+      auth.transporter.interceptors.request.add({
+        resolved: async (config) => {
+          // gaxios has already turned the url into a URL object by now
+          if (String(config.url) === GOOGLE_TOKEN_URL) config.url = new URL(tokenUri);
+          return config;
+        },
+      });
+    }
+    return androidpublisher({
+      version: 'v3',
+      auth,
+      rootUrl: options.apiUrl,
+      timeout: TIMEOUT_MS,
+      // one retry of a dropped connection or a 5xx, then the caller hears "try again"
+      retryConfig: { retry: 1 },
+    });
   });
+
+  client().catch(() => undefined);
 
   return {
     platform: 'google',
     async verify({ appId, productId, purchaseToken }): Promise<VerifiedPurchase> {
       if (!purchaseToken) throw new StoreVerifyError(400, 'invalid_request', 'purchaseToken is required.');
-      const purchase = await getPurchase(play, { packageName: appId, productId, token: purchaseToken });
+      const purchase = await getPurchase(await client(), {
+        packageName: appId,
+        productId,
+        token: purchaseToken,
+      });
       if (purchase.purchaseState === PENDING) {
         throw new StoreVerifyError(
           409,

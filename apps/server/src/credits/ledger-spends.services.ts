@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb, type Db } from '../store/db.js';
+import { migrate } from '../store/migrations.js';
+import { createLedger } from './ledger.js';
+
+/*
+ * Group-committed spends (decision 0117) on a real PostgreSQL: two ledgers (as two nodes) on one database
+ * spend a burst for the same accounts at once; every spend is one row, each node's spends keep their
+ * arrival order, the balances are exact, and all of it reads back from a fresh connection pool.
+ */
+const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const database = `xtalk_spends_${randomBytes(4).toString('hex')}`;
+const databaseUrl = (() => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+})();
+const clock = { now: () => Date.parse('2026-03-10T03:00:00Z') };
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('group-committed spends on PostgreSQL', () => {
+  let a: Db;
+  let b: Db;
+  beforeAll(async () => {
+    await admin(`create database ${database}`);
+    a = await openDb({ databaseUrl });
+    await migrate(a);
+    b = await openDb({ databaseUrl });
+  });
+  afterAll(async () => {
+    await Promise.allSettled([a?.close(), b?.close()]);
+    await admin(`drop database if exists ${database} with (force)`);
+  });
+
+  it('keeps every spend, in order per node, the balances exact and durable', async () => {
+    const ledgers = [a, b].map((db) => createLedger({ db, clock, dailyAllowance: () => 10_000 }));
+    const users = ['pg-a', 'pg-b', 'pg-c'];
+    const spends = Array.from({ length: 120 }, (_, i) => ({
+      node: i % 2,
+      entry: {
+        userId: users[i % 3] as string,
+        key: `n${i % 2}-${i}`,
+        cause: 'translation',
+        amount: (i % 7) + 1,
+      },
+    }));
+    const results = await Promise.all(spends.map(({ node, entry }) => ledgers[node]!.spend(entry)));
+    expect(results.every((result) => result.ok && result.applied)).toBe(true);
+
+    const reader = await openDb({ databaseUrl });
+    try {
+      for (const user of users) {
+        const { rows } = await reader.query<{ idempotency_key: string }>(
+          "select idempotency_key from credit_txns where user_id = $1 and kind = 'spend' order by seq",
+          [user],
+        );
+        const stored = rows.map((row) => row.idempotency_key);
+        for (const node of [0, 1]) {
+          const sent = spends
+            .filter((s) => s.node === node && s.entry.userId === user)
+            .map((s) => s.entry.key);
+          expect(stored.filter((key) => key.startsWith(`n${node}-`))).toEqual(sent);
+        }
+        const spent = spends
+          .filter((s) => s.entry.userId === user)
+          .reduce((sum, s) => sum + s.entry.amount, 0);
+        const ledger = createLedger({ db: reader, clock, dailyAllowance: () => 10_000 });
+        expect(await ledger.audit(user)).toEqual({
+          stored: { free: 10_000 - spent, premium: 0 },
+          sum: { free: 10_000 - spent, premium: 0 },
+        });
+      }
+    } finally {
+      await reader.close();
+    }
+  });
+});
