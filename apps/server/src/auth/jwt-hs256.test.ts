@@ -120,7 +120,11 @@ describe('HS256 tokens without WebCrypto', () => {
   it('tells an expired token from an invalid one, through createTokens', async () => {
     let now = NOW * 1000;
     const tokens = createTokens(SECRET, 60, { now: () => now });
-    const { token, expiresAt } = await tokens.sign({ userId: 'u1', provider: 'guest', platformPlayerId: 'p1' });
+    const { token, expiresAt } = await tokens.sign({
+      userId: 'u1',
+      provider: 'guest',
+      platformPlayerId: 'p1',
+    });
     await expect(tokens.verify(token)).resolves.toEqual({
       userId: 'u1',
       provider: 'guest',
@@ -133,7 +137,10 @@ describe('HS256 tokens without WebCrypto', () => {
     expect(expired).toMatchObject({ message: 'Token has expired.', expired: true });
     const [header, , signature] = token.split('.');
     const forged = `${header}.${b64({ ...claims, provider: 'telegram' })}.${signature}`;
-    await expect(tokens.verify(forged)).rejects.toMatchObject({ message: 'Token is invalid.', expired: false });
+    await expect(tokens.verify(forged)).rejects.toMatchObject({
+      message: 'Token is invalid.',
+      expired: false,
+    });
     const missing = signJwt(hmacKey(SECRET), { ...claims, iat: NOW, exp: NOW + 600, ppid: undefined });
     now = NOW * 1000;
     await expect(tokens.verify(missing)).rejects.toMatchObject({ message: 'Token is missing claims.' });

@@ -14,8 +14,7 @@ import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'no
 export type JwtPayload = Record<string, unknown>;
 
 export type JwtVerdict =
-  | { ok: true; payload: JwtPayload }
-  | { ok: false; reason: 'invalid' | 'expired' | 'claims' };
+  { ok: true; payload: JwtPayload } | { ok: false; reason: 'invalid' | 'expired' | 'claims' };
 
 export interface JwtChecks {
   issuer: string;
@@ -81,7 +80,8 @@ export function verifyJwt(key: KeyObject, token: string, checks: JwtChecks): Jwt
   const [headerPart, payloadPart, signature] = parts as [string, string, string];
   const header = jsonObjectOf(headerPart);
   if (!header || header.alg !== 'HS256' || header.crit !== undefined) return { ok: false, reason: 'invalid' };
-  if (!signatureMatches(key, `${headerPart}.${payloadPart}`, signature)) return { ok: false, reason: 'invalid' };
+  if (!signatureMatches(key, `${headerPart}.${payloadPart}`, signature))
+    return { ok: false, reason: 'invalid' };
   const payload = jsonObjectOf(payloadPart);
   if (!payload) return { ok: false, reason: 'invalid' };
   return claimsVerdict(payload, checks);
