@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -50,8 +50,10 @@ async function audit(name: string, url: string, keepStorage: boolean): Promise<R
   const lhr = result!.lhr;
   // LIGHTHOUSE_REPORTS=dir keeps each full report, to see what the LCP element and the long tasks are
   const reports = process.env.LIGHTHOUSE_REPORTS;
-  if (reports)
+  if (reports) {
+    mkdirSync(reports, { recursive: true });
     writeFileSync(join(reports, `${name.replace(/\W+/g, '-')}-${Date.now()}.json`), JSON.stringify(lhr));
+  }
   return {
     page: name,
     lcpMs: Math.round(lhr.audits['largest-contentful-paint']!.numericValue ?? NaN),
