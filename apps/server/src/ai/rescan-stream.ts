@@ -1,3 +1,4 @@
+import { createPassSchedule } from './pass-schedule.js';
 import type { Transcription } from './provider.js';
 import {
   RescanCommitter,
@@ -26,58 +27,43 @@ export function createRescanStream(options: RescanOptions): TranscriptionStream 
   const pieces: Uint8Array[] = [];
   const committer = new RescanCommitter();
   const controller = new AbortController();
-  let running: Promise<void> | undefined;
-  let lastStart = -Infinity;
-  let timer: NodeJS.Timeout | undefined;
   let finished: Promise<Transcription> | undefined;
   let seen = 0;
 
   const clip = () => Buffer.concat(pieces);
 
-  function schedule(): void {
-    if (running || timer || finished || controller.signal.aborted) return;
-    const wait = lastStart + options.intervalMs - performance.now();
-    if (wait > 0) {
-      timer = setTimeout(() => {
-        timer = undefined;
-        schedule();
-      }, wait);
-      return;
-    }
-    if (pieces.length < 2 || seen === pieces.length) return; // nothing new since the last call
-    seen = pieces.length;
-    lastStart = performance.now();
-    running = options
-      .transcribe(clip(), controller.signal)
-      .then((result) => {
-        if (!finished && !controller.signal.aborted) options.onUpdate(committer.next(result.text));
-      })
-      .catch((error: unknown) => {
-        if (!controller.signal.aborted) options.onError?.(error);
-      })
-      .finally(() => {
-        running = undefined;
-        schedule();
-      });
-  }
+  const schedule = createPassSchedule({
+    intervalMs: options.intervalMs,
+    signal: controller.signal,
+    take() {
+      if (pieces.length < 2 || seen === pieces.length) return false; // nothing new since the last call
+      seen = pieces.length;
+      return true;
+    },
+    async run(signal) {
+      const result = await options.transcribe(clip(), signal);
+      if (!finished && !signal.aborted) options.onUpdate(committer.next(result.text));
+    },
+    onError: (error) => options.onError?.(error),
+  });
 
   return {
     mode: options.mode,
     push(pages) {
       pieces.push(pages);
-      schedule();
+      schedule.poke();
     },
     finish(signal) {
       finished ??= (async () => {
-        clearTimeout(timer);
-        await running;
+        schedule.stop();
+        await schedule.running;
         const result = await options.transcribe(clip(), signal ?? controller.signal);
         return { ...result, text: committer.final(result.text) };
       })();
       return finished;
     },
     abort() {
-      clearTimeout(timer);
+      schedule.stop();
       controller.abort();
     },
   };

@@ -1,6 +1,7 @@
 import { createOpusStreamDecoder, PCM_SAMPLE_RATE } from '../audio/index.js';
 import type { Transcription } from './provider.js';
 import { languageFromScript } from './provider.js';
+import { createPassSchedule } from './pass-schedule.js';
 import type { TranscriptionStream, TranscriptionStreamOptions } from './transcription-stream.js';
 import { WindowAgreement, type WindowSegment } from './window-agreement.js';
 
@@ -50,9 +51,6 @@ export function createWindowStream(options: WindowStreamOptions): TranscriptionS
   let window: Float32Array = EMPTY;
   let fresh = 0;
   let decoding: Promise<void> = Promise.resolve();
-  let running: Promise<void> | undefined;
-  let lastStart = -Infinity;
-  let timer: NodeJS.Timeout | undefined;
   let finished: Promise<Transcription> | undefined;
 
   /** One pass over the window's first `maxSamples`; moves the window by what it committed or froze. */
@@ -69,29 +67,17 @@ export function createWindowStream(options: WindowStreamOptions): TranscriptionS
     return result.segments;
   }
 
-  function schedule(): void {
-    if (running || timer || finished || controller.signal.aborted) return;
-    const wait = lastStart + options.intervalMs - performance.now();
-    if (wait > 0) {
-      timer = setTimeout(() => {
-        timer = undefined;
-        schedule();
-      }, wait);
-      return;
-    }
-    if (fresh < minNew) return;
-    fresh = 0;
-    lastStart = performance.now();
-    running = pass(controller.signal)
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        if (!controller.signal.aborted) options.onError?.(error);
-      })
-      .finally(() => {
-        running = undefined;
-        schedule();
-      });
-  }
+  const schedule = createPassSchedule({
+    intervalMs: options.intervalMs,
+    signal: controller.signal,
+    take() {
+      if (fresh < minNew) return false;
+      fresh = 0;
+      return true;
+    },
+    run: pass,
+    onError: (error) => options.onError?.(error),
+  });
 
   return {
     mode: 'window',
@@ -101,14 +87,14 @@ export function createWindowStream(options: WindowStreamOptions): TranscriptionS
         const samples = await decoder.push(pages).catch(() => EMPTY);
         window = concat(window, samples);
         fresh += samples.length;
-        schedule();
+        schedule.poke();
       });
     },
     finish(signal) {
       finished ??= (async () => {
-        clearTimeout(timer);
+        schedule.stop();
         await decoding;
-        await running;
+        await schedule.running;
         decoder.free();
         const use = signal ?? controller.signal;
         // what is left, in passes of at most the window's cap; the last one's hypothesis ends the text
@@ -120,7 +106,7 @@ export function createWindowStream(options: WindowStreamOptions): TranscriptionS
       return finished;
     },
     abort() {
-      clearTimeout(timer);
+      schedule.stop();
       controller.abort();
       void decoding.then(() => decoder.free());
     },
