@@ -1,46 +1,29 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../store/db.js';
 import { migrate } from '../store/migrations.js';
 import { createLedger } from './ledger.js';
+import { scratchDatabase } from '../test/scratch-database.js';
 
 /*
  * Group-committed spends (decision 0117) on a real PostgreSQL: two ledgers (as two nodes) on one database
  * spend a burst for the same accounts at once; every spend is one row, each node's spends keep their
  * arrival order, the balances are exact, and all of it reads back from a fresh connection pool.
  */
-const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const database = `xtalk_spends_${randomBytes(4).toString('hex')}`;
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-})();
+const database = scratchDatabase('xtalk_spends');
 const clock = { now: () => Date.parse('2026-03-10T03:00:00Z') };
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('group-committed spends on PostgreSQL', () => {
   let a: Db;
   let b: Db;
   beforeAll(async () => {
-    await admin(`create database ${database}`);
-    a = await openDb({ databaseUrl });
+    await database.create();
+    a = await openDb({ databaseUrl: database.url });
     await migrate(a);
-    b = await openDb({ databaseUrl });
+    b = await openDb({ databaseUrl: database.url });
   });
   afterAll(async () => {
     await Promise.allSettled([a?.close(), b?.close()]);
-    await admin(`drop database if exists ${database} with (force)`);
+    await database.drop();
   });
 
   it('keeps every spend, in order per node, the balances exact and durable', async () => {
@@ -58,7 +41,7 @@ describe('group-committed spends on PostgreSQL', () => {
     const results = await Promise.all(spends.map(({ node, entry }) => ledgers[node]!.spend(entry)));
     expect(results.every((result) => result.ok && result.applied)).toBe(true);
 
-    const reader = await openDb({ databaseUrl });
+    const reader = await openDb({ databaseUrl: database.url });
     try {
       for (const user of users) {
         const { rows } = await reader.query<{ idempotency_key: string }>(

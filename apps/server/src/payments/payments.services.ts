@@ -1,32 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentPath, ServerPath } from '@xtalk/protocol';
 import type { TestServer } from '../test/harness.js';
 import { startFakeGooglePlay, type FakeGooglePlay } from './testing/google-play-server.js';
 import { call, expectBalanced, newPlayer, startPaymentServer } from './testing/payment-server.js';
+import { scratchDatabase } from '../test/scratch-database.js';
 
 /*
  * `npm run test:services`: the payment service on two nodes sharing one real PostgreSQL. Calls racing
  * on both nodes still credit a purchase, confirm a transaction and approve a withdrawal exactly once.
  */
-const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const database = `xtalk_pay_${randomBytes(4).toString('hex')}`;
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-})();
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const database = scratchDatabase('xtalk_pay');
 
 describe('payment service on two nodes and PostgreSQL', () => {
   let play: FakeGooglePlay;
@@ -34,10 +17,10 @@ describe('payment service on two nodes and PostgreSQL', () => {
   let b: TestServer;
 
   beforeAll(async () => {
-    await admin(`create database ${database}`);
+    await database.create();
     play = await startFakeGooglePlay();
     const env = {
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database.url,
       GOOGLE_PLAY_SERVICE_ACCOUNT: JSON.stringify(play.serviceAccount),
       GOOGLE_PLAY_API_URL: play.apiUrl,
     };
@@ -46,7 +29,7 @@ describe('payment service on two nodes and PostgreSQL', () => {
   });
   afterAll(async () => {
     await Promise.allSettled([a?.close(), b?.close(), play?.close()]);
-    await admin(`drop database if exists ${database} with (force)`);
+    await database.drop();
   });
 
   /** The same call ten times, alternating between the nodes, all at once. */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SystemFrame } from '@xtalk/protocol';
 import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../test/credits.js';
 import { startFakeStripe, stripeEvent, stripeSignature, type FakeStripe } from '../test/fake-stripe.js';
 import { joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
 import { memberLogin } from '../test/members.js';
+import { scratchDatabase } from './scratch-database.js';
 
 /*
  * `npm run test:services`: the ledger on a real PostgreSQL with two nodes (two app instances, Redis bus)
@@ -13,26 +13,10 @@ import { memberLogin } from '../test/members.js';
  * applied once, one Stripe event delivered 10 times (to both nodes) credited once, the daily top-up once
  * across Tokyo midnight, and BALANCE reaching a connection on the other node.
  */
-const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const database = `xtalk_credits_${randomBytes(4).toString('hex')}`;
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-})();
+const database = scratchDatabase('xtalk_credits');
 const SECRET = 'credits-services-secret-shared-by-both';
 const WEBHOOK_SECRET = 'whsec_services_test';
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** One clock for both nodes; tests move it across Tokyo midnight. */
 let offsetMs = 0;
@@ -45,9 +29,9 @@ describe('credits on PostgreSQL with two nodes', () => {
 
   beforeAll(async () => {
     fake = await startFakeStripe();
-    await admin((client) => client.query(`create database ${database}`));
+    await database.create();
     const env = {
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database.url,
       REDIS_URL: redisUrl,
       AUTH_SECRET: SECRET,
       STRIPE_SECRET_KEY: 'sk_test_services',
@@ -58,7 +42,7 @@ describe('credits on PostgreSQL with two nodes', () => {
   });
   afterAll(async () => {
     await Promise.allSettled([a?.close(), b?.close()]);
-    await admin((client) => client.query(`drop database if exists ${database} with (force)`));
+    await database.drop();
     await fake?.close();
   });
   /** A signed-in account (the daily allowance of accounts, not of guests). */

@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../test/free-port.js';
 import { guestLogin, joinRoom, startServer, type TestServer } from '../test/harness.js';
 import { ResumingClient } from '../test/resuming-client.js';
+import { scratchDatabase } from './scratch-database.js';
 
 /*
  * The fault test of issue 16 (`npm run test:services`): clients on two nodes chat while the test stops
@@ -17,13 +16,7 @@ const CYCLES = 4;
 const MESSAGES_PER_CYCLE = 24;
 const CLIENTS = 4;
 
-const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const database = `xtalk_faults_${randomBytes(4).toString('hex')}`;
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-})();
+const database = scratchDatabase('xtalk_faults');
 
 /** mulberry32: a small seeded generator, so a failing run can be repeated with FAULT_SEED. */
 function seeded(seed: number) {
@@ -35,16 +28,6 @@ function seeded(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-async function sql<T extends object>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -83,9 +66,9 @@ describe('delivery under faults: two nodes, PostgreSQL, a Redis of its own', () 
   beforeAll(async () => {
     redisPort = await freePort();
     redis = await startRedis(redisPort);
-    await sql(adminUrl, `create database ${database}`);
+    await database.create();
     env = {
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database.url,
       REDIS_URL: `redis://127.0.0.1:${redisPort}`,
       AUTH_SECRET: 'fault-test-secret-shared-by-both-nodes',
       LANGUAGES: 'en',
@@ -97,7 +80,7 @@ describe('delivery under faults: two nodes, PostgreSQL, a Redis of its own', () 
   afterAll(async () => {
     await Promise.allSettled(nodes.map((node) => node?.close()));
     if (redis) await stopRedis(redis);
-    await sql(adminUrl, `drop database if exists ${database} with (force)`);
+    await database.drop();
   }, 60_000);
 
   it('stores every acknowledged message once and delivers each to every client once, in order', async () => {
@@ -162,9 +145,8 @@ describe('delivery under faults: two nodes, PostgreSQL, a Redis of its own', () 
     // everyone's outbox empties and everyone reaches the room's last offset
     const lastSeq = async () =>
       Number(
-        (
-          await sql<{ last_seq: string }>(databaseUrl, 'select last_seq from rooms where id = $1', [roomId])
-        )[0]!.last_seq,
+        (await database.query<{ last_seq: string }>('select last_seq from rooms where id = $1', [roomId]))[0]!
+          .last_seq,
       );
     const state = () =>
       clients
@@ -183,8 +165,7 @@ describe('delivery under faults: two nodes, PostgreSQL, a Redis of its own', () 
       .poll(() => clients.every((client) => client.lastOffset === last), { timeout: 30_000, interval: 100 })
       .toBe(true);
 
-    const stored = await sql<{ client_id: string; seq: string; text: string }>(
-      databaseUrl,
+    const stored = await database.query<{ client_id: string; seq: string; text: string }>(
       'select client_id, seq, text from messages where room_id = $1 order by seq',
       [roomId],
     );

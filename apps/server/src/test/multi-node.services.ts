@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   MessageEditedFrame,
@@ -10,61 +8,38 @@ import type {
 } from '@xtalk/protocol';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from './harness.js';
 import { migrations } from '../store/migrations.js';
+import { scratchDatabase } from './scratch-database.js';
 
 /*
  * `npm run test:services`: the same server against a real PostgreSQL and Redis, two nodes at once.
  * DATABASE_URL / REDIS_URL default to the local services; each run gets a database of its own.
  */
-const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const database = `xtalk_test_${randomBytes(4).toString('hex')}`;
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-})();
+const database = scratchDatabase('xtalk_test');
 const env = {
-  DATABASE_URL: databaseUrl,
+  DATABASE_URL: database.url,
   REDIS_URL: redisUrl,
   AUTH_SECRET: 'services-test-secret-shared-by-both-nodes',
 };
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('two nodes on PostgreSQL and Redis', () => {
   let a: TestServer;
   let b: TestServer;
 
   beforeAll(async () => {
-    await admin((client) => client.query(`create database ${database}`));
+    await database.create();
     // both nodes migrate the empty database at once: the advisory lock lets one do it
     [a, b] = await Promise.all([startServer(env), startServer(env)]);
   });
   afterAll(async () => {
     await Promise.allSettled([a?.close(), b?.close()]);
-    await admin((client) => client.query(`drop database if exists ${database} with (force)`));
+    await database.drop();
   });
 
   it('ran the migrations once on a real PostgreSQL', async () => {
     const health = (await a.app.inject({ method: 'GET', url: '/api/health' })).json();
     expect(health).toMatchObject({ db: 'postgres', bus: 'redis' });
-    const rows = await admin(async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        return (await client.query('select id from schema_migrations order by id')).rows;
-      } finally {
-        await client.end();
-      }
-    });
+    const rows = await database.query<{ id: number }>('select id from schema_migrations order by id');
     expect(rows.map((row) => row.id)).toEqual(migrations.map((migration) => migration.id));
   });
 

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/*
+ * A database of a services test's own on the real PostgreSQL (`npm run test:services`; DATABASE_URL,
+ * default the machine's local server): created before the test, dropped after it, so runs and files
+ * never share rows.
+ */
+const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function query<T extends object>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+export interface ScratchDatabase {
+  /** Its connection string (DATABASE_URL for the servers under test). */
+  readonly url: string;
+  create(): Promise<void>;
+  drop(): Promise<void>;
+  /** One statement on the scratch database, on a connection of its own. */
+  query<T extends object>(text: string, params?: unknown[]): Promise<T[]>;
+}
+
+export function scratchDatabase(prefix: string): ScratchDatabase {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    create: async () => void (await query(adminUrl, `create database ${name}`)),
+    drop: async () => void (await query(adminUrl, `drop database if exists ${name} with (force)`)),
+    query: (text, params) => query(url.toString(), text, params),
+  };
+}
