@@ -256,3 +256,20 @@ export class TestClient {
     this.ws.close(code);
   }
 }
+
+/**
+ * The two people most room tests start with: Alice creates a room and joins it as the speaker, Bob joins
+ * it as the listener, each with their language and the same hello options (protocol version).
+ */
+export async function speakerAndListener(
+  server: TestServer,
+  languages: { speaker?: string; listener?: string } = {},
+  hello: { protocolVersion?: number } = {},
+) {
+  const alice = await guestLogin(server.app);
+  const bob = await guestLogin(server.app);
+  const { roomId } = await joinRoom(server.app, alice.token, null);
+  const speaker = await TestClient.join(server, alice, roomId, languages.speaker ?? 'en', hello);
+  const listener = await TestClient.join(server, bob, roomId, languages.listener ?? 'ja', hello);
+  return { alice, bob, roomId, speaker, listener };
+}

@@ -2,14 +2,7 @@ import { creditCost } from '@xtalk/protocol';
 import type { ErrorFrame, MessageFrame } from '@xtalk/protocol';
 import { PROTOCOL_VERSION } from '@xtalk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  guestLogin,
-  joinRoom,
-  roomBarrier,
-  startServer,
-  TestClient,
-  type TestServer,
-} from '../test/harness.js';
+import { speakerAndListener, roomBarrier, startServer, type TestServer } from '../test/harness.js';
 import { InsufficientCreditsError, type Usage } from '../translation/index.js';
 import { createStreamPayment } from './stream-payment.js';
 import { fixture, pagesOf } from './testing.js';
@@ -75,11 +68,11 @@ describe('a streamed clip in a room, paid as it is heard', () => {
   afterAll(() => server.close());
 
   it('a speaker who cannot pay for the next block is refused while speaking; nothing is posted', async () => {
-    const alice = await guestLogin(server.app);
-    const { roomId } = await joinRoom(server.app, alice.token, null);
-    const v3 = { protocolVersion: PROTOCOL_VERSION };
-    const speaker = await TestClient.join(server, alice, roomId, 'en', v3);
-    const listener = await TestClient.join(server, await guestLogin(server.app), roomId, 'ja', v3);
+    const { alice, roomId, speaker, listener } = await speakerAndListener(
+      server,
+      {},
+      { protocolVersion: PROTOCOL_VERSION },
+    );
     const refused = speaker.nextNew<ErrorFrame>((frame) => frame.type === 'error');
     speaker.send({ type: 'voiceStart', clipId: 'long-1', language: 'en', room: roomId });
     // 12.5 s of speech: the second block (of 2 s) is asked for when the audio passes 2 s

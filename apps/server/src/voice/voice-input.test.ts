@@ -3,8 +3,7 @@ import { MAX_AUDIO_CLIP_BYTES } from '@xtalk/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readWavInfo } from '../audio/index.js';
 import {
-  guestLogin,
-  joinRoom,
+  speakerAndListener,
   roomBarrier,
   startServer,
   TestClient,
@@ -44,14 +43,7 @@ describe('voice input in a room', () => {
     refuse = false;
   });
 
-  async function room(speakerLanguage = 'en', listenerLanguage = 'ja') {
-    const alice = await guestLogin(server.app);
-    const bob = await guestLogin(server.app);
-    const { roomId } = await joinRoom(server.app, alice.token, null);
-    const speaker = await TestClient.join(server, alice, roomId, speakerLanguage);
-    const listener = await TestClient.join(server, bob, roomId, listenerLanguage);
-    return { alice, bob, roomId, speaker, listener };
-  }
+  const room = (speaker = 'en', listener = 'ja') => speakerAndListener(server, { speaker, listener });
 
   const transcriptions = () => charges.filter((usage) => usage.task === 'transcription');
   const errorFor = (client: TestClient) => client.nextNew<ErrorFrame>((frame) => frame.type === 'error');

@@ -8,11 +8,10 @@ import { PROTOCOL_VERSION } from '@xtalk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../ai/testing/fake-openai-server.js';
 import {
-  guestLogin,
-  joinRoom,
+  speakerAndListener,
   roomBarrier,
   startServer,
-  TestClient,
+  type TestClient,
   type TestServer,
 } from '../test/harness.js';
 import { fixture, pagesOf } from './testing.js';
@@ -47,11 +46,7 @@ afterAll(async () => {
 /** A room with a speaker and a Japanese listener; `realtime`: whether the fake offers the Realtime API. */
 async function room(realtime: boolean) {
   fake.realtime.enabled = realtime;
-  const alice = await guestLogin(server.app);
-  const { roomId } = await joinRoom(server.app, alice.token, null);
-  const speaker = await TestClient.join(server, alice, roomId, 'en', v3);
-  const listener = await TestClient.join(server, await guestLogin(server.app), roomId, 'ja', v3);
-  return { alice, roomId, speaker, listener };
+  return speakerAndListener(server, {}, v3);
 }
 
 /** The pages as a recording browser sends them: one after another, not all at once. */

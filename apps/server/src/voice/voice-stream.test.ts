@@ -8,7 +8,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   guestLogin,
-  joinRoom,
+  speakerAndListener,
   roomBarrier,
   startServer,
   TestClient,
@@ -33,11 +33,7 @@ describe('streaming voice in a room', () => {
   afterAll(() => server.close());
 
   async function room() {
-    const alice = await guestLogin(server.app);
-    const bob = await guestLogin(server.app);
-    const { roomId } = await joinRoom(server.app, alice.token, null);
-    const speaker = await TestClient.join(server, alice, roomId, 'en', v3);
-    const listener = await TestClient.join(server, bob, roomId, 'ja', v3);
+    const { alice, roomId, speaker, listener } = await speakerAndListener(server, {}, v3);
     // a client of protocol 2 in the same room: it cannot parse captions, so it must not be sent them
     const older = await TestClient.join(server, await guestLogin(server.app), roomId, 'ja', {
       protocolVersion: 2,
