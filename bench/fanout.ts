@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { envNumber } from './lib/env.js';
 import { printFanoutReport } from './peers/fanout-report.js';
 import type { PeerKind } from './peers/generator-protocol.js';
 import { PEER_KINDS, runFanout, type FanoutSettings } from './peers/fanout-run.js';
@@ -10,9 +11,7 @@ import { PEER_KINDS, runFanout, type FanoutSettings } from './peers/fanout-run.j
  * `node --import tsx bench/fanout.ts`. XTalk, bare `ws` and Socket.IO, interleaved, medians and ratios.
  */
 
-type EnvNumber = (name: string, fallback: number) => number;
-
-export function fanoutSettings(envNumber: EnvNumber, log: (line: string) => void): FanoutSettings {
+export function fanoutSettings(log: (line: string) => void): FanoutSettings {
   return {
     rounds: envNumber('BENCH_FANOUT_ROUNDS', 3),
     sockets: envNumber('BENCH_FANOUT_SOCKETS', 1000),
@@ -30,15 +29,11 @@ export function fanoutSettings(envNumber: EnvNumber, log: (line: string) => void
 
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {
-  const envNumber: EnvNumber = (name, fallback) => {
-    const raw = process.env[name];
-    return raw === undefined || raw.trim() === '' ? fallback : Number(raw);
-  };
   const here = dirname(fileURLToPath(import.meta.url));
   const log = (line: string) => console.log(`[fanout ${new Date().toISOString().slice(11, 19)}] ${line}`);
   const hardTimeout = setTimeout(() => process.exit(2), envNumber('BENCH_TIMEOUT_SECONDS', 900) * 1000);
   hardTimeout.unref();
-  runFanout(fanoutSettings(envNumber, log)).then(
+  runFanout(fanoutSettings(log)).then(
     (result) => {
       printFanoutReport(result);
       const out = process.env.BENCH_FANOUT_OUT ?? join(here, 'results', 'fanout.json');

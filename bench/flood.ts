@@ -2,15 +2,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { printFloodReport, runFlood, type FloodOptions, type FloodResult } from './flood-run.js';
 import { startServerProcess } from './lib/server-process.js';
+import { envNumber } from './lib/env.js';
 
 /*
  * The flood part of `npm run bench`, also runnable alone after `npm run build -w @xtalk/server`:
  * `node --import tsx bench/flood.ts`. Starts its own server process (one language: chat alone).
  */
 
-type EnvNumber = (name: string, fallback: number, check?: (value: number) => boolean) => number;
-
-export function floodSettings(envNumber: EnvNumber): Omit<FloodOptions, 'log'> {
+export function floodSettings(): Omit<FloodOptions, 'log'> {
   return {
     rooms: envNumber('BENCH_FLOOD_ROOMS', 10),
     clientsPerRoom: envNumber('BENCH_FLOOD_CLIENTS_PER_ROOM', 5),
@@ -37,15 +36,11 @@ export async function runFloodPart(
 
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {
-  const envNumber: EnvNumber = (name, fallback) => {
-    const raw = process.env[name];
-    return raw === undefined || raw.trim() === '' ? fallback : Number(raw);
-  };
   const here = dirname(fileURLToPath(import.meta.url));
   const log = (line: string) => console.log(`[flood ${new Date().toISOString().slice(11, 19)}] ${line}`);
   const hardTimeout = setTimeout(() => process.exit(2), 240_000);
   hardTimeout.unref();
-  runFloodPart(join(here, '..', 'apps/server/dist/server.js'), { ...floodSettings(envNumber), log }).then(
+  runFloodPart(join(here, '..', 'apps/server/dist/server.js'), { ...floodSettings(), log }).then(
     ({ result }) => {
       printFloodReport(result);
       console.log(JSON.stringify(result));

@@ -12,6 +12,7 @@ import { runFanout, type FanoutResult } from './peers/fanout-run.js';
 import { printReport, type BenchResults } from './report.js';
 import { runTranslationE2e, type TranslationE2eResult } from './translation-e2e.js';
 import { runTranslation } from './translation-run.js';
+import { envFlag, envNumber } from './lib/env.js';
 
 /*
  * `npm run bench`: the load benchmark (see BENCH.md). Builds nothing itself: the npm script builds the
@@ -21,16 +22,6 @@ import { runTranslation } from './translation-run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-
-function envNumber(name: string, fallback: number, check: (value: number) => boolean = (v) => v > 0): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || !check(value)) throw new Error(`${name}=${raw} is not a valid value`);
-  return value;
-}
-const envFlag = (name: string, fallback: boolean) =>
-  process.env[name] === undefined ? fallback : !['0', 'false', 'no', ''].includes(process.env[name] ?? '');
 
 const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
@@ -83,9 +74,7 @@ async function main(): Promise<void> {
   const serverExitCodes: Array<number | null> = [];
 
   // ---------------------------------------------------------------- 0. fan-out vs peers, three processes
-  const fanout: FanoutResult | undefined = settings.fanout
-    ? await runFanout(fanoutSettings(envNumber, log))
-    : undefined;
+  const fanout: FanoutResult | undefined = settings.fanout ? await runFanout(fanoutSettings(log)) : undefined;
   if (fanout) {
     // printed and saved at once: the later parts cannot lose it
     printFanoutReport(fanout);
@@ -108,7 +97,7 @@ async function main(): Promise<void> {
   }
 
   // ---------------------------------------------------------------- 1b. flood, server process
-  const flood = settings.flood ? await runFloodPart(entry, { ...floodSettings(envNumber), log }) : undefined;
+  const flood = settings.flood ? await runFloodPart(entry, { ...floodSettings(), log }) : undefined;
 
   // ---------------------------------------------------------------- 2. translation, server process
   let translationServer: TranslationE2eResult | { skipped: string } = { skipped: 'BENCH_TRANSLATION=0' };
