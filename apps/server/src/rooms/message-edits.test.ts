@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guestLogin, joinRoom, startServer, type TestServer } from '../test/harness.js';
+import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
 import { createRoomLog } from './room-log.js';
 import { createRoomsRepo } from './rooms-repo.js';
 
@@ -13,18 +13,10 @@ describe('message edits in the store', () => {
   });
   afterAll(() => server.close());
 
-  /** The user's id in the database (the login answer names the user, not the row). */
-  async function userIdOf(username: string): Promise<string> {
-    const { rows } = await server.db.query<{ id: string }>('select id from users where username = $1', [
-      username,
-    ]);
-    return rows[0]!.id;
-  }
-
   async function setup() {
     const login = await guestLogin(server.app);
     const { roomId } = await joinRoom(server.app, login.token, null);
-    const userId = await userIdOf(login.user.username);
+    const userId = await userIdOf(server, login.user.username);
     const repo = createRoomsRepo(server.db, clock, { editWindowSeconds: 60 });
     const stored = await repo.insertMessage({
       roomId,
@@ -89,7 +81,7 @@ describe('message edits in the store', () => {
     expect(
       await repo.editMessage({
         roomId,
-        userId: await userIdOf(other.user.username),
+        userId: await userIdOf(server, other.user.username),
         id: message.id,
         text: 'mine now',
       }),

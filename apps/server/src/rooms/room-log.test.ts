@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guestLogin, joinRoom, startServer, type TestServer } from '../test/harness.js';
+import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
 import { createRoomLog } from './room-log.js';
 import { createRoomsRepo } from './rooms-repo.js';
 
@@ -16,9 +16,7 @@ describe('the room log recent window', () => {
   it('reads the position and the latest messages, oldest first, as position + listMessages did', async () => {
     const login = await guestLogin(server.app);
     const { roomId } = await joinRoom(server.app, login.token, null);
-    const { rows } = await server.db.query<{ id: string }>('select id from users where username = $1', [
-      login.user.username,
-    ]);
+    const userId = await userIdOf(server, login.user.username);
     const repo = createRoomsRepo(server.db, clock);
     const log = createRoomLog(server.db);
     expect(await log.recentWindow(roomId, 3)).toEqual({
@@ -29,7 +27,7 @@ describe('the room log recent window', () => {
       now += 1000;
       await repo.insertMessage({
         roomId,
-        userId: rows[0]!.id,
+        userId,
         username: login.user.username,
         displayUsername: 'Alice',
         language: 'en',

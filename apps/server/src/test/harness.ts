@@ -273,3 +273,11 @@ export async function speakerAndListener(
   const listener = await TestClient.join(server, bob, roomId, languages.listener ?? 'ja', hello);
   return { alice, bob, roomId, speaker, listener };
 }
+
+/** A user's id in the database (a login answer names the user, not the row). */
+export async function userIdOf(server: TestServer, username: string): Promise<string> {
+  const { rows } = await server.db.query<{ id: string }>('select id from users where username = $1', [
+    username,
+  ]);
+  return rows[0]!.id;
+}
