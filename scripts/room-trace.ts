@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SourceMapConsumer } from 'source-map-js';
+import { enterAsGuest, launchBrowser, ProductServer } from '../e2e/harness.js';
+
+/*
+ * `npm run trace:room` (after `npm run build`): where the room screen's load spends the main thread, the
+ * way Lighthouse's TBT sees it. Chromium at a real 4x CPU slowdown loads the room screen of a guest who
+ * has entered before; every top-level task over 50 ms is listed with the functions its CPU samples fall
+ * in, mapped through the build's source maps to source files. TRACE_RUNS=n (default 1) repeats the load.
+ * Decision 0084 says how this was used.
+ */
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tid: number;
+  pid: number;
+  cat: string;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const assets = join(import.meta.dirname, '../apps/web/dist/assets');
+const consumers = new Map<string, SourceMapConsumer | null>();
+function original(url: string, line: number, column: number): string {
+  const file = url.split('/assets/')[1];
+  if (!file) return url ? url.replace(/^https?:\/\/[^/]+/, '') : '(native)';
+  if (!consumers.has(file)) {
+    try {
+      consumers.set(
+        file,
+        new SourceMapConsumer(JSON.parse(readFileSync(join(assets, `${file}.map`), 'utf8'))),
+      );
+    } catch {
+      consumers.set(file, null);
+    }
+  }
+  const consumer = consumers.get(file);
+  const position = consumer?.originalPositionFor({ line: line + 1, column });
+  if (!position?.source) return file;
+  const source = position.source.replace(/^.*node_modules\//, '').replace(/^(\.\.\/)+/, '');
+  return `${source}:${position.line}${position.name ? ` ${position.name}` : ''}`;
+}
+
+const runs = Math.max(1, Number(process.env.TRACE_RUNS ?? 1));
+const server = await ProductServer.start();
+const browser = await launchBrowser();
+try {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+  const entry = await context.newPage();
+  await enterAsGuest(entry, `${server.url}/`);
+  const room = entry.url();
+  await entry.close();
+  for (let run = 0; run < runs; run++) {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    const events: TraceEvent[] = [];
+    cdp.on('Tracing.dataCollected', ({ value }) => {
+      events.push(...(value as unknown as TraceEvent[]));
+    });
+    await cdp.send('Tracing.start', {
+      categories: 'disabled-by-default-devtools.timeline,devtools.timeline,toplevel',
+      transferMode: 'ReportEvents',
+    });
+    await cdp.send('Profiler.start');
+    await page.goto(room);
+    // no Playwright query while tracing: its injected script's work would show as the page's
+    await page.waitForTimeout(5000);
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
+    const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+    await cdp.send('Tracing.end');
+    await done;
+
+    // the renderer's main thread: where the document's parse ran
+    const main =
+      events.find((event) => event.name === 'ParseHTML') ?? events.find((e) => e.name === 'RunTask');
+    const tasks = events
+      .filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.pid === main?.pid && e.tid === main?.tid)
+      .filter((e) => (e.dur ?? 0) >= 50_000)
+      .sort((a, b) => a.ts - b.ts);
+    const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+    const sampleTimes: number[] = [];
+    let clock = profile.startTime;
+    for (const delta of profile.timeDeltas) sampleTimes.push((clock += delta));
+
+    let blocking = 0;
+    console.log(`\nrun ${run + 1}: tasks over 50 ms at 4x`);
+    for (const task of tasks) {
+      const end = task.ts + task.dur!;
+      blocking += task.dur! / 1000 - 50;
+      const self = new Map<string, number>();
+      for (let i = 0; i < profile.samples.length; i++) {
+        const at = sampleTimes[i]!;
+        if (at < task.ts || at > end) continue;
+        const frame = nodes.get(profile.samples[i]!)!.callFrame;
+        const key = frame.url
+          ? original(frame.url, frame.lineNumber, frame.columnNumber)
+          : `(${frame.functionName || 'native'})`;
+        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+      }
+      const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
+      const inside = events
+        .filter(
+          (e) => e.ph === 'X' && e.tid === task.tid && e.ts >= task.ts && e.ts < end && e.name !== 'RunTask',
+        )
+        .filter((e) => (e.dur ?? 0) > 5_000)
+        .map((e) => `${e.name} ${Math.round(e.dur! / 1000)}`)
+        .slice(0, 6);
+      console.log(
+        `- at ${Math.round((task.ts - tasks[0]!.ts) / 1000)} ms: ${Math.round(task.dur! / 1000)} ms`,
+      );
+      console.log(`    events: ${inside.join(', ')}`);
+      for (const [where, ms] of top) console.log(`    ${ms.toFixed(1).padStart(6)} ms  ${where}`);
+    }
+    console.log(`blocking time (sum of each task's time over 50 ms): ${Math.round(blocking)} ms`);
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  await server.dispose();
+}
