@@ -1,10 +1,11 @@
-// Bundles the server into dist/server.js. Workspace packages (@xtalk/*) are compiled in; everything
+// Bundles the server into dist/server.js, and the database thread's entry (docs/decisions/0118) into
+// dist/pglite-worker.js beside it. Workspace packages (@xtalk/*) are compiled in; everything
 // from node_modules stays external and is loaded at run time (PGlite finds its WASM files that way).
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/server.ts'],
-  outfile: 'dist/server.js',
+  entryPoints: { server: 'src/server.ts', 'pglite-worker': 'src/store/pglite-worker.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -53,7 +53,8 @@ export interface FanoutRun {
 }
 
 function entryOf(kind: PeerKind): string {
-  if (kind === 'xtalk') return join(root, 'apps/server/dist/server.js');
+  // BENCH_XTALK_ENTRY: another build of the server, to compare two builds in the same conditions
+  if (kind === 'xtalk') return process.env.BENCH_XTALK_ENTRY ?? join(root, 'apps/server/dist/server.js');
   return join(here, kind === 'ws' ? 'ws-broadcast.mjs' : 'socketio-rooms.mjs');
 }
 

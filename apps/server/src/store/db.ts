@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
+import { inProcessEngine, threadEngine, type PgliteEngine } from './pglite-engine.js';
 
 /**
  * The one database interface the modules see. PGlite (PostgreSQL compiled to WASM) by default, a real
@@ -78,33 +79,62 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
     mkdirSync(dir, { recursive: true });
     if (!existsSync(join(dir, 'PG_VERSION'))) await initialiseInChild(dir);
   }
-  const options = { startParams: pgliteStartParams() };
-  const db = dir ? await PGlite.create(dir, options) : await PGlite.create(options);
+  // a server's database gets a thread of its own, so fsyncs and query work never stall the sockets
+  // (docs/decisions/0118); an in-memory one (tests) stays in this thread, where it starts faster
+  const engine = dir
+    ? await threadEngine(dir, pgliteStartParams())
+    : await inProcessEngine(undefined, pgliteStartParams());
   // PGlite is one connection: every statement and transaction goes through one queue, so a statement
   // never lands inside another caller's open transaction.
   const serial = createSerialLanes();
   const query =
     (lane: Lane): Db['query'] =>
     (sql, params) =>
-      serial(lane, () => db.query(sql, params) as never);
+      serial(lane, () => engine.query(sql, params) as never);
   const transaction =
     (lane: Lane): Db['transaction'] =>
     (fn) =>
-      serial(lane, () =>
-        db.transaction((tx) =>
-          fn({
-            query: (sql, params) => tx.query(sql, params) as never,
-            exec: async (sql) => void (await tx.exec(sql)),
-          }),
-        ),
-      );
+      serial(lane, () => inTransaction(engine, fn));
   return {
     kind: 'pglite',
     query: query('foreground'),
     transaction: transaction('foreground'),
     background: { kind: 'pglite', query: query('background'), transaction: transaction('background') },
-    close: () => serial('foreground', () => db.close()),
+    close: () => serial('foreground', () => engine.close()),
   };
+}
+
+/**
+ * BEGIN, the caller's statements, COMMIT; ROLLBACK if any throws. The handle refuses use after the end, so
+ * a statement a caller forgot to await cannot land in whoever's work comes next on the connection.
+ */
+async function inTransaction<T>(engine: PgliteEngine, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  let open = true;
+  const guard = () => {
+    if (!open) throw new Error('This transaction has already ended.');
+  };
+  await engine.exec('begin');
+  try {
+    const result = await fn({
+      query: async (sql, params) => {
+        guard();
+        return engine.query(sql, params) as never;
+      },
+      exec: async (sql) => {
+        guard();
+        await engine.exec(sql);
+      },
+    });
+    open = false;
+    await engine.exec('commit');
+    return result;
+  } catch (error) {
+    if (open) {
+      open = false;
+      await engine.exec('rollback');
+    }
+    throw error;
+  }
 }
 
 type Lane = 'foreground' | 'background';

@@ -1,0 +1,109 @@
+import { Worker } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { preparedStatements } from './pglite-statements.js';
+
+/**
+ * What db.ts needs of PGlite: run one statement, run a script, close. In this thread (in-memory databases:
+ * tests) or on a worker thread of its own (a data directory: the server; docs/decisions/0118).
+ */
+export interface PgliteEngine {
+  query(sql: string, params?: unknown[]): Promise<{ rows: object[] }>;
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the worker is started with. */
+export interface EngineStart {
+  dir: string | undefined;
+  startParams: string[];
+}
+export type EngineRequest =
+  | { id: number; op: 'query'; sql: string; params?: unknown[] | undefined }
+  | { id: number; op: 'exec'; sql: string }
+  | { id: number; op: 'close' };
+/** Id 0 answers the start: ready, or why not. */
+export interface EngineReply {
+  id: number;
+  rows?: object[];
+  error?: { message: string; [field: string]: string | number | boolean };
+}
+
+export async function inProcessEngine(dir: string | undefined, startParams: string[]): Promise<PgliteEngine> {
+  const db = dir ? await PGlite.create(dir, { startParams }) : await PGlite.create({ startParams });
+  const statements = preparedStatements(db);
+  return {
+    query: (sql, params) => statements.query(sql, params),
+    exec: async (sql) => void (await db.exec(sql)),
+    close: () => db.close(),
+  };
+}
+
+/**
+ * The worker: its own file built next to server.js (build.mjs); run from source (tests, `npm run dev`),
+ * a two-line bootstrap registers tsx in the thread first, as a thread does not inherit the loader.
+ */
+function startWorker(workerData: EngineStart): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData });
+  const source = new URL('./pglite-worker.ts', import.meta.url).href;
+  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+
+function errorOf(reply: NonNullable<EngineReply['error']>): Error {
+  return Object.assign(new Error(reply.message), reply);
+}
+
+/**
+ * PGlite on its own thread. One statement is in flight at a time (db.ts's lanes see to it), so replies come
+ * back in the order asked; each waits on its id all the same. If the thread dies, every waiting and later
+ * call fails with the reason instead of hanging.
+ */
+export async function threadEngine(dir: string, startParams: string[]): Promise<PgliteEngine> {
+  const worker = startWorker({ dir, startParams });
+  const waiting = new Map<
+    number,
+    { resolve: (reply: EngineReply) => void; reject: (error: Error) => void }
+  >();
+  let nextId = 1;
+  let dead: Error | undefined;
+  const fail = (error: Error) => {
+    dead ??= error;
+    for (const { reject } of waiting.values()) reject(dead);
+    waiting.clear();
+  };
+  worker.on('message', (reply: EngineReply) => {
+    const pending = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    if (!pending) return;
+    if (reply.error) pending.reject(errorOf(reply.error));
+    else pending.resolve(reply);
+  });
+  worker.on('error', (error) => fail(new Error(`The database thread failed: ${error.message}`)));
+  worker.on('exit', (code) => fail(new Error(`The database thread has stopped (exit ${code}).`)));
+
+  // id 0 is the worker's answer to its start: ready, or why it could not open the database
+  const ready = new Promise<EngineReply>((resolve, reject) => waiting.set(0, { resolve, reject }));
+  const ask = (request: DistributiveOmit<EngineRequest, 'id'>) =>
+    new Promise<EngineReply>((resolve, reject) => {
+      if (dead) return reject(dead);
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ ...request, id });
+    });
+
+  await ready.catch(async (error: unknown) => {
+    await worker.terminate();
+    throw error;
+  });
+  return {
+    query: async (sql, params) => ({ rows: (await ask({ op: 'query', sql, params })).rows ?? [] }),
+    exec: async (sql) => void (await ask({ op: 'exec', sql })),
+    close: async () => {
+      await ask({ op: 'close' });
+      await worker.terminate();
+    },
+  };
+}
