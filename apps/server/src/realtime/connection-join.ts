@@ -17,7 +17,9 @@ import { catchUpFor } from './resume.js';
  */
 
 export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
-  const { deps, log } = core;
+  // core.log, not a destructured `log`: reading the getter makes the connection's child logger, which only
+  // the rare paths below need (issue 13: it was a few hundred bytes on every idle connection)
+  const { deps } = core;
   if (frame.username !== core.user.username) {
     core.sendError('forbidden', 'You can only join as yourself: username does not match your login.');
     return;
@@ -29,7 +31,7 @@ export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
       deps.minProtocolVersion ?? MIN_PROTOCOL_VERSION,
     );
     if (refusal) {
-      log.info({ protocolVersion: frame.protocolVersion }, 'refused a protocol version');
+      core.log.info({ protocolVersion: frame.protocolVersion }, 'refused a protocol version');
       core.sendError('bad_frame', refusal);
       return core.close(CloseCode.UnsupportedVersion, refusal);
     }
@@ -47,7 +49,7 @@ export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
     catchUp = await catchUpFor(deps, core.roomId, frame.resume);
   } catch (error) {
     // Half-joined is no state to stay in: the client reconnects (and resumes) once we can serve it.
-    log.error({ err: error }, 'joining the room failed');
+    core.log.error({ err: error }, 'joining the room failed');
     core.sendError('unavailable', 'The room could not be loaded just now; reconnecting.');
     core.close(1011, 'Room unavailable; reconnecting.');
     return;

@@ -86,6 +86,7 @@ function setup() {
     },
     release: () => release(),
     frame: (frame: object) => connection.onText(JSON.stringify(frame)),
+    deps,
   };
 }
 
@@ -115,5 +116,38 @@ describe('connection rate limit', () => {
     await t.connection.settled();
     expect(t.sent.filter((frame) => frame.type === 'error')).toEqual([]);
     expect(t.posted.map((p) => p.text)).toEqual(Array.from({ length: 20 }, (_, i) => `m${i}`));
+  });
+});
+
+describe('a connection at rest', () => {
+  it('makes no child logger while it has nothing to log (a few hundred bytes per idle socket)', async () => {
+    const { deps } = setup();
+    let children = 0;
+    const counting = { ...silent, child: () => (children++, silent) } as unknown as FastifyBaseLogger;
+    const open = () =>
+      createConnection(
+        { sendText: () => undefined, sendBinary: () => undefined, close: () => undefined, bufferedAmount: 0 },
+        { roomId: ROOM },
+        user,
+        { ...deps, logger: counting },
+      );
+    const quiet = open();
+    quiet.onText(JSON.stringify({ type: 'setUsername', username: 'g-1', language: 'en', room: ROOM }));
+    quiet.onText(JSON.stringify(chatFrame(1)));
+    await quiet.settled();
+    expect(children).toBe(0);
+    // one is made the first time something is worth logging: a refused protocol version
+    const refused = open();
+    refused.onText(
+      JSON.stringify({
+        type: 'setUsername',
+        username: 'g-1',
+        language: 'en',
+        room: ROOM,
+        protocolVersion: 99,
+      }),
+    );
+    await refused.settled();
+    expect(children).toBe(1);
   });
 });
