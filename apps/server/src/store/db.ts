@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { inProcessEngine, threadEngine, type PgliteEngine } from './pglite-engine.js';
+import { createLanes, type Lane } from './pglite-lanes.js';
 
 /**
  * The one database interface the modules see. PGlite (PostgreSQL compiled to WASM) by default, a real
@@ -21,8 +22,9 @@ export interface Db {
   readonly kind: 'pglite' | 'postgres';
   /**
    * The same database for work that can wait (translation writes, credit spends; decision 0117): on
-   * PGlite's one connection it starts only when no other statement or transaction is waiting, so chat
-   * inserts and joins never queue behind it. On PostgreSQL it is the same pool.
+   * PGlite's one connection it is handed over only while no chat work waits, and a few statements at a
+   * time (store/pglite-lanes.ts), so chat inserts and joins never queue behind more than those. On
+   * PostgreSQL it is the same pool.
    */
   readonly background: Pick<Db, 'query' | 'transaction' | 'kind'>;
 }
@@ -84,23 +86,23 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
   const engine = dir
     ? await threadEngine(dir, pgliteStartParams())
     : await inProcessEngine(undefined, pgliteStartParams());
-  // PGlite is one connection: every statement and transaction goes through one queue, so a statement
-  // never lands inside another caller's open transaction.
-  const serial = createSerialLanes();
+  // PGlite is one connection: every statement and transaction goes through the lanes (pglite-lanes.ts),
+  // so a statement never lands inside another caller's open transaction.
+  const enqueue = createLanes();
   const query =
     (lane: Lane): Db['query'] =>
     (sql, params) =>
-      serial(lane, () => engine.query(sql, params) as never);
+      enqueue(lane, false, () => engine.query(sql, params) as never);
   const transaction =
     (lane: Lane): Db['transaction'] =>
     (fn) =>
-      serial(lane, () => inTransaction(engine, fn));
+      enqueue(lane, true, () => inTransaction(engine, fn));
   return {
     kind: 'pglite',
     query: query('foreground'),
     transaction: transaction('foreground'),
     background: { kind: 'pglite', query: query('background'), transaction: transaction('background') },
-    close: () => serial('foreground', () => engine.close()),
+    close: () => enqueue('foreground', true, () => engine.close()),
   };
 }
 
@@ -135,29 +137,6 @@ async function inTransaction<T>(engine: PgliteEngine, fn: (tx: Queryable) => Pro
     }
     throw error;
   }
-}
-
-type Lane = 'foreground' | 'background';
-
-/**
- * One piece of work at a time, in order within a lane; the background lane's next piece starts only when
- * the foreground lane is empty (a piece already running is never interrupted).
- */
-function createSerialLanes() {
-  const lanes: Record<Lane, Array<() => void>> = { foreground: [], background: [] };
-  let busy = false;
-  const next = (): void => {
-    const start = lanes.foreground.shift() ?? lanes.background.shift();
-    busy = start !== undefined;
-    start?.();
-  };
-  return <T>(lane: Lane, work: () => Promise<T>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      lanes[lane].push(() => {
-        Promise.resolve().then(work).then(resolve, reject).finally(next);
-      });
-      if (!busy) next();
-    });
 }
 
 async function openPostgres(databaseUrl: string): Promise<Db> {

@@ -31,10 +31,18 @@ export interface EngineReply {
 export async function inProcessEngine(dir: string | undefined, startParams: string[]): Promise<PgliteEngine> {
   const db = dir ? await PGlite.create(dir, { startParams }) : await PGlite.create({ startParams });
   const statements = preparedStatements(db);
+  // one call at a time, in the order made, as the worker thread does: the lanes hand several statements
+  // over at once, and PGlite's protocol calls must not overlap
+  let queue: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = queue.then(work);
+    queue = turn.catch(() => undefined);
+    return turn;
+  };
   return {
-    query: (sql, params) => statements.query(sql, params),
-    exec: async (sql) => void (await db.exec(sql)),
-    close: () => db.close(),
+    query: (sql, params) => inTurn(() => statements.query(sql, params)),
+    exec: (sql) => inTurn(async () => void (await db.exec(sql))),
+    close: () => inTurn(() => db.close()),
   };
 }
 
