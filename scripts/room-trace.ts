@@ -93,6 +93,9 @@ try {
       .filter((e) => (e.dur ?? 0) >= 50_000)
       .sort((a, b) => a.ts - b.ts);
     const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+    const parents = new Map<number, number>();
+    for (const node of profile.nodes as (ProfileNode & { children?: number[] })[])
+      for (const child of node.children ?? []) parents.set(child, node.id);
     const sampleTimes: number[] = [];
     let clock = profile.startTime;
     for (const delta of profile.timeDeltas) sampleTimes.push((clock += delta));
@@ -112,6 +115,21 @@ try {
           : `(${frame.functionName || 'native'})`;
         self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
       }
+      // TRACE_STACKS=1: also the time each function was on the stack (callers included), to see which
+      // caller (a sync render, a flush of effects, a timer) a task's work runs under
+      const total = new Map<string, number>();
+      if (process.env.TRACE_STACKS)
+        for (let i = 0; i < profile.samples.length; i++) {
+          const at = sampleTimes[i]!;
+          if (at < task.ts || at > end) continue;
+          const seen = new Set<string>();
+          for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parents.get(id)) {
+            const frame = nodes.get(id)!.callFrame;
+            if (!frame.url) continue;
+            seen.add(original(frame.url, frame.lineNumber, frame.columnNumber));
+          }
+          for (const key of seen) total.set(key, (total.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+        }
       const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
       const inside = events
         .filter(
@@ -125,6 +143,8 @@ try {
       );
       console.log(`    events: ${inside.join(', ')}`);
       for (const [where, ms] of top) console.log(`    ${ms.toFixed(1).padStart(6)} ms  ${where}`);
+      const stacks = [...total.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
+      for (const [where, ms] of stacks) console.log(`    ${ms.toFixed(1).padStart(6)} ms  under ${where}`);
     }
     console.log(`blocking time (sum of each task's time over 50 ms): ${Math.round(blocking)} ms`);
     await page.close();
