@@ -170,7 +170,23 @@ try {
     // simulated 4x slowdown makes of the task (it too observes the page unslowed); only tasks after the
     // first contentful paint count in its TBT. (At a real slowdown the thread time is inflated too.)
     const traceEnd = events.find((e) => e.name === 'room-trace-end')?.ts ?? Infinity;
-    const fcp = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === main?.pid)?.ts ?? 0;
+    const fcp = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === main?.pid)?.ts;
+    if (fcp === undefined) {
+      console.log('no first contentful paint in this trace: no estimate');
+      await page.close();
+      continue;
+    }
+    const all = events.filter(
+      (e) =>
+        e.name === 'RunTask' &&
+        e.ph === 'X' &&
+        e.pid === main?.pid &&
+        e.tid === main?.tid &&
+        e.ts > fcp &&
+        e.ts < traceEnd,
+    );
+    const cpuTotal = all.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 1000;
+    console.log(`after first contentful paint: ${Math.round(cpuTotal)} ms of CPU in ${all.length} tasks`);
     const cpu = events
       .filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.pid === main?.pid && e.tid === main?.tid)
       .filter((e) => e.ts + e.dur! > fcp && e.ts < traceEnd && (e.tdur ?? 0) * 4 > 50_000)
