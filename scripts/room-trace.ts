@@ -8,7 +8,9 @@ import { enterAsGuest, launchBrowser, ProductServer } from '../e2e/harness.js';
  * way Lighthouse's TBT sees it. Chromium at a real 4x CPU slowdown loads the room screen of a guest who
  * has entered before; every top-level task over 50 ms is listed with the functions its CPU samples fall
  * in, mapped through the build's source maps to source files. TRACE_RUNS=n (default 1) repeats the load.
- * Decision 0084 says how this was used.
+ * TRACE_CPU_RATE=1 loads it unslowed, as Lighthouse's simulation observes it, and then the tasks after the
+ * first contentful paint by CPU time x 4 are the estimate of its TBT that the machine's load moves least;
+ * TRACE_STACKS=1 adds the time under each caller. Decisions 0084 and 0085 say how this was used.
  */
 
 interface TraceEvent {
