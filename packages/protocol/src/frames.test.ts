@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseClientFrame, serverFrameSchema } from './frames.js';
+import { parseClientFrame } from './client-frames.js';
+import { serverFrameSchema } from './frames.js';
 import { isGeneratedRoomCode, normalizeRoomCode, roomCodeSchema, roomRequestSchema } from './room-code.js';
 
 describe('client frames', () => {

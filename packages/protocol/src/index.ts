@@ -1,5 +1,6 @@
 export * from './accounts.js';
 export * from './constants.js';
+export * from './client-frames.js';
 export * from './frames.js';
 export * from './http.js';
 export * from './join-room.js';

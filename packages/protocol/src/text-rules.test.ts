@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseClientFrame } from './frames.js';
+import { parseClientFrame } from './client-frames.js';
 import { chatTextProblem, textProblems } from './text-rules.js';
 
 const chat = (message: string) => JSON.stringify({ type: 'chat', language: 'en', message, room: 'R' });

@@ -27,6 +27,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
         offset={{ top: 68 }}
         mobileOffset={{ top: 68 }}
         theme={resolved}
+        // Both interface languages (en, ja) read left to right. Without it sonner asks getComputedStyle on
+        // every render of the toaster, a forced style recalculation in the task that shows 'Ready!'.
+        dir="ltr"
         // Sonner sets its own font stack; the app's one carries the Japanese fallbacks.
         toastOptions={{ style: { fontFamily: 'inherit' } }}
       />

@@ -5,15 +5,17 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 let loading: Promise<typeof RoomSchemas> | undefined;
 
 /**
- * zod, its first use, then the room's schemas (lib/room-schemas.ts), each in a task of its own while the
+ * zod, its first uses (one small schema per task), then the room's schemas (lib/room-schemas.ts), each in a task of its own while the
  * join request is in flight, not in the one that renders the room screen (decision 0084). Loaded once; a
  * failed chunk load is tried again by the next call (the connection's next attempt).
  */
 export function loadRoomSchemas(): Promise<typeof RoomSchemas> {
   loading ??= (async () => {
-    const { warmUp } = await import('./zod-warmup');
-    await nextTask();
-    warmUp();
+    const { warmUpSteps } = await import('./zod-warmup');
+    for (const step of warmUpSteps) {
+      await nextTask();
+      step();
+    }
     await nextTask();
     return import('./room-schemas');
   })();

@@ -1,5 +1,5 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { cn } from '../../lib/cn';
 import type { MenuProps } from './menu';
 
@@ -15,12 +15,15 @@ export interface DropdownMenuProps extends MenuProps {
 
 /**
  * A dropdown menu on Radix's DropdownMenu: arrow keys, typeahead, Escape, focus back to the trigger. Loaded
- * and mounted by Menu (menu.tsx) after the room screen's first render, or at once when its trigger is used.
+ * and mounted by Menu (menu.tsx) when someone shows an intent to use its trigger.
  */
 export function RadixMenu({ trigger, items, label, open, onOpenChange, takeFocus }: DropdownMenuProps) {
   const triggerRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (takeFocus) triggerRef.current?.focus();
+  // In the commit that swaps the triggers, so the focus is never left on the page between them; only when
+  // it went with the light trigger (to the body), never taken back from where the person has moved it.
+  useLayoutEffect(() => {
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (takeFocus && lost) triggerRef.current?.focus();
   }, [takeFocus]);
   return (
     <DropdownMenu.Root modal={false} open={open} onOpenChange={onOpenChange}>

@@ -3,9 +3,9 @@ import {
   cloneElement,
   lazy,
   startTransition,
-  useEffect,
   useId,
   useState,
+  type PointerEvent,
   type ReactElement,
   type ReactNode,
 } from 'react';
@@ -34,11 +34,14 @@ export interface MenuProps {
 const RadixMenu = lazy(async () => ({ default: (await import('./dropdown-menu')).RadixMenu }));
 
 /**
- * A dropdown menu (Radix's, in dropdown-menu.tsx) that costs the page's first render nothing (decision
- * 0084): mounting Radix's menu runs layout effects whose state updates re-render synchronously, pulling
- * every pending effect of the room screen into the same long task. Until then its trigger is drawn alone,
- * with the same look and ARIA state; Radix's menu replaces it once the page has rendered, or at once, open,
- * when the trigger is used first.
+ * A dropdown menu (Radix's, in dropdown-menu.tsx) that a page nobody touches never pays for (decisions 0084
+ * and 0085): loading and mounting Radix's menu is two long tasks of the room screen's load. Until someone
+ * shows an intent to use it (the pointer comes over the trigger, a finger touches it, the focus reaches
+ * it), its trigger is drawn alone, with the same look and ARIA state; then Radix's menu replaces it, closed,
+ * and takes the focus if the trigger had it. Pressing the light trigger (pointer down, or Enter / Space,
+ * which click) mounts Radix's menu open, as Radix's own trigger would open. Both are transitions: the light
+ * trigger stays in place (focus included) while Radix's chunk loads, and is swapped for Radix's in one
+ * commit, never for a second copy of itself.
  */
 export function Menu(props: MenuProps) {
   const [live, setLive] = useState(false);
@@ -46,31 +49,35 @@ export function Menu(props: MenuProps) {
   const [takeFocus, setTakeFocus] = useState(false);
   const id = useId();
 
-  useEffect(() => {
-    const upgrade = () => {
-      setTakeFocus(document.activeElement?.getAttribute('data-light-trigger') === id);
-      startTransition(() => setLive(true));
-    };
-    // after the first paint, in a task of its own
-    const timer = setTimeout(upgrade, 0);
-    return () => clearTimeout(timer);
-  }, [id]);
+  const upgrade = (focused: boolean) =>
+    startTransition(() => {
+      setTakeFocus(focused);
+      setLive(true);
+    });
+  const openNow = () =>
+    startTransition(() => {
+      setTakeFocus(false);
+      setOpen(true);
+      setLive(true);
+    });
 
-  const fallback = cloneElement(props.trigger, {
+  const light = cloneElement(props.trigger, {
     'data-light-trigger': id,
     'aria-haspopup': 'menu',
     'aria-expanded': false,
     'data-state': 'closed',
-    onClick: () => {
-      setTakeFocus(false);
-      setOpen(true);
-      setLive(true);
+    onPointerEnter: () => upgrade(false),
+    onTouchStart: () => upgrade(false),
+    onFocus: () => upgrade(true),
+    // Radix's trigger opens on the primary button's press, not on click: so does this one
+    onPointerDown: (event: PointerEvent) => {
+      if (event.button === 0 && !event.ctrlKey) openNow();
     },
+    onClick: openNow,
   } as Record<string, unknown>);
-  if (!live) return fallback;
   return (
-    <Suspense fallback={fallback}>
-      <RadixMenu {...props} open={open} onOpenChange={setOpen} takeFocus={takeFocus} />
+    <Suspense fallback={light}>
+      {live ? <RadixMenu {...props} open={open} onOpenChange={setOpen} takeFocus={takeFocus} /> : light}
     </Suspense>
   );
 }

@@ -5,6 +5,7 @@ export const en = {
   'common.close': 'Close',
   'common.cancel': 'Cancel',
   'common.goHome': 'Go back home',
+  'common.loading': 'Loading...',
   'error.unknown': 'Unknown error occurred',
   'error.title': 'Something went wrong',
   'notFound.title': 'Oops! Page Not Found.',

@@ -7,6 +7,7 @@ export const ja: Record<MessageKey, string> = {
   'common.close': '閉じる',
   'common.cancel': 'キャンセル',
   'common.goHome': 'ホームに戻る',
+  'common.loading': '読み込み中...',
   'error.unknown': '不明なエラーが発生しました',
   'error.title': 'エラーが発生しました',
   'notFound.title': 'ページが見つかりません。',

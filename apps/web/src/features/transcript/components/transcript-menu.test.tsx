@@ -26,7 +26,8 @@ const link = 'http://localhost/translate?r=ABC2345';
 
 async function openMenu() {
   render(<TranscriptMenu roomId="ABC2345" items={items} link={link} />);
-  // Radix's menu replaces the light trigger after the first render (components/ui/menu.tsx)
+  // Radix's menu replaces the light trigger once the pointer comes over it (components/ui/menu.tsx)
+  fireEvent.pointerEnter(screen.getByTestId('transcript-menu'));
   await waitFor(
     () => expect(screen.getByTestId('transcript-menu').hasAttribute('data-light-trigger')).toBe(false),
     { timeout: 10_000 },
