@@ -65,8 +65,8 @@ function errorOf(reply: NonNullable<EngineReply['error']>): Error {
 }
 
 /**
- * PGlite on its own thread. One statement is in flight at a time (db.ts's lanes see to it), so replies come
- * back in the order asked; each waits on its id all the same. If the thread dies, every waiting and later
+ * PGlite on its own thread. db.ts's lanes may hand over several statements at once; the thread runs them
+ * in the order sent, and each reply is matched to its call by id. If the thread dies, every waiting and later
  * call fails with the reason instead of hanging.
  */
 export async function threadEngine(dir: string, startParams: string[]): Promise<PgliteEngine> {
