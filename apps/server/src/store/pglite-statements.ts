@@ -22,16 +22,6 @@ export const MAX_PREPARED = 256;
 /** SQLSTATE feature_not_supported: "cached plan must not change result type" after a table changed. */
 const PLAN_CHANGED = '0A000';
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
-}
-
 export function preparedStatements(db: PGlite) {
   const { serialize } = protocol;
   /** In order of last use, least recent first. */
@@ -43,7 +33,7 @@ export function preparedStatements(db: PGlite) {
   async function prepare(sql: string): Promise<Prepared> {
     const name = `s${++counter}`;
     const { messages } = await db.execProtocol(
-      concat([
+      Buffer.concat([
         serialize.parse({ name, text: sql }),
         serialize.describe({ type: 'S', name }),
         serialize.sync(),
@@ -74,7 +64,7 @@ export function preparedStatements(db: PGlite) {
     const closes = toClose.map((name) => serialize.close({ type: 'S', name }));
     toClose = [];
     const { messages } = await db.execProtocol(
-      concat([
+      Buffer.concat([
         ...closes,
         serialize.bind({ statement: statement.name, values }),
         serialize.execute({}),
