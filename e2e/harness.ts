@@ -107,6 +107,15 @@ export class ProductServer {
   }
 }
 
+/**
+ * Chromium 156 (Debian's) renders its desktop omnibox popups as WebUI pages and warms them up in renderers of
+ * their own whenever a page opens, so every page load here ran beside ~1 s of the browser's own UI work
+ * (that renderer and its compositing) on this 2-core machine, stretching the page's tasks ~3x in wall time.
+ * Phones, which Lighthouse's mobile profile stands for, have no such popup; tests never use the omnibox.
+ * docs/decisions/0086-measure-the-page-not-the-browser-ui.md
+ */
+export const BROWSER_UI_FEATURES_OFF = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -121,6 +130,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
       '--no-first-run',
       '--use-fake-device-for-media-stream',
       '--use-fake-ui-for-media-stream',
+      `--disable-features=${BROWSER_UI_FEATURES_OFF.join(',')}`,
       ...extraArgs,
     ],
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, enterAsGuest, ProductServer } from '../e2e/harness.js';
+import { BROWSER_UI_FEATURES_OFF, CHROMIUM, enterAsGuest, ProductServer } from '../e2e/harness.js';
 
 /*
  * `npm run lighthouse` (after `npm run build`, which the npm script does): Lighthouse's default throttled
@@ -17,9 +17,18 @@ import { CHROMIUM, enterAsGuest, ProductServer } from '../e2e/harness.js';
 
 const chromePath = process.env.CHROME_PATH ?? CHROMIUM;
 const server = await ProductServer.start();
+// chrome-launcher's defaults already hold a --disable-features list, and Chromium reads only the last such
+// switch: the browser's UI pages go into that one list (see BROWSER_UI_FEATURES_OFF for why they are off)
+const defaults = chromeLauncher.Launcher.defaultFlags().map((flag) =>
+  flag.startsWith('--disable-features=') ? `${flag},${BROWSER_UI_FEATURES_OFF.join(',')}` : flag,
+);
+if (!defaults.some((flag) => flag.startsWith('--disable-features=')))
+  defaults.push(`--disable-features=${BROWSER_UI_FEATURES_OFF.join(',')}`);
 const chrome = await chromeLauncher.launch({
   chromePath,
+  ignoreDefaultFlags: true,
   chromeFlags: [
+    ...defaults,
     '--headless=new',
     '--no-sandbox',
     '--disable-gpu',
