@@ -11,7 +11,7 @@ export function ConnectionOverlays({ state }: { state: ConnectionState }) {
       <div
         data-testid="connecting-overlay"
         role="status"
-        className="fixed inset-0 z-30 flex flex-col items-center justify-center gap-3 bg-white/85 text-slate-700 backdrop-blur-sm dark:bg-slate-950/85 dark:text-slate-200"
+        className="fixed inset-0 z-30 flex flex-col items-center justify-center gap-3 bg-white text-slate-700 dark:bg-slate-950 dark:text-slate-200"
       >
         <Spinner className="size-8 text-indigo-600 dark:text-indigo-400" />
         <p className="text-base font-medium">{t('room.connecting')}</p>
