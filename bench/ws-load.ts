@@ -41,6 +41,10 @@ const settings = {
   flood: envFlag('BENCH_FLOOD', true),
   /** LANGUAGES of the chat run's server: one language means nothing to translate (chat fan-out alone). */
   chatLanguages: process.env.BENCH_CHAT_LANGUAGES ?? 'en',
+  /** AI_CONCURRENCY of the chat run's server (unset: the server's default); matters with translation on. */
+  chatAiConcurrency: process.env.BENCH_AI_CONCURRENCY
+    ? envNumber('BENCH_AI_CONCURRENCY', 8, Number.isInteger)
+    : undefined,
   trRooms: envNumber('BENCH_TR_ROOMS', 10),
   trClientsPerRoom: envNumber('BENCH_TR_CLIENTS_PER_ROOM', 4),
   trRatePerRoom: envNumber('BENCH_TR_RATE', 1),
@@ -85,7 +89,13 @@ async function main(): Promise<void> {
 
   // ---------------------------------------------------------------- 1. chat fan-out, server process
   log(`chat run: starting the server (LANGUAGES=${settings.chatLanguages}) on 127.0.0.1...`);
-  server = await startServerProcess({ entry, env: { LANGUAGES: settings.chatLanguages } });
+  server = await startServerProcess({
+    entry,
+    env: {
+      LANGUAGES: settings.chatLanguages,
+      ...(settings.chatAiConcurrency ? { AI_CONCURRENCY: String(settings.chatAiConcurrency) } : {}),
+    },
+  });
   log(`server pid ${server.pid} at ${server.baseUrl}`);
   let chat: ChatLoadResult;
   try {
