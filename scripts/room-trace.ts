@@ -10,7 +10,8 @@ import { enterAsGuest, launchBrowser, ProductServer } from '../e2e/harness.js';
  * in, mapped through the build's source maps to source files. TRACE_RUNS=n (default 1) repeats the load.
  * TRACE_CPU_RATE=1 loads it unslowed, as Lighthouse's simulation observes it, and then the tasks after the
  * first contentful paint by CPU time x 4 are the estimate of its TBT that the machine's load moves least;
- * TRACE_STACKS=1 adds the time under each caller. Decisions 0084 and 0085 say how this was used.
+ * TRACE_STACKS=1 adds the time under each caller. Last, the CPU of every Chromium thread after the first paint: what
+ * competed with the page for the machine's two cores (decision 0086). Decisions 0084 and 0085 say how this was used.
  */
 
 interface TraceEvent {
@@ -81,7 +82,7 @@ try {
     });
     await cdp.send('Tracing.start', {
       categories:
-        'disabled-by-default-devtools.timeline,devtools.timeline,toplevel,loading,blink.user_timing',
+        'disabled-by-default-devtools.timeline,devtools.timeline,toplevel,loading,blink.user_timing,__metadata',
       transferMode: 'ReportEvents',
     });
     await cdp.send('Profiler.start');
@@ -204,6 +205,28 @@ try {
       console.log(`      ${eventsIn(task).join(', ')}`);
     }
     console.log(`blocking time from 4 x CPU time, after FCP: ${Math.round(estimate)} ms`);
+    // Every Chromium process's threads by CPU from the first paint to the end: on two cores, what else runs
+    // beside the page stretches its tasks' wall time, which is what Lighthouse multiplies (decision 0086)
+    const names = new Map<string, string>();
+    const processes = new Map<number, string>();
+    for (const e of events as (TraceEvent & { args?: { name?: string } })[]) {
+      if (e.ph !== 'M' || !e.args?.name) continue;
+      if (e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
+      if (e.name === 'process_name') processes.set(e.pid, e.args.name);
+    }
+    const threads = new Map<string, { cpu: number; wall: number }>();
+    for (const e of events) {
+      if (e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask' || e.ts < fcp || e.ts > traceEnd)
+        continue;
+      const key = `${processes.get(e.pid) ?? e.pid} / ${names.get(`${e.pid}:${e.tid}`) ?? e.tid}`;
+      const sum = threads.get(key) ?? { cpu: 0, wall: 0 };
+      sum.cpu += (e.tdur ?? 0) / 1000;
+      sum.wall += (e.dur ?? 0) / 1000;
+      threads.set(key, sum);
+    }
+    console.log('CPU by thread from the first paint on (all Chromium processes):');
+    for (const [key, { cpu, wall }] of [...threads].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 6))
+      console.log(`  ${key}: CPU ${Math.round(cpu)} ms (wall ${Math.round(wall)} ms)`);
     await page.close();
   }
 } finally {
