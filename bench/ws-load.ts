@@ -41,10 +41,8 @@ const settings = {
   flood: envFlag('BENCH_FLOOD', true),
   /** LANGUAGES of the chat run's server: one language means nothing to translate (chat fan-out alone). */
   chatLanguages: process.env.BENCH_CHAT_LANGUAGES ?? 'en',
-  /** AI_CONCURRENCY of the chat run's server (unset: the server's default); matters with translation on. */
-  chatAiConcurrency: process.env.BENCH_AI_CONCURRENCY
-    ? envNumber('BENCH_AI_CONCURRENCY', 8, Number.isInteger)
-    : undefined,
+  /** AI_CONCURRENCY of the chat run's server; 0 keeps the server's default. Matters with translation on. */
+  chatAiConcurrency: envNumber('BENCH_AI_CONCURRENCY', 0, (v) => Number.isInteger(v) && v >= 0),
   trRooms: envNumber('BENCH_TR_ROOMS', 10),
   trClientsPerRoom: envNumber('BENCH_TR_CLIENTS_PER_ROOM', 4),
   trRatePerRoom: envNumber('BENCH_TR_RATE', 1),
