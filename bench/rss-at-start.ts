@@ -15,7 +15,8 @@ import { median } from './lib/stats.js';
  *   npm run build -w @xtalk/server && node --import tsx bench/rss-at-start.ts
  *
  * RSS_RUNS (5), RSS_WAIT_MS (2000), RSS_NODE_ARGS (more node flags, space-separated) and RSS_ENV
- * (`NAME=value NAME=value` for the server) try a setting without rebuilding.
+ * (`NAME=value NAME=value` for the server) try a setting without rebuilding; RSS_ENTRY measures another
+ * build of the server (as BENCH_XTALK_ENTRY does for the fan-out bench).
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -113,7 +114,7 @@ console.log(
 for (let run = 0; run < runs; run++) {
   const started = Date.now();
   const server = await startServerProcess({
-    entry: join(root, 'apps/server/dist/server.js'),
+    entry: process.env.RSS_ENTRY ?? join(root, 'apps/server/dist/server.js'),
     nodeArgs: ['--expose-gc', '--import', join(here, 'peers/gc-hook.mjs'), ...extraNodeArgs],
     env: { LANGUAGES: 'en', ...extraEnv },
     startTimeoutMs: 60_000,
