@@ -19,8 +19,8 @@ import {
  * the functions that run hot with TurboFan on background threads (dynamic tiering); for PGlite at start that
  * compile work left 70-100 MB of glibc malloc arenas resident in the server (freed, not given back), and the
  * optimised code did not make statements cheaper: ~0.5 ms of process CPU per chat insert + session lookup
- * either way, while starting PGlite and migrating cost 1.7-1.9 s of CPU instead of 3.2-3.8 s. Either flag alone
- * did not help (measured): both are needed. V8's flags are per process; these are set before PGlite
+ * either way, while starting PGlite and migrating cost 1.7-1.9 s of CPU instead of 3.2-3.8 s. Either flag
+ * alone did not help (measured): both are needed. V8's flags are per process; these are set before PGlite
  * compiles its module (PGlite.create below); the server's only other WASM, undici's HTTP parser, is small.
  */
 setFlagsFromString('--no-wasm-tier-up');
