@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { describeConfig, loadConfig } from './config.js';
+import { collectStartupGarbage } from './startup-garbage.js';
 
 /* Starts XTalk: reads the configuration once, listens, and shuts down cleanly on SIGTERM/SIGINT. */
 
@@ -29,4 +30,5 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 await app.listen({ port: config.PORT, host: config.HOST });
+collectStartupGarbage();
 app.log.info(`XTalk is ready at ${config.PUBLIC_URL ?? `http://localhost:${config.PORT}`}`);

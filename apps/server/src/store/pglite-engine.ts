@@ -47,15 +47,23 @@ export async function inProcessEngine(dir: string | undefined, startParams: stri
 }
 
 /**
+ * The thread's young generation (where V8 allocates new objects) is held to 4 MB: left to grow, it reached
+ * ~12 MB while PGlite started, nearly empty afterwards, and the pages stay resident (docs/decisions/0119).
+ * What the thread allocates per statement (a request, its rows) is short-lived and small, so the smaller
+ * space only means more frequent, cheap scavenges.
+ */
+const resourceLimits = { maxYoungGenerationSizeMb: 4 };
+
+/**
  * The worker: its own file built next to server.js (build.mjs); run from source (tests, `npm run dev`),
  * a two-line bootstrap registers tsx in the thread first, as a thread does not inherit the loader.
  */
 function startWorker(workerData: EngineStart): Worker {
   if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData });
+    return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData, resourceLimits });
   const source = new URL('./pglite-worker.ts', import.meta.url).href;
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData });
+  return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
 }
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;

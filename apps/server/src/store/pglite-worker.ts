@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   inProcessEngine,
@@ -12,6 +13,18 @@ import {
  * (threadEngine in pglite-engine.ts, several at once through db.ts's lanes) and goes on with its sockets
  * while PostgreSQL parses, plans, writes and fsyncs here. They run and are answered in the order they came.
  */
+
+/*
+ * PostgreSQL's WASM stays on V8's baseline compiler, Liftoff (docs/decisions/0119). By default V8 recompiles
+ * the functions that run hot with TurboFan on background threads (dynamic tiering); for PGlite at start that
+ * compile work left 70-100 MB of glibc malloc arenas resident in the server (freed, not given back), and the
+ * optimised code did not make statements cheaper: ~0.5 ms of process CPU per chat insert + session lookup
+ * either way, while starting PGlite and migrating cost 1.7-1.9 s of CPU instead of 3.2-3.8 s. Either flag
+ * alone did not help (measured): both are needed. V8's flags are per process; these are set before PGlite
+ * compiles its module (PGlite.create below); the server's only other WASM, undici's HTTP parser, is small.
+ */
+setFlagsFromString('--no-wasm-tier-up');
+setFlagsFromString('--no-wasm-dynamic-tiering');
 
 const port = parentPort!;
 const { dir, startParams } = workerData as EngineStart;
