@@ -53,7 +53,7 @@ export function createSocketCaps(settings: SocketCapSettings, clock: { now(): nu
       return sessions.size < settings.perUser;
     },
     /** The reserved handshake became a socket; a socket already open for the session is replaced. */
-    open(ip: string, userId: string, sessionId: string, socket: CappedSocket): () => void {
+    open(ip: string, userId: string, sessionId: string, socket: CappedSocket): void {
       count(pendingByIp, ip, -1);
       const previous = bySession.get(sessionId);
       bySession.set(sessionId, socket);
@@ -62,16 +62,18 @@ export function createSocketCaps(settings: SocketCapSettings, clock: { now(): nu
       sessions.add(sessionId);
       byUser.set(userId, sessions);
       previous?.replace();
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        count(byIp, ip, -1);
-        if (bySession.get(sessionId) !== socket) return; // replaced: the session lives on in the new socket
-        bySession.delete(sessionId);
-        sessions.delete(sessionId);
-        if (sessions.size === 0) byUser.delete(userId);
-      };
+    },
+    /**
+     * The socket `open` counted has closed (once per socket). Its caller keeps the address and ids, not a
+     * release closure per socket (issue 13: memory per connection).
+     */
+    close(ip: string, userId: string, sessionId: string, socket: CappedSocket): void {
+      count(byIp, ip, -1);
+      if (bySession.get(sessionId) !== socket) return; // replaced: the session lives on in the new socket
+      bySession.delete(sessionId);
+      const sessions = byUser.get(userId);
+      sessions?.delete(sessionId);
+      if (sessions?.size === 0) byUser.delete(userId);
     },
     /** Whether the user is in a flood cool-down (refused new sockets). */
     cooling(userId: string): boolean {
