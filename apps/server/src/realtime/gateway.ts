@@ -76,7 +76,12 @@ class WsPeer implements PeerSocket, CappedSocket {
  * upgrade (path, origin, token, session), so a refused client gets a plain HTTP status, not a socket.
  */
 export function createGateway(app: FastifyInstance, options: GatewayOptions) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes });
+  // clientTracking off: `live` is the list of sockets, and ws's own set costs a close listener per socket
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxFrameBytes,
+    clientTracking: false,
+  });
   const live = new Map<WebSocket, WsPeer>();
   /** Close handling still running (presence, LEAVE); shutdown waits for it before the database closes. */
   const closings = new Set<Promise<void>>();
