@@ -15,18 +15,25 @@ export interface Bus {
 }
 
 export function createMemoryBus(): Bus {
-  const handlers = new Map<string, Set<(payload: Buffer) => void>>();
+  // a channel's one handler, or a Set once it has several: most channels (a user's) have one, and a Set
+  // per channel was ~170 bytes per connection (issue 13)
+  type Handler = (payload: Buffer) => void;
+  const handlers = new Map<string, Handler | Set<Handler>>();
   return {
     async publish(channel, payload) {
-      for (const handler of handlers.get(channel) ?? []) handler(payload);
+      const subscribed = handlers.get(channel);
+      if (typeof subscribed === 'function') subscribed(payload);
+      else if (subscribed) for (const handler of subscribed) handler(payload);
     },
     async subscribe(channel, handler) {
-      let set = handlers.get(channel);
-      if (!set) handlers.set(channel, (set = new Set()));
-      set.add(handler);
+      const subscribed = handlers.get(channel);
+      if (!subscribed) handlers.set(channel, handler);
+      else if (subscribed instanceof Set) subscribed.add(handler);
+      else if (subscribed !== handler) handlers.set(channel, new Set([subscribed, handler]));
       return async () => {
-        set.delete(handler);
-        if (set.size === 0) handlers.delete(channel);
+        const now = handlers.get(channel);
+        if (now === handler) handlers.delete(channel);
+        else if (now instanceof Set && now.delete(handler) && now.size === 0) handlers.delete(channel);
       };
     },
     async close() {

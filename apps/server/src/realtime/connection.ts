@@ -14,6 +14,7 @@ import {
   type ConnectionCore,
   type ConnectionDeps,
 } from './connection-core.js';
+import type { HubMember, UserMember } from './room-hub.js';
 import { join } from './connection-join.js';
 import { editMessage } from './edit-handler.js';
 import { jsonForVersion } from './legacy-frames.js';
@@ -24,6 +25,8 @@ import {
   createFrameLimits,
   frameKindOf,
   parseFrameText,
+  type FrameLimitPolicy,
+  type FrameLimits,
   type FrameVerdict,
 } from './frame-limits.js';
 import { createLogSampler } from './log-sampler.js';
@@ -31,121 +34,178 @@ import { createLogSampler } from './log-sampler.js';
 export type { ConnectionContext, ConnectionDeps } from './connection-core.js';
 
 const CHAT_TOO_FAST = 'You are sending messages too fast; wait a moment.';
+const TOO_MANY_FRAMES = 'You are sending too many frames; wait a moment.';
 
-/** The connection's state and its ways out (the socket, the hub's member views). */
-function createCore(
-  socket: PeerSocket,
-  session: { roomId: string },
-  initialUser: UserRow,
-  deps: ConnectionDeps,
-): ConnectionCore {
-  let log: FastifyBaseLogger | undefined;
-  const core: ConnectionCore = {
-    deps,
-    roomId: session.roomId,
-    // made on first use: most connections never log, and a child logger per socket is memory (issue 13)
-    get log() {
-      log ??= deps.logger.child({ roomId: session.roomId, userId: initialUser.id });
-      return log;
-    },
-    user: initialUser,
-    displayName: displayNameOf(initialUser),
-    language: deps.languages[0]!,
-    state: 'new',
-    protocolVersion: 1,
-    pending: undefined,
-    lastOffset: 0,
-    attached: false,
-    present: false,
-    member: {
-      roomId: session.roomId,
-      username: () => core.user.username,
-      language: () => core.language,
-      deliverText(json: Buffer, offset?: number) {
-        if (core.pending) core.pending.push({ json, offset });
-        else core.sendLogged(json, offset);
-      },
-      deliverAudio(wav: Buffer) {
-        if (core.state === 'joined' && socket.bufferedAmount <= deps.maxBufferedBytes) socket.sendBinary(wav);
-      },
-    },
-    /** Frames for this user on any node (BALANCE, the author's notices); after READY like room frames. */
-    userMember: {
-      userId: initialUser.id,
-      deliverText: (json: Buffer) => core.member.deliverText(json),
-    },
-    sendFrame: (frame: ServerFrame) => sendText(JSON.stringify(frame)),
-    sendError: (code: ErrorCode, message: string, clientId?: string) =>
-      core.sendFrame({ type: 'error', code, message, ...(clientId ? { clientId } : {}) }),
-    sendLogged(json: Buffer, offset: number | undefined) {
-      if (offset !== undefined) {
-        if (offset <= core.lastOffset) return;
-        core.lastOffset = offset;
-      }
-      for (const forClient of jsonForVersion(json, core.protocolVersion, core.user.username))
-        sendText(forClient);
-    },
-    close(code: number, reason: string) {
-      if (core.state === 'closed') return;
-      socket.close(code, reason);
-    },
-  };
-  function sendText(json: string | Buffer) {
-    if (core.state === 'closed') return;
-    if (socket.bufferedAmount > deps.maxBufferedBytes) {
-      core.log.warn('dropping a connection that stopped reading');
-      core.close(CloseCode.PolicyViolation, 'Too slow to keep up.');
-      return;
-    }
-    socket.sendText(json);
+/*
+ * Issue 13 (memory per idle connection): a connection is a handful of small objects whose methods live on
+ * their classes' prototypes, not an object literal of ~25 closures (an object literal with a getter is
+ * also a slow, dictionary-mode object of ~800 bytes). docs/decisions/0087-connection-memory.md.
+ */
+
+/** How the room hub and the user channel see a connection: one small object for both views. */
+class MemberView implements HubMember, UserMember {
+  constructor(private readonly connection: Connection) {}
+  get roomId() {
+    return this.connection.roomId;
   }
-  return core;
+  get userId() {
+    return this.connection.user.id;
+  }
+  username() {
+    return this.connection.user.username;
+  }
+  language() {
+    return this.connection.language;
+  }
+  deliverText(json: Buffer, offset?: number) {
+    const connection = this.connection;
+    if (connection.pending) connection.pending.push({ json, offset });
+    else connection.sendLogged(json, offset);
+  }
+  deliverAudio(wav: Buffer) {
+    this.connection.deliverAudio(wav);
+  }
+}
+
+/** What voice input sees of a connection; made on first use (most connections never send voice). */
+class VoiceContext implements ConnectionContext {
+  constructor(private readonly connection: Connection) {}
+  get roomId() {
+    return this.connection.roomId;
+  }
+  get userId() {
+    return this.connection.user.id;
+  }
+  username() {
+    return this.connection.user.username;
+  }
+  displayUsername() {
+    return this.connection.displayName;
+  }
+  language() {
+    return this.connection.language;
+  }
+  sendFrame(frame: ServerFrame) {
+    this.connection.sendFrame(frame);
+  }
+  takeClipClientId() {
+    const clientId = this.connection.clipClientId;
+    this.connection.clipClientId = undefined;
+    return clientId;
+  }
 }
 
 /**
  * One client's conversation with the server (spec section 7), independent of `ws`: frames in, frames
- * out. Every inbound frame is validated; a bad one gets an `error` frame and the socket stays open.
+ * out. Every inbound frame is validated; a bad one gets an `error` frame and the socket stays open. It is
+ * also the state its frame handlers share (ConnectionCore: connection-join.ts, frame-handlers.ts).
  */
-export function createConnection(
-  socket: PeerSocket,
-  session: { roomId: string },
-  initialUser: UserRow,
-  deps: ConnectionDeps,
-) {
-  const core = createCore(socket, session, initialUser, deps);
-  const { sendError, close } = core;
-  let clipClientId: string | undefined;
-  const policy = deps.frameLimits ?? {
-    settings: DEFAULT_FRAME_LIMITS,
-    log: createLogSampler(deps.logger, deps.clock),
-  };
-  const limits = createFrameLimits(policy.settings, deps.clock);
-  let flooded = false;
+export class Connection implements ConnectionCore {
+  readonly roomId: string;
+  user: UserRow;
+  displayName: string;
+  language: string;
+  state: ConnectionCore['state'] = 'new';
+  protocolVersion = 1;
+  pending: ConnectionCore['pending'] = undefined;
+  lastOffset = 0;
+  attached = false;
+  present = false;
+  readonly member: MemberView;
+  /** The client id announced (voiceClip) for the next voice clip. */
+  clipClientId: string | undefined = undefined;
+  private readonly limits: FrameLimits;
+  private wasFlooded = false;
   /** Frames of one connection are handled one after another, in the order they came. */
-  let queue: Promise<void> = Promise.resolve();
+  private queue: Promise<void> = RESOLVED;
+  // made on first use: most connections never log, and a child logger per socket is memory (issue 13)
+  private childLog: FastifyBaseLogger | undefined = undefined;
+  private voiceContext: VoiceContext | undefined = undefined;
+  private ownPolicy: FrameLimitPolicy | undefined = undefined;
 
-  const context: ConnectionContext = {
-    roomId: session.roomId,
-    userId: initialUser.id,
-    username: () => core.user.username,
-    displayUsername: () => core.displayName,
-    language: () => core.language,
-    sendFrame: core.sendFrame,
-    takeClipClientId() {
-      const clientId = clipClientId;
-      clipClientId = undefined;
-      return clientId;
-    },
-  };
+  constructor(
+    private readonly socket: PeerSocket,
+    session: { roomId: string },
+    initialUser: UserRow,
+    readonly deps: ConnectionDeps,
+  ) {
+    this.roomId = session.roomId;
+    this.user = initialUser;
+    this.displayName = displayNameOf(initialUser);
+    this.language = deps.languages[0]!;
+    this.member = new MemberView(this);
+    this.limits = createFrameLimits(this.policy.settings, deps.clock);
+  }
+
+  get log(): FastifyBaseLogger {
+    this.childLog ??= this.deps.logger.child({ roomId: this.roomId, userId: this.user.id });
+    return this.childLog;
+  }
+
+  /** Frames for this user on any node (BALANCE, the author's notices); after READY like room frames. */
+  get userMember(): UserMember {
+    return this.member;
+  }
+
+  get context(): ConnectionContext {
+    this.voiceContext ??= new VoiceContext(this);
+    return this.voiceContext;
+  }
+
+  private get policy(): FrameLimitPolicy {
+    if (this.deps.frameLimits) return this.deps.frameLimits;
+    this.ownPolicy ??= {
+      settings: DEFAULT_FRAME_LIMITS,
+      log: createLogSampler(this.deps.logger, this.deps.clock),
+    };
+    return this.ownPolicy;
+  }
+
+  sendFrame(frame: ServerFrame) {
+    this.sendText(JSON.stringify(frame));
+  }
+
+  sendError(code: ErrorCode, message: string, clientId?: string) {
+    this.sendFrame({ type: 'error', code, message, ...(clientId ? { clientId } : {}) });
+  }
+
+  sendLogged(json: Buffer, offset: number | undefined) {
+    if (offset !== undefined) {
+      if (offset <= this.lastOffset) return;
+      this.lastOffset = offset;
+    }
+    for (const forClient of jsonForVersion(json, this.protocolVersion, this.user.username))
+      this.sendText(forClient);
+  }
+
+  deliverAudio(wav: Buffer) {
+    if (this.state === 'joined' && this.socket.bufferedAmount <= this.deps.maxBufferedBytes)
+      this.socket.sendBinary(wav);
+  }
+
+  close(code: number, reason: string) {
+    if (this.state === 'closed') return;
+    this.socket.close(code, reason);
+  }
+
+  private sendText(json: string | Buffer) {
+    if (this.state === 'closed') return;
+    if (this.socket.bufferedAmount > this.deps.maxBufferedBytes) {
+      this.log.warn('dropping a connection that stopped reading');
+      this.close(CloseCode.PolicyViolation, 'Too slow to keep up.');
+      return;
+    }
+    this.socket.sendText(json);
+  }
 
   /** Queues a frame's work after the previous frame's; a failure becomes an error frame, never a crash. */
-  function track(work: () => Promise<unknown>, clientId?: string) {
-    queue = queue.then(work).then(
+  private track(work: () => Promise<unknown>, clientId?: string) {
+    this.queue = this.queue.then(work).then(
       () => undefined,
       (error: unknown) => {
-        if (error instanceof FrameRefusal) return sendError(error.code, error.message, clientId);
-        core.log.error({ err: error }, 'frame handling failed');
-        sendError('internal', 'Something went wrong on the server; please try again.', clientId);
+        if (error instanceof FrameRefusal) return this.sendError(error.code, error.message, clientId);
+        this.log.error({ err: error }, 'frame handling failed');
+        this.sendError('internal', 'Something went wrong on the server; please try again.', clientId);
       },
     );
   }
@@ -154,101 +214,115 @@ export function createConnection(
    * Whether a frame may be handled; a refused one is answered, dropped or ends the connection. `clientId`
    * is the refused frame's own, so the web outbox knows which message to send again.
    */
-  function admit(
-    verdict: FrameVerdict,
-    message = 'You are sending too many frames; wait a moment.',
-    clientId?: string,
-  ) {
+  private admit(verdict: FrameVerdict, message = TOO_MANY_FRAMES, clientId?: string) {
     if (verdict === 'ok') return true;
-    if (verdict === 'tell') sendError('rate_limited', message, clientId);
+    if (verdict === 'tell') this.sendError('rate_limited', message, clientId);
     if (verdict === 'close') {
-      policy.log.info(
+      this.policy.log.info(
         'flood',
-        { roomId: session.roomId, userId: core.user.id },
+        { roomId: this.roomId, userId: this.user.id },
         'closed a flooding connection',
       );
-      flooded = true;
-      close(CloseCode.PolicyViolation, 'Too many frames.');
+      this.wasFlooded = true;
+      this.close(CloseCode.PolicyViolation, 'Too many frames.');
     }
     return false;
   }
 
-  async function voiceFrame(frame: VoiceStartFrame | VoiceEndFrame): Promise<void> {
-    if (!deps.onVoiceFrame) {
-      return sendError('audio_rejected', 'Streamed voice is not supported by this server.');
+  private async voiceFrame(frame: VoiceStartFrame | VoiceEndFrame): Promise<void> {
+    if (!this.deps.onVoiceFrame) {
+      return this.sendError('audio_rejected', 'Streamed voice is not supported by this server.');
     }
-    if (core.state !== 'joined') return sendError('not_joined', 'Send setUsername before sending audio.');
-    await deps.onVoiceFrame(context, frame);
+    if (this.state !== 'joined')
+      return this.sendError('not_joined', 'Send setUsername before sending audio.');
+    await this.deps.onVoiceFrame(this.context, frame);
   }
 
-  return {
-    context,
-    onText(text: string) {
-      if (core.state === 'closed' || !admit(limits.arrive())) return;
-      const parsed = parseFrameText(text);
-      if (!parsed.ok) {
-        const clientId = clientIdIn(text);
-        if (!admit(limits.kind('invalid'), undefined, clientId)) return;
-        policy.log.info('rejected', { code: parsed.code, reason: parsed.message }, 'rejected a frame');
-        return sendError(parsed.code, parsed.message, clientId);
-      }
-      const frame = parsed.frame;
-      // Counted when the frame arrives, not when its turn in the queue comes: after a stall the queued
-      // frames run back to back, and a client well under the limit must not look bursty.
-      const kind = frameKindOf(frame.type);
-      const clientId = 'clientId' in frame ? frame.clientId : undefined;
-      if (!admit(limits.kind(kind), kind === 'chat' ? CHAT_TOO_FAST : undefined, clientId)) return;
-      switch (frame.type) {
-        case 'setUsername':
-          return track(() => join(core, frame));
-        case 'chat':
-          return track(() => chat(core, frame), frame.clientId);
-        case 'setLanguage':
-          return track(async () => setLanguage(core, frame));
-        case 'updateUsername':
-          return track(() => updateUsername(core, frame));
-        case 'voiceClip':
-          clipClientId = frame.clientId;
-          return;
-        case 'editMessage':
-          return track(() => editMessage(core, frame));
-        case 'voiceStart':
-        case 'voiceEnd':
-          return track(async () => voiceFrame(frame));
-      }
-    },
-    onBinary(data: Buffer) {
-      if (core.state === 'closed' || !admit(limits.arrive())) return;
-      limits.accepted();
-      if (!deps.onAudio)
-        return sendError('audio_rejected', 'Voice messages are not supported by this server yet.');
-      if (core.state !== 'joined') return sendError('not_joined', 'Send setUsername before sending audio.');
-      track(() => deps.onAudio!(context, data));
-    },
-    /**
-     * The socket is gone. `announce` is false when the server itself is shutting down: the people did not
-     * leave, the server did, and they will be back in a moment.
-     */
-    async onClose(announce: boolean) {
-      core.state = 'closed';
-      core.pending = undefined;
-      await queue;
-      if (core.attached) {
-        await deps.hub.detach(core.member);
-        await deps.hub.detachUser(core.userMember);
-      }
-      if (!core.present) return;
-      const last = await deps.presence.leave(session.roomId, core.user.username).catch(() => false);
-      if (last && announce) await announcePresence(core, 'LEAVE');
-    },
-    /** Whether the connection was closed for flooding (its user is refused new sockets for a while). */
-    flooded: () => flooded,
-    /** Work still running for this connection (frames being stored). */
-    settled: () => queue,
-    close,
-  };
+  onText(text: string) {
+    if (this.state === 'closed' || !this.admit(this.limits.arrive())) return;
+    const parsed = parseFrameText(text);
+    if (!parsed.ok) {
+      const clientId = clientIdIn(text);
+      if (!this.admit(this.limits.kind('invalid'), undefined, clientId)) return;
+      this.policy.log.info('rejected', { code: parsed.code, reason: parsed.message }, 'rejected a frame');
+      return this.sendError(parsed.code, parsed.message, clientId);
+    }
+    const frame = parsed.frame;
+    // Counted when the frame arrives, not when its turn in the queue comes: after a stall the queued
+    // frames run back to back, and a client well under the limit must not look bursty.
+    const kind = frameKindOf(frame.type);
+    const clientId = 'clientId' in frame ? frame.clientId : undefined;
+    if (!this.admit(this.limits.kind(kind), kind === 'chat' ? CHAT_TOO_FAST : undefined, clientId)) return;
+    switch (frame.type) {
+      case 'setUsername':
+        return this.track(() => join(this, frame));
+      case 'chat':
+        return this.track(() => chat(this, frame), frame.clientId);
+      case 'setLanguage':
+        return this.track(async () => setLanguage(this, frame));
+      case 'updateUsername':
+        return this.track(() => updateUsername(this, frame));
+      case 'voiceClip':
+        this.clipClientId = frame.clientId;
+        return;
+      case 'editMessage':
+        return this.track(() => editMessage(this, frame));
+      case 'voiceStart':
+      case 'voiceEnd':
+        return this.track(async () => this.voiceFrame(frame));
+    }
+  }
+
+  onBinary(data: Buffer) {
+    if (this.state === 'closed' || !this.admit(this.limits.arrive())) return;
+    this.limits.accepted();
+    const onAudio = this.deps.onAudio;
+    if (!onAudio)
+      return this.sendError('audio_rejected', 'Voice messages are not supported by this server yet.');
+    if (this.state !== 'joined')
+      return this.sendError('not_joined', 'Send setUsername before sending audio.');
+    this.track(() => onAudio(this.context, data));
+  }
+
+  /**
+   * The socket is gone. `announce` is false when the server itself is shutting down: the people did not
+   * leave, the server did, and they will be back in a moment.
+   */
+  async onClose(announce: boolean) {
+    this.state = 'closed';
+    this.pending = undefined;
+    await this.queue;
+    const { deps } = this;
+    if (this.attached) {
+      await deps.hub.detach(this.member);
+      await deps.hub.detachUser(this.member);
+    }
+    if (!this.present) return;
+    const last = await deps.presence.leave(this.roomId, this.user.username).catch(() => false);
+    if (last && announce) await announcePresence(this, 'LEAVE');
+  }
+
+  /** Whether the connection was closed for flooding (its user is refused new sockets for a while). */
+  flooded() {
+    return this.wasFlooded;
+  }
+
+  /** Work still running for this connection (frames being stored). */
+  settled() {
+    return this.queue;
+  }
 }
-export type Connection = ReturnType<typeof createConnection>;
+
+const RESOLVED: Promise<void> = Promise.resolve();
+
+export function createConnection(
+  socket: PeerSocket,
+  session: { roomId: string },
+  initialUser: UserRow,
+  deps: ConnectionDeps,
+): Connection {
+  return new Connection(socket, session, initialUser, deps);
+}
 
 /** The clientId of a refused chat frame, when it has a usable one (the refusal names it). */
 function clientIdIn(text: string): string | undefined {

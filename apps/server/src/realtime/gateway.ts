@@ -2,17 +2,19 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { CloseCode } from '@xtalk/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Clock } from '../clock.js';
 import { HttpError } from '../http-errors.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import { createConnection, type Connection, type ConnectionDeps } from './connection.js';
+import { createDeadlines } from './deadlines.js';
 import { createHeartbeat } from './heartbeat.js';
-import { clientAddress } from './socket-caps.js';
+import type { PeerSocket } from './peer-socket.js';
+import { clientAddress, type CappedSocket } from './socket-caps.js';
 import { authoriseUpgrade, type AuthorisedUpgrade } from './upgrade-auth.js';
 import { ipCapRefusal, refuse, userCapRefusal, type UpgradeCaps } from './upgrade-refusal.js';
-import { createWriteBatcher, textFrame } from './write-batcher.js';
+import { createWriteBatcher, textFrame, type WriteBatcher } from './write-batcher.js';
 
 export { isAllowedOrigin } from './upgrade-auth.js';
 
@@ -30,22 +32,43 @@ export interface GatewayOptions {
   caps?: UpgradeCaps;
 }
 
-/** Counts the socket against its caps until it closes (a flooder's user waits before the next one). */
-function capSocket(
-  caps: UpgradeCaps,
-  ws: WebSocket,
-  connection: Connection,
-  ip: string,
-  userId: string,
-  sessionId: string,
-) {
-  const release = caps.sockets.open(ip, userId, sessionId, {
-    replace: () => ws.close(CloseCode.SessionEnded, 'This session was opened again elsewhere.'),
-  });
-  ws.once('close', () => {
-    release();
-    if (connection.flooded()) caps.sockets.penalise(userId);
-  });
+/**
+ * The socket as the connection (PeerSocket) and the caps (CappedSocket) see it. One small object per
+ * socket with its methods on the prototype, instead of an object literal with a getter and four closures
+ * (issue 13: memory per connection).
+ */
+class WsPeer implements PeerSocket, CappedSocket {
+  connection!: Connection;
+  constructor(
+    readonly ws: WebSocket,
+    private readonly stream: Duplex,
+    private readonly batcher: WriteBatcher,
+    /** Where the caps counted the socket (empty without caps). */
+    readonly ip: string,
+    readonly sessionId: string,
+  ) {}
+
+  // the upgraded stream is the one `ws` writes to: a frame written here keeps its place among ws's own
+  // (ping, close); once ws is closing nothing more is sent, as ws.send would refuse
+  sendText(data: string | Buffer) {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.batcher.write(this.stream, textFrame(typeof data === 'string' ? Buffer.from(data) : data));
+  }
+  sendBinary(data: Uint8Array) {
+    this.ws.send(data, { binary: true });
+  }
+  close(code: number, reason: string) {
+    this.ws.close(code, reason);
+  }
+  // what ws.bufferedAmount adds to this (its sender's queue) is only ever used while compressing or
+  // reading a Blob, neither of which this server does; read per delivery, the stream is cheaper
+  get bufferedAmount() {
+    return this.stream.writableLength;
+  }
+  /** Another socket took over this one's session. */
+  replace() {
+    this.ws.close(CloseCode.SessionEnded, 'This session was opened again elsewhere.');
+  }
 }
 
 /**
@@ -53,14 +76,54 @@ function capSocket(
  * upgrade (path, origin, token, session), so a refused client gets a plain HTTP status, not a socket.
  */
 export function createGateway(app: FastifyInstance, options: GatewayOptions) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes });
-  const live = new Map<WebSocket, ReturnType<typeof createConnection>>();
+  // clientTracking off: `live` is the list of sockets, and ws's own set costs a close listener per socket
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxFrameBytes,
+    clientTracking: false,
+  });
+  const live = new Map<WebSocket, WsPeer>();
   /** Close handling still running (presence, LEAVE); shutdown waits for it before the database closes. */
   const closings = new Set<Promise<void>>();
   let closing = false;
   /** Text frames leave framed once and corked per turn (write-batcher.ts, docs/decisions/0110). */
   const batcher = createWriteBatcher();
   const heartbeat = createHeartbeat(options.heartbeatMs);
+  /** Token expiry: one timer for every socket (deadlines.ts), not a setTimeout each (issue 13). */
+  const expiries = createDeadlines<WebSocket>((ws) =>
+    ws.close(CloseCode.TokenExpired, 'Your login has expired.'),
+  );
+
+  // One listener of each kind for every socket, the socket being `this` (issue 13: no closures per socket)
+  function onMessage(this: WebSocket, data: RawData, isBinary: boolean) {
+    const connection = live.get(this)?.connection;
+    if (!connection) return;
+    const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    if (isBinary) connection.onBinary(buffer);
+    else connection.onText(buffer.toString('utf8'));
+  }
+  function onError(error: Error) {
+    options.logger.info({ err: error }, 'socket error');
+  }
+  function onClose(this: WebSocket) {
+    const peer = live.get(this);
+    heartbeat.remove(this);
+    expiries.remove(this);
+    live.delete(this);
+    if (!peer) return;
+    const { connection } = peer;
+    // counted against the caps until now (a flooder's user waits before the next one)
+    const caps = options.caps;
+    if (caps) {
+      caps.sockets.close(peer.ip, connection.user.id, peer.sessionId, peer);
+      if (connection.flooded()) caps.sockets.penalise(connection.user.id);
+    }
+    const work = connection
+      .onClose(!closing)
+      .catch((error: unknown) => options.logger.error({ err: error }, 'close handling failed'));
+    closings.add(work);
+    void work.finally(() => closings.delete(work));
+  }
 
   function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
     if (closing) {
@@ -71,7 +134,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     const ipRefusal = caps && ipCapRefusal(caps, ip);
     if (ipRefusal) return refuse(socket, ipRefusal);
     // whatever happens before the socket opens (refused, dropped), the reservation is given back; once
-    // open, the socket's caps take over (capSocket) and this listener, which holds the request, goes
+    // open, the socket's caps take over (accept) and this listener, which holds the request, goes
     const releaseIp = caps ? () => caps.sockets.releaseIp(ip) : undefined;
     if (releaseIp) socket.once('close', releaseIp);
     authoriseUpgrade(request, options).then(
@@ -103,56 +166,21 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     wss.handleUpgrade(request, socket, head, (ws) => {
       if (closing) return ws.close(CloseCode.GoingAway, 'Server is shutting down.');
       if (releaseIp) socket.off('close', releaseIp);
-      const connection = accept(ws, socket, auth, session.room_id);
-      if (caps) capSocket(caps, ws, connection, ip, auth.user.id, session.id);
+      accept(new WsPeer(ws, socket, batcher, ip, session.id), auth, session.room_id);
     });
   }
 
-  function accept(ws: WebSocket, stream: Duplex, auth: AuthorisedUpgrade['auth'], roomId: string) {
-    const connection = createConnection(
-      {
-        // the upgraded stream is the one `ws` writes to: a frame written here keeps its place among
-        // ws's own (ping, close); once ws is closing nothing more is sent, as ws.send would refuse
-        sendText: (data) => {
-          if (ws.readyState !== ws.OPEN) return;
-          batcher.write(stream, textFrame(typeof data === 'string' ? Buffer.from(data) : data));
-        },
-        sendBinary: (data) => ws.send(data, { binary: true }),
-        close: (code, reason) => ws.close(code, reason),
-        // what ws.bufferedAmount adds to this (its sender's queue) is only ever used while compressing
-        // or reading a Blob, neither of which this server does; read per delivery, the stream is cheaper
-        get bufferedAmount() {
-          return stream.writableLength;
-        },
-      },
-      { roomId },
-      auth.user,
-      options.connectionDeps,
-    );
-    live.set(ws, connection);
+  function accept(peer: WsPeer, auth: AuthorisedUpgrade['auth'], roomId: string) {
+    const { ws } = peer;
+    peer.connection = createConnection(peer, { roomId }, auth.user, options.connectionDeps);
+    // the caps count the socket from here until onClose; a socket open for the same session is replaced
+    options.caps?.sockets.open(peer.ip, auth.user.id, peer.sessionId, peer);
+    live.set(ws, peer);
     heartbeat.add(ws);
-    const untilExpiry = auth.claims.expiresAt * 1000 - options.clock.now();
-    const expiry = setTimeout(
-      () => ws.close(CloseCode.TokenExpired, 'Your login has expired.'),
-      Math.min(Math.max(untilExpiry, 0), 2 ** 31 - 1),
-    );
-    ws.on('message', (data, isBinary) => {
-      const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-      if (isBinary) connection.onBinary(buffer);
-      else connection.onText(buffer.toString('utf8'));
-    });
-    ws.on('error', (error) => options.logger.info({ err: error }, 'socket error'));
-    ws.on('close', () => {
-      heartbeat.remove(ws);
-      clearTimeout(expiry);
-      live.delete(ws);
-      const work = connection
-        .onClose(!closing)
-        .catch((error: unknown) => options.logger.error({ err: error }, 'close handling failed'));
-      closings.add(work);
-      void work.finally(() => closings.delete(work));
-    });
-    return connection;
+    expiries.add(ws, auth.claims.expiresAt * 1000 - options.clock.now());
+    ws.on('message', onMessage);
+    ws.on('error', onError);
+    ws.on('close', onClose);
   }
 
   app.server.on('upgrade', onUpgrade);
@@ -168,8 +196,9 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
       closing = true;
       app.server.off('upgrade', onUpgrade);
       heartbeat.stop();
+      expiries.stop();
       const connections = [...live.entries()];
-      await Promise.allSettled(connections.map(([, connection]) => connection.settled()));
+      await Promise.allSettled(connections.map(([, peer]) => peer.connection.settled()));
       const closed = connections.map(
         ([ws]) =>
           new Promise<void>((resolve) => {

@@ -21,7 +21,11 @@ export function createSocketCaps(settings: SocketCapSettings, clock: { now(): nu
   const byIp = new Map<string, number>();
   /** Users closed for flooding, until when they are refused (a flooder's reconnect loop costs nothing). */
   const cooling = new Map<string, number>();
-  const byUser = new Map<string, Set<string>>();
+  /**
+   * Open sessions per user: a count, not a set of session ids (issue 13: memory per connection); whether a
+   * session is open is bySession's to say (a session belongs to one user).
+   */
+  const byUser = new Map<string, number>();
   const bySession = new Map<string, CappedSocket>();
   /** Upgrades between the address check and open, so a burst of handshakes cannot overshoot. */
   const pendingByIp = new Map<string, number>();
@@ -48,30 +52,27 @@ export function createSocketCaps(settings: SocketCapSettings, clock: { now(): nu
      * about to be replaced).
      */
     userHasRoom(userId: string, sessionId: string): boolean {
-      const sessions = byUser.get(userId);
-      if (!sessions || sessions.has(sessionId)) return true;
-      return sessions.size < settings.perUser;
+      if (bySession.has(sessionId)) return true;
+      return (byUser.get(userId) ?? 0) < settings.perUser;
     },
     /** The reserved handshake became a socket; a socket already open for the session is replaced. */
-    open(ip: string, userId: string, sessionId: string, socket: CappedSocket): () => void {
+    open(ip: string, userId: string, sessionId: string, socket: CappedSocket): void {
       count(pendingByIp, ip, -1);
       const previous = bySession.get(sessionId);
       bySession.set(sessionId, socket);
       count(byIp, ip, 1);
-      const sessions = byUser.get(userId) ?? new Set<string>();
-      sessions.add(sessionId);
-      byUser.set(userId, sessions);
+      if (!previous) count(byUser, userId, 1);
       previous?.replace();
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        count(byIp, ip, -1);
-        if (bySession.get(sessionId) !== socket) return; // replaced: the session lives on in the new socket
-        bySession.delete(sessionId);
-        sessions.delete(sessionId);
-        if (sessions.size === 0) byUser.delete(userId);
-      };
+    },
+    /**
+     * The socket `open` counted has closed (once per socket). Its caller keeps the address and ids, not a
+     * release closure per socket (issue 13: memory per connection).
+     */
+    close(ip: string, userId: string, sessionId: string, socket: CappedSocket): void {
+      count(byIp, ip, -1);
+      if (bySession.get(sessionId) !== socket) return; // replaced: the session lives on in the new socket
+      bySession.delete(sessionId);
+      count(byUser, userId, -1);
     },
     /** Whether the user is in a flood cool-down (refused new sockets). */
     cooling(userId: string): boolean {
