@@ -207,13 +207,20 @@ export async function registerPayments(
   });
 }
 
-/** GET /api/health: a node without its bus still serves its own rooms (from the log) and says so. */
+/**
+ * GET /api/health: a node without its bus still serves its own rooms (from the log) and says so; a node
+ * that lost its embedded database serves nothing, answers 503 with the reason, and stops (server.ts).
+ */
 export function healthRoute(
   app: FastifyInstance,
   deps: { db: Db; bus: Bus; redis: Redis | undefined; hub: RoomHub; fairRooms: FairRooms },
 ) {
   const { db, bus, redis, hub, fairRooms } = deps;
-  app.get(ApiPath.health, async () => {
+  let dbLost: Error | undefined;
+  void db.lost?.then((error) => (dbLost = error));
+  app.get(ApiPath.health, async (_request, reply) => {
+    if (dbLost)
+      return reply.code(503).send({ ok: false, status: 'down', db: db.kind, error: dbLost.message });
     const busUp = bus.isConnected?.() ?? true;
     return {
       ok: true,

@@ -27,6 +27,12 @@ export interface Db {
    * PostgreSQL it is the same pool.
    */
   readonly background: Pick<Db, 'query' | 'transaction' | 'kind'>;
+  /**
+   * Settles with the reason if the embedded database is lost while the server runs (its thread died).
+   * Nothing works without it, so the server reports itself down and stops (server.ts) for its supervisor
+   * to start it again. Undefined for PostgreSQL, whose pool reconnects by itself.
+   */
+  readonly lost?: Promise<Error>;
 }
 export interface Queryable {
   query: Db['query'];
@@ -103,6 +109,7 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
     transaction: transaction('foreground'),
     background: { kind: 'pglite', query: query('background'), transaction: transaction('background') },
     close: () => enqueue('foreground', true, () => engine.close()),
+    lost: engine.lost,
   };
 }
 

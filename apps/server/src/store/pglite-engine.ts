@@ -10,7 +10,17 @@ export interface PgliteEngine {
   query(sql: string, params?: unknown[]): Promise<{ rows: object[] }>;
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Settles with the reason if the database is lost while open (its thread died): from then on every call
+   * fails with that reason. Never settles in-process, nor for a deliberate close.
+   */
+  readonly lost: Promise<Error>;
 }
+
+/** The engine on a thread, with that thread (tests end it to see what a dying thread does). */
+export type ThreadEngine = PgliteEngine & { readonly thread: Pick<Worker, 'terminate'> };
+
+const never = new Promise<Error>(() => undefined);
 
 /** What the worker is started with. */
 export interface EngineStart {
@@ -43,6 +53,7 @@ export async function inProcessEngine(dir: string | undefined, startParams: stri
     query: (sql, params) => inTurn(() => statements.query(sql, params)),
     exec: (sql) => inTurn(async () => void (await db.exec(sql))),
     close: () => inTurn(() => db.close()),
+    lost: never,
   };
 }
 
@@ -77,7 +88,7 @@ function errorOf(reply: NonNullable<EngineReply['error']>): Error {
  * in the order sent, and each reply is matched to its call by id. If the thread dies, every waiting and later
  * call fails with the reason instead of hanging.
  */
-export async function threadEngine(dir: string, startParams: string[]): Promise<PgliteEngine> {
+export async function threadEngine(dir: string, startParams: string[]): Promise<ThreadEngine> {
   const worker = startWorker({ dir, startParams });
   const waiting = new Map<
     number,
@@ -85,7 +96,11 @@ export async function threadEngine(dir: string, startParams: string[]): Promise<
   >();
   let nextId = 1;
   let dead: Error | undefined;
+  let closing = false;
+  let announceLost: (error: Error) => void = () => undefined;
+  const lost = new Promise<Error>((resolve) => (announceLost = resolve));
   const fail = (error: Error) => {
+    if (!dead && !closing) announceLost(error);
     dead ??= error;
     for (const { reject } of waiting.values()) reject(dead);
     waiting.clear();
@@ -118,8 +133,16 @@ export async function threadEngine(dir: string, startParams: string[]): Promise<
     query: async (sql, params) => ({ rows: (await ask({ op: 'query', sql, params })).rows ?? [] }),
     exec: async (sql) => void (await ask({ op: 'exec', sql })),
     close: async () => {
-      await ask({ op: 'close' });
-      await worker.terminate();
+      closing = true;
+      // a thread already gone has nothing left to close (the server stops after a loss: server.ts)
+      if (dead) return void (await worker.terminate());
+      try {
+        await ask({ op: 'close' });
+      } finally {
+        await worker.terminate();
+      }
     },
+    lost,
+    thread: worker,
   };
 }

@@ -2,8 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from './db.js';
+import { openDb, pgliteStartParams, type Db } from './db.js';
 import { threadEngine } from './pglite-engine.js';
+
+/** An engine on its own thread over a data directory made the way the server makes one (openDb). */
+async function startedEngine(dataDir: string) {
+  await (await openDb({ dataDir })).close();
+  return threadEngine(join(dataDir, 'db'), pgliteStartParams());
+}
 
 /*
  * A server's PGlite runs on a thread of its own (decision 0118). Through it the database must behave as
@@ -63,6 +69,36 @@ describe('PGlite on its own thread', () => {
     db = await openDb({ dataDir });
     const { rows } = await db.query<{ body: string }>('select body from notes order by id');
     expect(rows.map((row) => row.body)).toEqual(['one', 'two', 'three']);
+  });
+
+  it('says when its thread dies, fails every call with the reason instead of hanging, and closes quietly', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xtalk-thread-dies-'));
+    try {
+      const engine = await startedEngine(dir);
+      await engine.query('select 1');
+      await engine.thread.terminate();
+      const reason = await engine.lost;
+      expect(reason.message).toMatch(/database thread has stopped/);
+      await expect(engine.query('select 1')).rejects.toBe(reason);
+      await expect(engine.close()).resolves.toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('does not call a deliberate close a loss', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xtalk-thread-closes-'));
+    try {
+      const engine = await startedEngine(dir);
+      let lost: Error | undefined;
+      void engine.lost.then((error) => (lost = error));
+      await engine.close();
+      // the thread's exit has been handled by now; a loss would have settled `lost` in a microtask
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(lost).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to open, with the reason, when the thread cannot open the database, instead of hanging', async () => {
