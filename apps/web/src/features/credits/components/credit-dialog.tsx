@@ -61,12 +61,21 @@ function CreditDialogBody({ token, now = Date.now, openWindow }: CreditDialogPro
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let active = true;
-    fetchBalance(token)
-      .then((fresh) => balanceStore.set(fresh))
-      .catch((error: unknown) => console.error('[credits] balance fetch failed', error))
-      .finally(() => {
-        if (active) setLoading(false);
-      });
+    // The new balance and the end of the spin land in the same tick, so React renders them together:
+    // never a frame with the fresh number and a spinning button.
+    const done = () => {
+      if (active) setLoading(false);
+    };
+    fetchBalance(token).then(
+      (fresh) => {
+        balanceStore.set(fresh);
+        done();
+      },
+      (error: unknown) => {
+        console.error('[credits] balance fetch failed', error);
+        done();
+      },
+    );
     return () => {
       active = false;
     };
