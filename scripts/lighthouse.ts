@@ -55,13 +55,20 @@ async function audit(name: string, url: string, keepStorage: boolean): Promise<R
     logLevel: 'error',
     onlyCategories: ['performance', 'accessibility'],
     disableStorageReset: keepStorage,
+    // LIGHTHOUSE_TRACE_CATEGORIES=a,b adds trace categories (e.g. fonts,toplevel,mojom), to see a wait
+    ...(process.env.LIGHTHOUSE_TRACE_CATEGORIES
+      ? { additionalTraceCategories: process.env.LIGHTHOUSE_TRACE_CATEGORIES }
+      : {}),
   });
   const lhr = result!.lhr;
-  // LIGHTHOUSE_REPORTS=dir keeps each full report, to see what the LCP element and the long tasks are
+  // LIGHTHOUSE_REPORTS=dir keeps each full report and its trace, to see what the LCP element and the long tasks are
   const reports = process.env.LIGHTHOUSE_REPORTS;
   if (reports) {
     mkdirSync(reports, { recursive: true });
-    writeFileSync(join(reports, `${name.replace(/\W+/g, '-')}-${Date.now()}.json`), JSON.stringify(lhr));
+    const stem = join(reports, `${name.replace(/\W+/g, '-')}-${Date.now()}`);
+    writeFileSync(`${stem}.json`, JSON.stringify(lhr));
+    // and the trace it was computed from (open it in DevTools' Performance panel)
+    writeFileSync(`${stem}.trace.json`, JSON.stringify(result!.artifacts.Trace));
   }
   return {
     page: name,

@@ -3,9 +3,13 @@ import type { Plugin } from 'vite';
 /*
  * The screens loaded on demand (React.lazy in app/router.tsx) are fetched only once the entry chunk has
  * been downloaded and run: on Lighthouse's throttled mobile link that is one more round trip before
- * /guest-login's largest paint (issue 12: LCP <= 2.0 s; decision 0084). This writes a few lines into
- * index.html that, for the path being opened, ask for that screen's chunk (and the chunks it imports) as
- * `modulepreload` at once, in parallel with the entry. Other paths load nothing extra.
+ * /guest-login's largest paint (issue 12: LCP <= 2.0 s; decision 0084). So for each path below the build
+ * writes `routes/<path>.html`: index.html with that screen's chunk (and the chunks it imports) as
+ * `modulepreload` links in its head, fetched at once, in parallel with the entry; the server answers the
+ * path with it (apps/server/src/web/static.ts). Other paths get index.html as it is.
+ * In the markup rather than added by an inline script (as until decision 0122): the browser's preload
+ * scanner sees links before any script runs, and the page has no script to compile and run in its
+ * first task, the one that parses the document.
  */
 
 /** Path -> the module of its lazily loaded screen (app/router.tsx). */
@@ -15,38 +19,43 @@ const ROUTE_MODULES: Record<string, string> = {
   '/translate/npc': 'src/app/routes/translate-route.tsx',
 };
 
+/** Where a path's page is written in the build (apps/server/src/web/static.ts reads the same name). */
+export const routePageOf = (path: string) => `routes/${path.slice(1).replaceAll('/', '-')}.html`;
+
 export function routePreload(): Plugin {
   return {
     name: 'xtalk-route-preload',
     apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, context) {
-        const bundle = context.bundle;
-        if (!bundle) return html;
-        const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []));
-        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-        const filesOf = (file: string, seen = new Set<string>()): Set<string> => {
-          if (seen.has(file)) return seen;
-          seen.add(file);
-          for (const imported of byFile.get(file)?.imports ?? []) filesOf(imported, seen);
-          return seen;
-        };
-        // the entry and its static imports are in index.html already
-        const entry = chunks.find((chunk) => chunk.isEntry);
-        const inHtml = entry ? filesOf(entry.fileName) : new Set<string>();
-        const table: Record<string, string[]> = {};
-        for (const [path, module] of Object.entries(ROUTE_MODULES)) {
-          const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(module));
-          if (!chunk) throw new Error(`route-preload: no chunk for ${module}`);
-          table[path] = [...filesOf(chunk.fileName)]
-            .filter((file) => !inHtml.has(file))
-            .map((file) => `/${file}`);
-        }
-        // crossOrigin as on Vite's own modulepreload links, so the module loader reuses what was fetched
-        const script = `<script>(function(){var f=${JSON.stringify(table)}[location.pathname];if(f)f.forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;document.head.appendChild(l)})})()</script>`;
-        return html.replace('</title>', `</title>\n    ${script}`);
-      },
+    // after Vite's own HTML plugin has put index.html into the bundle
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (index?.type !== 'asset') throw new Error('route-preload: the build has no index.html');
+      const html = String(index.source);
+      const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []));
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const filesOf = (file: string, seen = new Set<string>()): Set<string> => {
+        if (seen.has(file)) return seen;
+        seen.add(file);
+        for (const imported of byFile.get(file)?.imports ?? []) filesOf(imported, seen);
+        return seen;
+      };
+      // the entry and its static imports are in index.html already
+      const entry = chunks.find((chunk) => chunk.isEntry);
+      const inHtml = entry ? filesOf(entry.fileName) : new Set<string>();
+      for (const [path, module] of Object.entries(ROUTE_MODULES)) {
+        const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(module));
+        if (!chunk) throw new Error(`route-preload: no chunk for ${module}`);
+        // crossorigin as on Vite's own modulepreload links, so the module loader reuses what was fetched
+        const links = [...filesOf(chunk.fileName)]
+          .filter((file) => !inHtml.has(file))
+          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+        this.emitFile({
+          type: 'asset',
+          fileName: routePageOf(path),
+          source: html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`),
+        });
+      }
     },
   };
 }

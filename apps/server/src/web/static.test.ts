@@ -19,6 +19,12 @@ describe('the web app files', () => {
   beforeAll(async () => {
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><div id="root"></div>');
+    // a page of its own for one path, as the build writes (apps/web/build/route-preload.ts)
+    mkdirSync(join(root, 'routes'));
+    const preloading =
+      '<!doctype html><link rel="modulepreload" href="/assets/room-1.js"><div id="root"></div>';
+    writeFileSync(join(root, 'routes/translate.html'), preloading);
+    writeFileSync(join(root, 'routes/translate.html.br'), brotliCompressSync(preloading));
     writeFileSync(join(root, 'assets/app-1.js'), script);
     writeFileSync(join(root, 'assets/app-1.js.br'), brotliCompressSync(script));
     writeFileSync(join(root, 'assets/app-1.js.gz'), gzipSync(script));
@@ -51,7 +57,18 @@ describe('the web app files', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<div id="root">');
     expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.body).not.toContain('modulepreload');
     const api = await get('/api/nothing-here');
     expect([api.statusCode, api.json().code]).toEqual([404, 'not_found']);
+  });
+
+  it('answers a path with a page of its own with that page, compressed like every file', async () => {
+    const room = await get('/translate?r=ABCDEFG', 'br');
+    expect(room.statusCode).toBe(200);
+    expect(room.headers['content-encoding']).toBe('br');
+    expect(room.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(room.rawPayload).toString()).toContain('href="/assets/room-1.js"');
+    // a path under it is not that page
+    expect((await get('/translate/other')).body).not.toContain('modulepreload');
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -13,11 +13,27 @@ export const defaultWebRoot =
 const API_PREFIXES = ['/api/', '/xtalk', '/auth/google/'];
 
 /**
- * Serves the built web app and answers any other GET that wants HTML with index.html, so client routes
- * (/translate?r=…, /guest-login) survive a reload. API paths keep their JSON 404.
+ * The page for a path: the build writes `routes/<path>.html` for the paths whose screen it preloads
+ * (apps/web/build/route-preload.ts: index.html with that screen's chunks as modulepreload links), and
+ * every other path gets index.html.
+ */
+function pageFinder(root: string): (path: string) => string {
+  const dir = join(root, 'routes');
+  const pages = new Set(existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.html')) : []);
+  return (path) => {
+    const page = `${path.slice(1).replaceAll('/', '-')}.html`;
+    return pages.has(page) ? `routes/${page}` : 'index.html';
+  };
+}
+
+/**
+ * Serves the built web app and answers any other GET that wants HTML with its page (index.html, or the
+ * path's own with its screen's chunks preloaded), so client routes (/translate?r=…, /guest-login) survive
+ * a reload. API paths keep their JSON 404.
  */
 export async function webRoutes(app: FastifyInstance, options: { root: string }) {
   const built = existsSync(join(options.root, 'index.html'));
+  const pageOf = pageFinder(options.root);
   if (built) {
     await app.register(fastifyStatic, {
       root: options.root,
@@ -42,7 +58,7 @@ export async function webRoutes(app: FastifyInstance, options: { root: string })
       request.method === 'GET' &&
       !API_PREFIXES.some((prefix) => path.startsWith(prefix)) &&
       !/\.\w+$/.test(path);
-    if (wantsPage && built) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (wantsPage && built) return reply.header('cache-control', 'no-cache').sendFile(pageOf(path));
     if (wantsPage) {
       return reply
         .code(503)

@@ -1,5 +1,5 @@
 import type { ServerFrame } from '@xtalk/protocol';
-import { useCallback, useReducer, useRef, useState } from 'react';
+import { startTransition, useCallback, useReducer, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { balanceStore } from '../../features/credits/hooks/use-balance';
 import { tutorialFrames } from '../../features/chat/utils/tutorial';
@@ -25,7 +25,9 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
   const [listening, setListening] = useState(() => listeningLanguage());
   const onFrame = useCallback(
     (frame: ServerFrame) => {
-      dispatch({ type: 'frame', frame });
+      // The list's update is a transition: React renders it in slices that yield to input and painting,
+      // so a replay or a burst of frames never holds the page for long (typing stays urgent).
+      startTransition(() => dispatch({ type: 'frame', frame }));
       const say = (key: Parameters<typeof translate>[1], params?: Record<string, string>) =>
         translate(getLanguage(), key, params);
       switch (frame.type) {

@@ -1,6 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConnectionOverlays, SPINNER_DELAY_MS } from './connection-overlays';
+import { SPINNER_DELAY_MS } from '../../../components/ui/spinner';
+import { ConnectionOverlays } from './connection-overlays';
 
 afterEach(() => {
   vi.useRealTimers();

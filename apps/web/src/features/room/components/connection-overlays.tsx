@@ -1,6 +1,5 @@
 import { RefreshCw, WifiOff } from 'lucide-react';
-import { useEffect, useState } from 'react';
-import { Spinner } from '../../../components/ui/spinner';
+import { DelayedSpinner } from '../../../components/ui/spinner';
 import { useI18n } from '../../../lib/i18n';
 import type { ConnectionState } from '../../../lib/socket-client';
 
@@ -9,29 +8,16 @@ export function ConnectionOverlays({ state }: { state: ConnectionState }) {
   return state === 'connecting' ? <ConnectingOverlay /> : null;
 }
 
-/** How long a connection may take before the spinner turns: a wait under a second needs only the words. */
-export const SPINNER_DELAY_MS = 1000;
-
 function ConnectingOverlay() {
   const { t } = useI18n();
-  // Most connections are made well within a second; a spinner that appears and is gone again is noise,
-  // and each of its frames is drawn while the room screen loads (docs/decisions/0086).
-  const [slow, setSlow] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setSlow(true), SPINNER_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, []);
+  // 'Connecting...' at once; the spinner only if the connection takes a while
   return (
     <div
       data-testid="connecting-overlay"
       role="status"
       className="fixed inset-0 z-30 flex flex-col items-center justify-center gap-3 bg-white text-slate-700 dark:bg-slate-950 dark:text-slate-200"
     >
-      {slow ? (
-        <Spinner className="size-8 text-indigo-600 dark:text-indigo-400" />
-      ) : (
-        <span aria-hidden="true" className="size-8" />
-      )}
+      <DelayedSpinner className="size-8 text-indigo-600 dark:text-indigo-400" />
       <p className="text-base font-medium">{t('room.connecting')}</p>
     </div>
   );

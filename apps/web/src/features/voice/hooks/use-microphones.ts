@@ -13,9 +13,11 @@ export interface Microphone {
 export function useMicrophones() {
   const [devices, setDevices] = useState<Microphone[]>([]);
   const [selected, setSelected] = useState<string | undefined>(() => readString(StorageKey.mic) || undefined);
+  const [listed, setListed] = useState(false);
 
   const refresh = useCallback(async () => {
     if (!navigator.mediaDevices?.enumerateDevices) return;
+    setListed(true);
     try {
       const all = await navigator.mediaDevices.enumerateDevices();
       const inputs = all.filter((device) => device.kind === 'audioinput');
@@ -30,14 +32,17 @@ export function useMicrophones() {
     }
   }, []);
 
-  // Listed when the picker opens (it calls `refresh`) and again whenever a device comes or goes.
+  // Listed when the picker opens (it calls `refresh`), and from then on again whenever a device comes or
+  // goes. Not watched before: a `devicechange` listener makes Chromium enumerate every capture device,
+  // cameras included, and start its video capture service process, a heavy start in the middle of the
+  // room screen's first layout for a list nobody has asked to see yet (decision 0122).
   useEffect(() => {
     const media = navigator.mediaDevices;
-    if (!media?.addEventListener) return;
+    if (!listed || !media?.addEventListener) return;
     const onChange = () => void refresh();
     media.addEventListener('devicechange', onChange);
     return () => media.removeEventListener('devicechange', onChange);
-  }, [refresh]);
+  }, [listed, refresh]);
 
   const choose = useCallback((deviceId: string) => {
     setSelected(deviceId);
