@@ -3,7 +3,6 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
 import { inProcessEngine, threadEngine, type PgliteEngine } from './pglite-engine.js';
 import { createLanes, type Lane } from './pglite-lanes.js';
 
@@ -53,18 +52,20 @@ export async function openDb(options: DbOptions): Promise<Db> {
 /**
  * PostgreSQL's memory settings for a chat server's small tables (docs/decisions/0111): PGlite's defaults
  * (shared_buffers 160 MB, maintenance_work_mem 64 MB) cost ~130 MB of RSS at start and buy nothing here.
+ * PGlite zeroes its shared memory at start, so all of shared_buffers is resident from the first second;
+ * 8 MB (1,024 pages) holds a busy node's recent messages and indexes, and what falls out is read back
+ * from the data files through the OS's page cache (docs/decisions/0123).
  */
 const PGLITE_MEMORY = {
-  shared_buffers: '16MB',
+  shared_buffers: '8MB',
   wal_buffers: '1MB',
   temp_buffers: '2MB',
   work_mem: '2MB',
   maintenance_work_mem: '16MB',
 };
-export const pgliteStartParams = (): string[] => [
-  ...PGlite.defaultStartParams,
-  ...Object.entries(PGLITE_MEMORY).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-];
+/** The settings above as PostgreSQL's `-c name=value` start parameters (after PGlite's own). */
+export const pgliteSettings = (): string[] =>
+  Object.entries(PGLITE_MEMORY).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
 
 /**
  * A fresh data directory is initialised (initdb) by a short-lived child process: initdb's own WASM
@@ -90,8 +91,8 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
   // a server's database gets a thread of its own, so fsyncs and query work never stall the sockets
   // (docs/decisions/0118); an in-memory one (tests) stays in this thread, where it starts faster
   const engine = dir
-    ? await threadEngine(dir, pgliteStartParams())
-    : await inProcessEngine(undefined, pgliteStartParams());
+    ? await threadEngine(dir, pgliteSettings())
+    : await inProcessEngine(undefined, pgliteSettings());
   // PGlite is one connection: every statement and transaction goes through the lanes (pglite-lanes.ts),
   // so a statement never lands inside another caller's open transaction.
   const enqueue = createLanes();

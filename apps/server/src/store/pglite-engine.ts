@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
 import { preparedStatements } from './pglite-statements.js';
 
 /**
@@ -25,7 +24,8 @@ const never = new Promise<Error>(() => undefined);
 /** What the worker is started with. */
 export interface EngineStart {
   dir: string | undefined;
-  startParams: string[];
+  /** PostgreSQL settings (`-c name=value` pairs), added after PGlite's own start parameters. */
+  settings: string[];
 }
 export type EngineRequest =
   | { id: number; op: 'query'; sql: string; params?: unknown[] | undefined }
@@ -38,9 +38,18 @@ export interface EngineReply {
   error?: { message: string; [field: string]: string | number | boolean };
 }
 
-export async function inProcessEngine(dir: string | undefined, startParams: string[]): Promise<PgliteEngine> {
-  const db = dir ? await PGlite.create(dir, { startParams }) : await PGlite.create({ startParams });
-  const statements = preparedStatements(db);
+/**
+ * PGlite in the calling thread. `settings` are added after PGlite's own start parameters. PGlite is loaded
+ * here, on first use, not when this module is: the server's main thread only starts the worker, and
+ * loading PGlite's JavaScript there cost ~1.6 MiB of heap for nothing (docs/decisions/0123).
+ */
+export async function inProcessEngine(dir: string | undefined, settings: string[]): Promise<PgliteEngine> {
+  const pglite = await import('@electric-sql/pglite');
+  const startParams = [...pglite.PGlite.defaultStartParams, ...settings];
+  const db = dir
+    ? await pglite.PGlite.create(dir, { startParams })
+    : await pglite.PGlite.create({ startParams });
+  const statements = preparedStatements(db, pglite);
   // one call at a time, in the order made, as the worker thread does: the lanes hand several statements
   // over at once, and PGlite's protocol calls must not overlap
   let queue: Promise<unknown> = Promise.resolve();
@@ -88,8 +97,8 @@ function errorOf(reply: NonNullable<EngineReply['error']>): Error {
  * in the order sent, and each reply is matched to its call by id. If the thread dies, every waiting and later
  * call fails with the reason instead of hanging.
  */
-export async function threadEngine(dir: string, startParams: string[]): Promise<ThreadEngine> {
-  const worker = startWorker({ dir, startParams });
+export async function threadEngine(dir: string, settings: string[]): Promise<ThreadEngine> {
+  const worker = startWorker({ dir, settings });
   const waiting = new Map<
     number,
     { resolve: (reply: EngineReply) => void; reject: (error: Error) => void }

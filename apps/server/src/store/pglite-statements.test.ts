@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, protocol, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PREPARED, preparedStatements } from './pglite-statements.js';
 
@@ -11,7 +11,7 @@ describe('prepared statements on PGlite', () => {
   let statements: ReturnType<typeof preparedStatements>;
   beforeAll(async () => {
     db = await PGlite.create();
-    statements = preparedStatements(db);
+    statements = preparedStatements(db, { protocol, types });
     await db.exec(`create table kinds (
       id text primary key, n integer, big bigint, at timestamptz, doc jsonb, flag boolean, bytes bytea,
       tags text[], price numeric)`);

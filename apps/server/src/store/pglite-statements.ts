@@ -1,4 +1,7 @@
-import { protocol, types, type PGlite } from '@electric-sql/pglite';
+import type * as PgliteModule from '@electric-sql/pglite';
+
+/** PGlite's protocol and type modules, passed in: the server loads PGlite only where it runs it. */
+export type PgliteCodecs = Pick<typeof PgliteModule, 'protocol' | 'types'>;
 
 /**
  * Statements on PGlite, each prepared once (docs/decisions/0118). PGlite's own `query` parses, describes,
@@ -22,7 +25,7 @@ export const MAX_PREPARED = 256;
 /** SQLSTATE feature_not_supported: "cached plan must not change result type" after a table changed. */
 const PLAN_CHANGED = '0A000';
 
-export function preparedStatements(db: PGlite) {
+export function preparedStatements(db: PgliteModule.PGlite, { protocol, types }: PgliteCodecs) {
   const { serialize } = protocol;
   /** In order of last use, least recent first. */
   const prepared = new Map<string, Prepared>();

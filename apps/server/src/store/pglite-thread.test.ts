@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, pgliteStartParams, type Db } from './db.js';
+import { openDb, pgliteSettings, type Db } from './db.js';
 import { threadEngine } from './pglite-engine.js';
 
 /** An engine on its own thread over a data directory made the way the server makes one (openDb). */
 async function startedEngine(dataDir: string) {
   await (await openDb({ dataDir })).close();
-  return threadEngine(join(dataDir, 'db'), pgliteStartParams());
+  return threadEngine(join(dataDir, 'db'), pgliteSettings());
 }
 
 /*

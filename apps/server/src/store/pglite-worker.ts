@@ -27,7 +27,7 @@ setFlagsFromString('--no-wasm-tier-up');
 setFlagsFromString('--no-wasm-dynamic-tiering');
 
 const port = parentPort!;
-const { dir, startParams } = workerData as EngineStart;
+const { dir, settings } = workerData as EngineStart;
 
 /** A database error's fields (code, constraint, detail...) are kept: callers branch on `code`. */
 function plainError(error: unknown): EngineReply['error'] {
@@ -58,7 +58,7 @@ async function answer(engine: PgliteEngine, request: EngineRequest): Promise<voi
 
 try {
   // the same engine as in-process (prepared statements, one call at a time in order), here on this thread
-  const engine = await inProcessEngine(dir, startParams);
+  const engine = await inProcessEngine(dir, settings);
   port.on('message', (request: EngineRequest) => void answer(engine, request));
   port.postMessage({ id: 0 } satisfies EngineReply);
 } catch (error) {
