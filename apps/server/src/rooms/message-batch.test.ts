@@ -145,4 +145,27 @@ describe('a batch of one room’s messages', () => {
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
     expect(await storedOffsets('NOSUCH')).toEqual([]);
   });
+
+  it('stores a batch of one with the single statement: stored, a resend answered, a missing room refused', async () => {
+    const statements: string[] = [];
+    const watched: Db = {
+      ...db,
+      query: (sql, params) => {
+        statements.push(sql);
+        return db.query(sql, params);
+      },
+    };
+    const single = createMessagesRepo(watched, clock);
+    const roomId = await newRoom();
+    const [first] = values(await single.insertMessages([message(roomId, 'alone', 'u', 'one')]));
+    expect(first).toMatchObject({ duplicate: false, message: { message: 'alone', offset: 1 } });
+    const [again] = values(await single.insertMessages([message(roomId, 'alone', 'u', 'one')]));
+    expect(again).toMatchObject({ duplicate: true, message: { id: first!.message.id, offset: 1 } });
+    const [missing] = await single.insertMessages([message('NOSUCH', 'lost')]);
+    expect(missing?.status).toBe('rejected');
+    expect(await storedOffsets(roomId)).toEqual([1]);
+    // the batch statement (unnest) was never used for these
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.some((sql) => sql.includes('unnest'))).toBe(false);
+  });
 });
