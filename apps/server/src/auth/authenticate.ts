@@ -13,19 +13,27 @@ export interface Authenticated {
  * the WebSocket upgrade (query parameter `t`, since browsers cannot set headers on a WebSocket).
  */
 export function createAuthenticator(tokens: Tokens, users: UsersRepo) {
-  async function fromToken(token: string | undefined): Promise<Authenticated> {
+  /** A token's claims, checked without the database (a bad token never costs a query). */
+  async function claimsOf(token: string | undefined): Promise<TokenClaims> {
     if (!token) throw new HttpError(401, 'Not logged in: a bearer token is required.');
-    let claims: TokenClaims;
     try {
-      claims = await tokens.verify(token);
+      return await tokens.verify(token);
     } catch (error) {
       throw new HttpError(401, error instanceof InvalidTokenError ? error.message : 'Token is invalid.');
     }
+  }
+  /** The user of checked claims, who must still exist. */
+  async function fromClaims(claims: TokenClaims): Promise<Authenticated> {
     const user = await users.findById(claims.userId);
     if (!user) throw new HttpError(401, 'The user of this token no longer exists.');
     return { claims, user };
   }
+  async function fromToken(token: string | undefined): Promise<Authenticated> {
+    return fromClaims(await claimsOf(token));
+  }
   return {
+    claimsOf,
+    fromClaims,
     fromToken,
     fromRequest(request: FastifyRequest): Promise<Authenticated> {
       const header = request.headers.authorization ?? '';

@@ -25,8 +25,14 @@ export async function authoriseUpgrade(request: IncomingMessage, options: Upgrad
   if (origin && !isAllowedOrigin(origin, request.headers.host, options.allowedOrigins)) {
     throw new HttpError(403, `Origin ${origin} is not allowed.`);
   }
-  const auth = await options.authenticator.fromToken(url.searchParams.get('t') ?? undefined);
-  const session = await options.rooms.findSession(match[1]!);
+  // The token is checked first, without the database; then the user and the session are read together:
+  // one wait for the database instead of two in a row, and on a quiet server two statements back to back
+  // cost PGlite less CPU than two lone ones (docs/decisions/0124).
+  const claims = await options.authenticator.claimsOf(url.searchParams.get('t') ?? undefined);
+  const [auth, session] = await Promise.all([
+    options.authenticator.fromClaims(claims),
+    options.rooms.findSession(match[1]!),
+  ]);
   if (!session)
     throw new HttpError(401, 'Session is unknown or expired; join the room again.', 'session_expired');
   if (session.user_id !== auth.user.id) throw new HttpError(403, 'This session belongs to someone else.');
