@@ -51,6 +51,10 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // expect.poll waits for the page to reach a state; in Chromium on two loaded cores a device list
+          // or a socket round trip can take seconds (CI saw the microphone list miss 1 s). Waiting longer
+          // only delays a failure, it never turns one into a pass.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       {
