@@ -22,6 +22,11 @@ export interface ServerProcess {
   peakRssKiB(): number;
   /** CPU time used so far (ms, user + system), from /proc/<pid>/stat. */
   cpuMs(): number;
+  /**
+   * The main thread's share of it (the thread whose id is the process id): for Node, the thread that runs
+   * the JavaScript and the sockets; the rest is worker threads (XTalk's database thread), GC helpers, libuv.
+   */
+  mainThreadCpuMs(): number;
   exited(): boolean;
   /**
    * Memory after two full GCs, from the process itself: needs `nodeArgs` with `--expose-gc --import
@@ -52,8 +57,9 @@ function statusField(pid: number, field: string): number {
 
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-function cpuMsOf(pid: number): number {
-  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU time (ms) of a process (`/proc/<pid>/stat`) or of one of its threads (`/proc/<pid>/task/<tid>/stat`). */
+function cpuMsOf(statPath: string): number {
+  const text = readFileSync(statPath, 'utf8');
   // the command name may contain spaces; fields after the closing parenthesis are fixed
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const utime = Number(fields[11]);
@@ -126,7 +132,8 @@ export async function startServerProcess(options: {
     logLines,
     rssKiB: () => statusField(pid, 'VmRSS'),
     peakRssKiB: () => statusField(pid, 'VmHWM'),
-    cpuMs: () => cpuMsOf(pid),
+    cpuMs: () => cpuMsOf(`/proc/${pid}/stat`),
+    mainThreadCpuMs: () => cpuMsOf(`/proc/${pid}/task/${pid}/stat`),
     exited: () => exitCode !== undefined,
     memoryAfterGc(timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {

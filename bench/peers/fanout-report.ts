@@ -42,6 +42,12 @@ function rows(rates: number[]): Row[] {
       targets: { ws: 1.1, socketio: 0.85 },
     },
     {
+      // where the CPU above goes: XTalk's other threads are its database thread, GC helpers and libuv
+      label: '  of which the main thread',
+      value: (s) => s.mainThreadCpuSecondsPerMillion,
+      show: (s) => `${s.mainThreadCpuSecondsPerMillion}`,
+    },
+    {
       label: 'idle memory per connection after GC (KiB, RSS; heap+external)',
       value: (s) => s.idleKiBPerConnection,
       show: (s) => `${s.idleKiBPerConnection}; ${s.idleHeapKiBPerConnection}`,
@@ -58,6 +64,11 @@ function rows(rates: number[]): Row[] {
       value: (s) => s.connectCpuSecondsPer2000,
       show: (s) => `${s.connectCpuSecondsPer2000}`,
       targets: { ws: 2 },
+    },
+    {
+      label: '  of which the main thread',
+      value: (s) => s.connectMainThreadCpuSecondsPer2000,
+      show: (s) => `${s.connectMainThreadCpuSecondsPer2000}`,
     },
     {
       // each quarter's server CPU until quiet; every server's room is filled the same way

@@ -38,6 +38,8 @@ export interface FanoutRun {
   rssAtStartKiB: number;
   /** Server CPU from the first socket opened until the server is quiet again, scaled to 2,000 sockets. */
   connectCpuMsPer2000: number;
+  /** The part of connectCpuMsPer2000 spent on the server's main thread. */
+  connectMainThreadCpuMsPer2000: number;
   connectWallMs: number;
   /**
    * Server CPU (ms) to connect each quarter of the rooms' members, in join order: the last quarter joins
@@ -47,7 +49,15 @@ export interface FanoutRun {
   /** (RSS after GC with the sockets open − RSS after GC before) / sockets. */
   idleKiBPerConnection: number;
   idleHeapKiBPerConnection: number;
-  loads: Array<LoadResult & { rate: number; serverCpuMs: number; cpuSecondsPerMillion: number }>;
+  loads: Array<
+    LoadResult & {
+      rate: number;
+      serverCpuMs: number;
+      /** The part of serverCpuMs spent on the main thread (the rest: other threads of the process). */
+      serverMainThreadCpuMs: number;
+      cpuSecondsPerMillion: number;
+    }
+  >;
   unexpectedCloses: number;
   loadAverage: number[];
 }
@@ -110,8 +120,9 @@ async function openByQuarters(
   server: ServerProcess,
   generator: ReturnType<typeof startGenerator>,
   concurrency: number,
-): Promise<{ cpuMs: number[]; ms: number; unexpectedCloses: number }> {
+): Promise<{ cpuMs: number[]; mainThreadCpuMs: number; ms: number; unexpectedCloses: number }> {
   const cpuMs: number[] = [];
+  const mainBefore = server.mainThreadCpuMs();
   let ms = 0;
   let unexpectedCloses = 0;
   for (let index = 0; index < 4; index++) {
@@ -122,7 +133,7 @@ async function openByQuarters(
     ms += opened.ms;
     unexpectedCloses = opened.unexpectedCloses;
   }
-  return { cpuMs, ms, unexpectedCloses };
+  return { cpuMs, mainThreadCpuMs: server.mainThreadCpuMs() - mainBefore, ms, unexpectedCloses };
 }
 
 async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettings): Promise<FanoutRun> {
@@ -166,6 +177,7 @@ async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettin
     let unexpectedCloses = opened.unexpectedCloses;
     for (const rate of settings.rates) {
       let cpuAtMeasure = server.cpuMs();
+      let mainCpuAtMeasure = server.mainThreadCpuMs();
       const loaded = await generator.ask(
         {
           cmd: 'load',
@@ -177,15 +189,19 @@ async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettin
         },
         'loaded',
         (reply) => {
-          if (reply.cmd === 'measuring') cpuAtMeasure = server.cpuMs();
+          if (reply.cmd !== 'measuring') return;
+          cpuAtMeasure = server.cpuMs();
+          mainCpuAtMeasure = server.mainThreadCpuMs();
         },
       );
       const serverCpuMs = server.cpuMs() - cpuAtMeasure;
+      const serverMainThreadCpuMs = server.mainThreadCpuMs() - mainCpuAtMeasure;
       const deliveries = Math.max(1, loaded.result.deliveries);
       loads.push({
         ...loaded.result,
         rate,
         serverCpuMs,
+        serverMainThreadCpuMs,
         cpuSecondsPerMillion: (serverCpuMs / deliveries) * 1000,
       });
       unexpectedCloses = loaded.unexpectedCloses;
@@ -197,6 +213,7 @@ async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettin
       round: roundIndex,
       rssAtStartKiB,
       connectCpuMsPer2000: (connectCpuMs * 2000) / settings.sockets,
+      connectMainThreadCpuMsPer2000: (opened.mainThreadCpuMs * 2000) / settings.sockets,
       connectWallMs: opened.ms,
       connectCpuMsByQuarter: opened.cpuMs.map((each) => round(each, 0)),
       idleKiBPerConnection: (after.rss - before.rss) / 1024 / settings.sockets,
@@ -216,10 +233,13 @@ export interface FanoutSummary {
   kind: PeerKind;
   rates: Array<{ rate: number; p50: number; p99: number; missing: number; deliveriesPerSecond: number }>;
   cpuSecondsPerMillion: number;
+  /** Of cpuSecondsPerMillion, the main thread's (the rest: the other threads of the server process). */
+  mainThreadCpuSecondsPerMillion: number;
   idleKiBPerConnection: number;
   idleHeapKiBPerConnection: number;
   rssAtStartMiB: number;
   connectCpuSecondsPer2000: number;
+  connectMainThreadCpuSecondsPer2000: number;
   /** Connect CPU of the rooms' last quarter of members over their first (1 = linear in members). */
   fillLastOverFirst: number;
 }
@@ -228,6 +248,13 @@ export interface FanoutResult {
   settings: Omit<FanoutSettings, 'log'>;
   runs: FanoutRun[];
   medians: FanoutSummary[];
+}
+
+/** Server CPU-s (all threads, or the main thread's) per million deliveries over all of a run's loads. */
+function cpuPerMillion(run: FanoutRun, field: 'serverCpuMs' | 'serverMainThreadCpuMs'): number {
+  const cpuMs = run.loads.reduce((sum, load) => sum + load[field], 0);
+  const deliveries = run.loads.reduce((sum, load) => sum + load.deliveries, 0);
+  return (cpuMs / Math.max(1, deliveries)) * 1000;
 }
 
 function summariseKind(kind: PeerKind, runs: FanoutRun[], rates: number[]): FanoutSummary {
@@ -242,23 +269,18 @@ function summariseKind(kind: PeerKind, runs: FanoutRun[], rates: number[]): Fano
       missing: Math.max(...at(rate).map((load) => load.missing)),
       deliveriesPerSecond: round(median(at(rate).map((load) => load.deliveries / load.sendSeconds)), 0),
     })),
-    cpuSecondsPerMillion: round(
-      median(
-        mine.map(
-          (run) =>
-            (run.loads.reduce((sum, load) => sum + load.serverCpuMs, 0) /
-              Math.max(
-                1,
-                run.loads.reduce((sum, load) => sum + load.deliveries, 0),
-              )) *
-            1000,
-        ),
-      ),
+    cpuSecondsPerMillion: round(median(mine.map((run) => cpuPerMillion(run, 'serverCpuMs')))),
+    mainThreadCpuSecondsPerMillion: round(
+      median(mine.map((run) => cpuPerMillion(run, 'serverMainThreadCpuMs'))),
     ),
     idleKiBPerConnection: round(median(mine.map((run) => run.idleKiBPerConnection))),
     idleHeapKiBPerConnection: round(median(mine.map((run) => run.idleHeapKiBPerConnection))),
     rssAtStartMiB: round(median(mine.map((run) => run.rssAtStartKiB / 1024)), 0),
     connectCpuSecondsPer2000: round(median(mine.map((run) => run.connectCpuMsPer2000 / 1000)), 2),
+    connectMainThreadCpuSecondsPer2000: round(
+      median(mine.map((run) => run.connectMainThreadCpuMsPer2000 / 1000)),
+      2,
+    ),
     fillLastOverFirst: round(
       median(
         mine.map((run) => {
@@ -281,11 +303,13 @@ export async function runFanout(settings: FanoutSettings): Promise<FanoutResult>
       const run = await runOne(kind, r, settings);
       const summary = run.loads.map(
         (load) =>
-          `${load.rate}/s p50 ${round1(load.latencyMs.p50)} p99 ${round1(load.latencyMs.p99)} missing ${load.missing}`,
+          `${load.rate}/s p50 ${round1(load.latencyMs.p50)} p99 ${round1(load.latencyMs.p99)} missing ${load.missing}` +
+          ` CPU ${round1(load.serverCpuMs)} ms (main thread ${round1(load.serverMainThreadCpuMs)})`,
       );
       const quarters = run.connectCpuMsByQuarter.join('/');
+      const main = round1(run.connectMainThreadCpuMsPer2000);
       settings.log(
-        `  ${kind}: connect ${round1(run.connectCpuMsPer2000)} ms CPU (quarters ${quarters} ms), ${summary.join('; ')}`,
+        `  ${kind}: connect ${round1(run.connectCpuMsPer2000)} ms CPU (main thread ${main}; quarters ${quarters} ms), ${summary.join('; ')}`,
       );
       runs.push(run);
     }

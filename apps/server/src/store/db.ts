@@ -54,14 +54,20 @@ export async function openDb(options: DbOptions): Promise<Db> {
  * (shared_buffers 160 MB, maintenance_work_mem 64 MB) cost ~130 MB of RSS at start and buy nothing here.
  * PGlite zeroes its shared memory at start, so all of shared_buffers is resident from the first second;
  * 8 MB (1,024 pages) holds a busy node's recent messages and indexes, and what falls out is read back
- * from the data files through the OS's page cache (docs/decisions/0123).
+ * from the data files through the OS's page cache (docs/decisions/0123). The rest of the shared memory is
+ * sized by the connection slots: PGlite serves one connection, so 5 slots instead of PostgreSQL's 100, no
+ * WAL senders and a WAL buffer of shared_buffers / 32 (PostgreSQL's own rule) take it from 16 to 12 MB
+ * (docs/decisions/0125).
  */
 const PGLITE_MEMORY = {
   shared_buffers: '8MB',
-  wal_buffers: '1MB',
+  wal_buffers: '256kB',
   temp_buffers: '2MB',
   work_mem: '2MB',
   maintenance_work_mem: '16MB',
+  max_connections: '5',
+  max_wal_senders: '0',
+  autovacuum_max_workers: '1',
 };
 /** The settings above as PostgreSQL's `-c name=value` start parameters (after PGlite's own). */
 export const pgliteSettings = (): string[] =>

@@ -34,6 +34,18 @@ describe('PGlite on its own thread', () => {
     expect(rows).toEqual([{ id: 1, body: 'one', at }]);
   });
 
+  it("runs with a chat server's small shared memory (decisions 0123, 0125)", async () => {
+    // PGlite zeroes all of its shared memory at start, so every megabyte here is resident from the
+    // first second: shared_buffers 8 MB, a 256 kB WAL buffer, and slots for 5 connections, not 100
+    const { rows } = await db.query<{ name: string; setting: string }>(
+      `select name, setting from pg_settings where name in ('shared_memory_size', 'max_connections')`,
+    );
+    expect(Object.fromEntries(rows.map((row) => [row.name, Number(row.setting)]))).toEqual({
+      shared_memory_size: 12,
+      max_connections: 5,
+    });
+  });
+
   it('passes database errors on with their code, and goes on serving', async () => {
     await expect(db.query('insert into notes values ($1, $2)', [1, 'again'])).rejects.toMatchObject({
       code: '23505',
