@@ -63,4 +63,27 @@ describe('translations in the browser', () => {
     await alice.context.close();
     await bob.context.close();
   });
+
+  it('tells each person of a failed translation in their own interface language, the message shown as written', async () => {
+    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
+      person.context.addInitScript(() => localStorage.setItem('lang', 'ja')),
+    );
+    // the fake engine fails this text on every attempt; the room gets one notice, worded by its kind
+    const text = 'this one will !fail to translate';
+    await say(alice.page, text);
+    await bob.page.getByText('日本語への翻訳に失敗しました。メッセージは原文のまま表示されます。').waitFor({
+      timeout: 20_000,
+    });
+    await alice.page
+      .getByText('Translation into Japanese failed. The message is shown as written.')
+      .waitFor({ timeout: 20_000 });
+    await messageWith(bob.page, text).waitFor();
+    expect(await bob.page.getByText('サーバーからのお知らせ').count()).toBe(0);
+    // the chunks that streamed before the engine gave up are gone: the message shows as written
+    for (const person of [alice, bob])
+      await expect.poll(() => messageWith(person.page, text).getByTestId('translation').count()).toBe(0);
+
+    await alice.context.close();
+    await bob.context.close();
+  });
 });

@@ -9,10 +9,14 @@ export const PRODUCT_NAME = 'XTalk';
  *    (captionPartial), clip translations before the message (docs/decisions/0120-streaming-voice.md);
  *    JOIN/LEAVE of several people in one frame (`usernames`, docs/decisions/0110).
  *    A client below 3 is never sent a frame it cannot parse.
+ * 4: translationFailed, which ends a translation that streamed some chunks and then failed for good
+ *    (docs/decisions/0126-notices-by-kind-and-failed-translations.md); a client below 4 is not sent it.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 /** The first version that understands messageEdited (older clients get the edit as a `message` frame). */
 export const EDITS_PROTOCOL_VERSION = 3;
+/** The first version that understands translationFailed (older clients are not sent it). */
+export const TRANSLATION_FAILED_PROTOCOL_VERSION = 4;
 /** The oldest version a server serves by default (a setUsername without a version is version 1). */
 export const MIN_PROTOCOL_VERSION = 1;
 

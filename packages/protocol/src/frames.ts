@@ -92,6 +92,18 @@ export const translationCompleteFrame = z.object({
 });
 export type TranslationCompleteFrame = z.infer<typeof translationCompleteFrame>;
 
+/**
+ * Protocol 4: the translation of a message into `targetLanguage` failed for good after some of its chunks
+ * were sent; the listener drops them and shows the message as written. Live only (like the chunks), so
+ * it has no offset. A room notice (code `notice`, kind engine_failed) says why, at most once per window.
+ */
+export const translationFailedFrame = z.object({
+  type: z.literal('translationFailed'),
+  originalTimestamp: z.number().int(),
+  targetLanguage: languageSchema,
+});
+export type TranslationFailedFrame = z.infer<typeof translationFailedFrame>;
+
 export const noteCompleteFrame = z.object({
   type: z.literal('noteComplete'),
   originalTimestamp: z.number().int(),
@@ -177,10 +189,47 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * What a `notice` is about, so that a client can word it in its interface language (protocol 3, additive:
+ * `message` keeps the server's English for clients that do not read this). Params by kind:
+ * - engine_loading: task, percent; engine_ready, engine_unavailable: task;
+ * - engine_failed: task, and language (the target's code) for translation and speech;
+ * - backlog: none;
+ * - translation_paused (to the room): name (the author's), reason;
+ * - credits_paused (to the author alone): reason.
+ *
+ * `task` is an AI_TASKS value; `reason` is a PAUSE_REASONS value.
+ */
+export const NOTICE_KINDS = [
+  'engine_loading',
+  'engine_ready',
+  'engine_unavailable',
+  'engine_failed',
+  'backlog',
+  'translation_paused',
+  'credits_paused',
+] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+/** The AI tasks a notice can be about. */
+export const AI_TASKS = ['translation', 'note', 'speech', 'transcription'] as const;
+export type AiTaskName = (typeof AI_TASKS)[number];
+/** Why an author's messages go untranslated: a guest's daily allowance is used up, or the credits are. */
+export const PAUSE_REASONS = ['guest_allowance', 'no_credits'] as const;
+export type PauseReason = (typeof PAUSE_REASONS)[number];
+
+export const noticeDetail = z.object({
+  // a string, not an enum: a client keeps working when a newer server sends a kind it does not know
+  kind: z.string().max(64),
+  params: z.record(z.string(), z.union([z.string().max(200), z.number()])).optional(),
+});
+export type NoticeDetail = z.infer<typeof noticeDetail>;
+
 export const errorFrame = z.object({
   type: z.literal('error'),
   code: z.enum(ERROR_CODES),
   message: z.string(),
+  /** With code `notice`: what it is about, for the client's own words (see NOTICE_KINDS). */
+  notice: noticeDetail.optional(),
   /** The refused chat's (or voice clip's) client id, so the sender's outbox can mark that one. */
   clientId: z.string().optional(),
   /** A refused streamed voice clip's id (voiceStart, its pieces, voiceEnd). */
@@ -193,6 +242,7 @@ export const serverFrameSchema = z.discriminatedUnion('type', [
   systemFrame,
   translationChunkFrame,
   translationCompleteFrame,
+  translationFailedFrame,
   noteCompleteFrame,
   usernameUpdateFrame,
   errorFrame,

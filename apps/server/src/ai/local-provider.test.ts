@@ -244,6 +244,12 @@ describe('local provider', () => {
       'translation unavailable: model Xenova/nllb-200-distilled-600M could not be loaded: no such file: encoder_model_quantized.onnx',
     );
     expect(notices()).toHaveLength(3); // the second message did not repeat it
+    // the same notices by kind, for clients to word in their interface language
+    expect(output.framesOf('error').map((f) => f.notice)).toEqual([
+      { kind: 'engine_loading', params: { task: 'translation', percent: 0 } },
+      { kind: 'engine_loading', params: { task: 'translation', percent: 55 } },
+      { kind: 'engine_unavailable', params: { task: 'translation' } },
+    ]);
     expect(log.lines.some((l) => l.msg.includes('no engine for note'))).toBe(true); // hints skipped, said once
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { AiTaskName } from '@xtalk/protocol';
 import type {
   StreamingMode,
   TranscriptionStream,
@@ -14,7 +15,8 @@ import type {
 
 export type Logger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
 
-export type AiTask = 'translation' | 'note' | 'speech' | 'transcription';
+/** The protocol names them too, for notices about them (frames.ts AI_TASKS). */
+export type AiTask = AiTaskName;
 
 /** An earlier message of the room, given to the engine so names, pronouns and tone carry over. */
 export interface ContextMessage {

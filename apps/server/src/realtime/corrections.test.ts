@@ -8,6 +8,7 @@ import type {
   SystemFrame,
   TranslationCompleteFrame,
 } from '@xtalk/protocol';
+import { PROTOCOL_VERSION } from '@xtalk/protocol';
 import type { Usage } from '../translation/ports.js';
 import { fixture } from '../voice/testing.js';
 import {
@@ -240,7 +241,12 @@ describe('corrections after the edit window', () => {
     const { roomId } = await joinRoom(server.app, alice.token, null);
     const author = await TestClient.join(server, alice, roomId, 'en', V3);
     const ready = author.frames.find((f) => f.type === 'system' && f.message === 'READY') as SystemFrame;
-    expect(ready).toMatchObject({ protocolVersion: 3, editWindowSeconds: 0, languages: ['en', 'ja'] });
+    expect(ready).toMatchObject({
+      // the server's own version, whatever the client's
+      protocolVersion: PROTOCOL_VERSION,
+      editWindowSeconds: 0,
+      languages: ['en', 'ja'],
+    });
     author.send({ type: 'chat', language: 'en', message: 'too late', room: roomId });
     const message = await author.next<MessageFrame>((f) => f.type === 'message');
     await new Promise((resolve) => setTimeout(resolve, 5)); // the window is 0 s: any later moment is past it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageFrame, type MessageEditedFrame, type SystemFrame } from '@xtalk/protocol';
+import { messageFrame, type MessageEditedFrame, type ServerFrame, type SystemFrame } from '@xtalk/protocol';
 import { framesForVersion, jsonForVersion } from './legacy-frames.js';
 
 const edit: MessageEditedFrame = {
@@ -55,6 +55,20 @@ describe('frames for older protocol versions', () => {
     // equal bytes in another Buffer get the same verdict
     expect(types(Buffer.from(edited))).toEqual(['message']);
     expect(jsonForVersion(Buffer.from(plain), 1)[0]?.equals(plain)).toBe(true);
+  });
+
+  it('sends translationFailed only to clients of version 4 and later, as frame and as serialised', () => {
+    const failed: ServerFrame = { type: 'translationFailed', originalTimestamp: 1000, targetLanguage: 'ja' };
+    for (const version of [1, 2, 3]) expect(framesForVersion(failed, version), `v${version}`).toEqual([]);
+    expect(framesForVersion(failed, 4)).toEqual([failed]);
+    const json = Buffer.from(JSON.stringify(failed));
+    for (const version of [1, 2, 3]) expect(jsonForVersion(json, version), `v${version}`).toEqual([]);
+    expect(jsonForVersion(json, 4)[0]).toBe(json);
+    // a version 3 client still gets everything else as it is, a chat quoting the marker too
+    const quoting = Buffer.from(JSON.stringify({ type: 'message', message: '"type":"translationFailed"' }));
+    expect(jsonForVersion(quoting, 3)[0]).toBe(quoting);
+    const chunk = Buffer.from(JSON.stringify({ type: 'translationChunk', originalTimestamp: 1000 }));
+    expect(jsonForVersion(chunk, 3)[0]).toBe(chunk);
   });
 
   it('sends a client below 3 no live caption and no chunk of a clip still being spoken', () => {

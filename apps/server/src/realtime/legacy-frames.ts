@@ -1,5 +1,6 @@
 import {
   EDITS_PROTOCOL_VERSION,
+  TRANSLATION_FAILED_PROTOCOL_VERSION,
   type MessageEditedFrame,
   type MessageFrame,
   type ServerFrame,
@@ -15,6 +16,8 @@ import {
  * no older form: such a client is not sent them, and gets the clip's message and translations as before.
  * A coalesced JOIN/LEAVE listing several people (`usernames`, docs/decisions/0110) goes to it one person
  * per frame, as before, leaving out the client's own user (it was never told of its own arrival).
+ * Below version 4 a client is not sent translationFailed (docs/decisions/0126): it has no older form, and
+ * such a client keeps the failed translation's chunks as it always did.
  */
 
 /**
@@ -24,19 +27,22 @@ import {
 const EDITED_MARK = Buffer.from('"type":"messageEdited"');
 const CAPTION_MARK = Buffer.from('"type":"captionPartial"');
 const PRESENCE_LIST_MARK = Buffer.from('"usernames":');
+const FAILED_MARK = Buffer.from('"type":"translationFailed"');
 /** A chunk of a clip's sentence, before its message exists (a JSON number has no leading zero). */
 const CLIP_CHUNK_MARKS = ['"originalTimestamp":0,', '"originalTimestamp":0}'].map((mark) =>
   Buffer.from(mark),
 );
 
 /** A serialised frame holding none of these is sent to an older client as it is. */
-const LEGACY_MARKS = [EDITED_MARK, CAPTION_MARK, PRESENCE_LIST_MARK, ...CLIP_CHUNK_MARKS];
+const LEGACY_MARKS = [EDITED_MARK, CAPTION_MARK, PRESENCE_LIST_MARK, FAILED_MARK, ...CLIP_CHUNK_MARKS];
 
 const isClipChunk = (frame: ServerFrame) =>
   frame.type === 'translationChunk' && frame.originalTimestamp === 0 && frame.clipId !== undefined;
 
 /** The frames a client of `version` (signed in as `self`) is sent in place of `frame`; [] for none. */
 export function framesForVersion(frame: ServerFrame, version: number, self?: string): ServerFrame[] {
+  if (version >= TRANSLATION_FAILED_PROTOCOL_VERSION) return [frame];
+  if (frame.type === 'translationFailed') return [];
   if (version >= EDITS_PROTOCOL_VERSION) return [frame];
   if (frame.type === 'messageEdited') return [editAsMessage(frame)];
   if (frame.type === 'captionPartial' || isClipChunk(frame)) return [];
@@ -74,7 +80,8 @@ function legacyFormOf(json: Buffer, version: number): LegacyForm {
 
 /** The same for a frame already serialised (the hub's fan-out); untouched unless it must change. */
 export function jsonForVersion(json: Buffer, version: number, self?: string): Buffer[] {
-  if (version >= EDITS_PROTOCOL_VERSION) return [json];
+  if (version >= TRANSLATION_FAILED_PROTOCOL_VERSION) return [json];
+  if (version >= EDITS_PROTOCOL_VERSION) return json.includes(FAILED_MARK) ? [] : [json];
   // every version below 3 gets the same form (framesForVersion), so one cache serves them all
   const { frames, usernames } = legacyFormOf(json, version);
   if (!usernames || self === undefined || !usernames.includes(self)) return frames;

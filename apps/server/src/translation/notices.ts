@@ -1,4 +1,4 @@
-import type { ServerFrame } from '@xtalk/protocol';
+import type { ErrorFrame, NoticeDetail, NoticeKind, ServerFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import type { AiProvider, AiTask, Logger, ProviderStatus } from '../ai/provider.js';
 import { AiTimeoutError, AiUnavailableError, languageName } from '../ai/provider.js';
@@ -15,7 +15,16 @@ import type { Job, PipelineEvent } from './types.js';
  */
 
 export type Send = (roomId: string, frame: ServerFrame, exceptUsername?: string) => Promise<void>;
-export type Notice = (roomId: string, kind: string, message: string) => void;
+/** Tells the room once per `key` per window: `message` in English, `detail` for the client's own words. */
+export type Notice = (roomId: string, key: string, message: string, detail: NoticeFields) => void;
+
+/** A notice's kind with its params, as the protocol has them (frames.ts NOTICE_KINDS). */
+export type NoticeFields = { kind: NoticeKind; params?: NonNullable<NoticeDetail['params']> };
+
+/** The `notice` frame: the English `message` for older clients, `notice` for the client's own words. */
+export function noticeFrame(message: string, detail: NoticeFields): ErrorFrame {
+  return { type: 'error', code: 'notice', message, notice: detail };
+}
 
 const LOADING_LABEL: Record<AiTask, string> = {
   translation: 'translation engine',
@@ -41,8 +50,8 @@ export function createNotices(deps: {
     }
   }
 
-  /** Tell the room, once per `kind` per window. */
-  function notice(roomId: string, kind: string, message: string): void {
+  /** Tell the room, once per `key` per window. */
+  function notice(roomId: string, kind: string, message: string, detail: NoticeFields): void {
     const key = `${roomId}\u0000${kind}`;
     const now = clock.now();
     const last = noticeSentAt.get(key);
@@ -51,7 +60,7 @@ export function createNotices(deps: {
     if (noticeSentAt.size > 10_000) {
       for (const [k, at] of noticeSentAt) if (now - at >= options.noticeWindowMs) noticeSentAt.delete(k);
     }
-    void send(roomId, { type: 'error', code: 'notice', message });
+    void send(roomId, noticeFrame(message, detail));
   }
 
   return { send, notice };
@@ -69,23 +78,24 @@ export function watchLoading(deps: {
   const loadingNoticeAt = new Map<string, number>();
   return provider.onStatus?.((status: ProviderStatus) => {
     if (status.kind === 'failed') return; // each waiting task reports its own AiUnavailableError
-    const label = LOADING_LABEL[status.task];
+    const { task } = status;
+    const label = LOADING_LABEL[task];
     for (const roomId of deps.roomIds()) {
-      const key = `${roomId}\u0000${status.task}`;
+      const key = `${roomId}\u0000${task}`;
       const now = clock.now();
       if (status.kind === 'ready') {
         if (loadingNoticeAt.delete(key))
-          void send(roomId, { type: 'error', code: 'notice', message: `${label} ready` });
+          void send(roomId, noticeFrame(`${label} ready`, { kind: 'engine_ready', params: { task } }));
         continue;
       }
       const last = loadingNoticeAt.get(key);
       if (last !== undefined && now - last < options.loadingNoticeIntervalMs) continue;
       loadingNoticeAt.set(key, now);
-      void send(roomId, {
-        type: 'error',
-        code: 'notice',
-        message: `${label} loading ${Math.floor(status.percent)}%`,
-      });
+      const percent = Math.floor(status.percent);
+      void send(
+        roomId,
+        noticeFrame(`${label} loading ${percent}%`, { kind: 'engine_loading', params: { task, percent } }),
+      );
     }
   });
 }
@@ -131,7 +141,10 @@ export function createFailureReporter(deps: {
     }
     if (error instanceof AiUnavailableError) {
       logger.warn({ roomId, task, language, err: error }, error.message);
-      notice(roomId, `unavailable:${task}`, error.message);
+      notice(roomId, `unavailable:${task}`, error.message, {
+        kind: 'engine_unavailable',
+        params: { task },
+      });
       return;
     }
     const reason = describeError(error);
@@ -146,6 +159,9 @@ export function createFailureReporter(deps: {
       speech: `Spoken translation${into} failed: ${reason}.`,
       transcription: `Speech recognition failed: ${reason}.`,
     };
-    notice(roomId, `failed:${task}`, text[task]);
+    notice(roomId, `failed:${task}`, text[task], {
+      kind: 'engine_failed',
+      params: language ? { task, language } : { task },
+    });
   };
 }

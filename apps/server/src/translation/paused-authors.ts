@@ -1,5 +1,6 @@
-import type { MessageFrame } from '@xtalk/protocol';
+import type { ErrorFrame, MessageFrame, PauseReason } from '@xtalk/protocol';
 import type { Logger } from '../ai/provider.js';
+import { noticeFrame } from './notices.js';
 import type { UserOutput } from './ports.js';
 
 /*
@@ -31,8 +32,8 @@ interface Paused<J> {
 
 export interface PausedAuthorsDeps<J> {
   users: UserOutput | undefined;
-  /** Sends a notice line to a room, except to `exceptUsername`'s connections if given. */
-  tellRoom(roomId: string, message: string, exceptUsername?: string): void;
+  /** Sends a notice to a room, except to `exceptUsername`'s connections if given. */
+  tellRoom(roomId: string, notice: ErrorFrame, exceptUsername?: string): void;
   requeue(job: J): void;
   logger: Logger;
 }
@@ -50,6 +51,7 @@ export function createPausedAuthors<J extends PausableJob>(deps: PausedAuthorsDe
     /** A task of `job` was refused: keep the job, tell the author and the room if not told yet. */
     refused(job: J, authorNotice: string, guest: boolean): void {
       const entry = pausedOf(job.author.userId);
+      const reason: PauseReason = guest ? 'guest_allowance' : 'no_credits';
       const kept = entry.jobs.findIndex((j) => j.roomId === job.roomId && j.message.id === job.message.id);
       // the newest job for a message is the one to resume (a correction made a new one for its new text)
       if (kept >= 0) entry.jobs[kept] = job;
@@ -60,17 +62,21 @@ export function createPausedAuthors<J extends PausableJob>(deps: PausedAuthorsDe
       if (!entry.authorTold) {
         entry.authorTold = true;
         void deps.users
-          ?.sendToUser(job.author.userId, { type: 'error', code: 'notice', message: authorNotice })
+          ?.sendToUser(
+            job.author.userId,
+            noticeFrame(authorNotice, { kind: 'credits_paused', params: { reason } }),
+          )
           .catch((error: unknown) => deps.logger.error({ err: error }, 'translation: author notice failed'));
       }
       if (entry.roomsTold.has(job.roomId)) return;
       entry.roomsTold.add(job.roomId);
       const who = job.message.displayUsername ?? job.message.username;
       const why = guest ? "has used a guest's AI allowance for today" : 'has run out of credits';
+      const line = `Translation paused: ${who} ${why}. Their messages are still delivered, untranslated.`;
       // the author has their own notice (when it can reach them), so the room line is for the others
       deps.tellRoom(
         job.roomId,
-        `Translation paused: ${who} ${why}. Their messages are still delivered, untranslated.`,
+        noticeFrame(line, { kind: 'translation_paused', params: { name: who, reason } }),
         deps.users ? job.message.username : undefined,
       );
     },

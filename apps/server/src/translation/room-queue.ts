@@ -94,7 +94,9 @@ export function createRoomQueue(deps: RoomQueueDeps) {
         { roomId, messageId: message.id, queued: room.waiting.length },
         'translation: room backlog full',
       );
-      deps.notice(roomId, 'backlog', 'Too many messages at once: some messages were not translated.');
+      deps.notice(roomId, 'backlog', 'Too many messages at once: some messages were not translated.', {
+        kind: 'backlog',
+      });
       return;
     }
     const job: Job = { roomId, message, author, done: {}, running: true, resumeWhenDone: false };

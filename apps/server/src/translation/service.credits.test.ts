@@ -65,11 +65,20 @@ describe('translation service and credits', () => {
     await vi.waitFor(() => expect(output.userFrames).toHaveLength(1));
     expect(output.userFrames[0]).toEqual({
       userId: 'broke',
-      frame: { type: 'error', code: 'notice', message: 'You have run out of credits.' },
+      frame: {
+        type: 'error',
+        code: 'notice',
+        message: 'You have run out of credits.',
+        // the kind and reason let a client word it in its own interface language
+        notice: { kind: 'credits_paused', params: { reason: 'no_credits' } },
+      },
     });
     const roomLines = notices().filter((n) => n.roomId === 'R');
     expect(roomLines).toHaveLength(1);
-    expect(roomLines[0]).toMatchObject({ exceptUsername: 'bob' });
+    expect(roomLines[0]).toMatchObject({
+      exceptUsername: 'bob',
+      frame: { notice: { kind: 'translation_paused', params: { name: 'QuietFox', reason: 'no_credits' } } },
+    });
     expect(JSON.stringify(roomLines[0]?.frame)).toContain('QuietFox has run out of credits');
     expect(provider.calls).toEqual([]);
     expect(meter.charges).toEqual([]);

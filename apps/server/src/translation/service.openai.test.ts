@@ -246,6 +246,15 @@ describe('translation service with the openai provider', () => {
     expect(frTranslationRequests).toHaveLength(6); // 3 attempts per message, bounded
     expect(notices()).toHaveLength(1);
     expect(notices()[0]?.message).toMatch(/Translation into French failed: the AI engine answered HTTP 500/);
+    expect(notices()[0]?.notice).toEqual({
+      kind: 'engine_failed',
+      params: { task: 'translation', language: 'fr' },
+    });
+    // one notice for the room, but each failed translation is ended, so no listener keeps its chunks
+    expect(output.framesOf('translationFailed')).toEqual([
+      { type: 'translationFailed', originalTimestamp: first.id, targetLanguage: 'fr' },
+      { type: 'translationFailed', originalTimestamp: second.id, targetLanguage: 'fr' },
+    ]);
     expect(log.lines.some((l) => l.level === 'error' && l.msg.includes('translation failed'))).toBe(true);
   });
 

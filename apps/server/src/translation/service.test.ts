@@ -85,8 +85,13 @@ describe('translation service (fake provider)', () => {
       closeTimeoutMs: 50,
     });
     for (let i = 1; i <= 6; i += 1) service.onMessage('R', message(i, `m${i} !slow`), { userId: 'u' });
-    expect(output.framesOf('error').map((f) => f.message)).toEqual([
-      'Too many messages at once: some messages were not translated.',
+    expect(output.framesOf('error')).toEqual([
+      {
+        type: 'error',
+        code: 'notice',
+        message: 'Too many messages at once: some messages were not translated.',
+        notice: { kind: 'backlog' },
+      },
     ]);
     await service.close();
   });

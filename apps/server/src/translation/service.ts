@@ -76,8 +76,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
 
   const pausedAuthors = createPausedAuthors<Job>({
     users: deps.users,
-    tellRoom: (roomId, message, exceptUsername) =>
-      void send(roomId, { type: 'error', code: 'notice', message }, exceptUsername),
+    tellRoom: (roomId, notice, exceptUsername) => void send(roomId, notice, exceptUsername),
     requeue,
     logger,
   });

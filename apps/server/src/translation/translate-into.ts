@@ -1,7 +1,7 @@
 import type { ContextMessage } from '../ai/provider.js';
 import { AiError } from '../ai/provider.js';
 import { characters, digest, usageOf, type TaskContext } from './task-context.js';
-import { checkCurrent } from './supersede.js';
+import { checkCurrent, SupersededError } from './supersede.js';
 import type { Job } from './types.js';
 
 /** One piece of a translation (a cached one comes as one piece). */
@@ -110,6 +110,15 @@ export async function translateInto(
     }
   } catch (error) {
     ctx.reportFailure(job, 'translation', target, error);
+    // Listeners may hold some of its chunks: they drop them and show the message as written. Not for a
+    // correction (messageEdited clears them already, and the new text has a job of its own).
+    if (!(error instanceof SupersededError)) {
+      await ctx.send(roomId, {
+        type: 'translationFailed',
+        originalTimestamp: message.id,
+        targetLanguage: target,
+      });
+    }
     return undefined;
   }
   if (job.superseded) return undefined;

@@ -6,7 +6,7 @@ import { tutorialFrames } from '../../features/chat/utils/tutorial';
 import type { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
 import { chatReducer, initialChatState } from '../../features/chat/utils/messages-reducer';
 import { listeningLanguage } from '../../features/room/utils/listening';
-import { frameErrorText } from '../../lib/error-text';
+import { frameErrorText, noticeText } from '../../lib/error-text';
 import { getLanguage, translate } from '../../lib/i18n';
 import { StorageKey, readString, writeString } from '../../lib/storage';
 
@@ -56,8 +56,8 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
           break;
         case 'error':
           // Worded here by its code, in the interface language (issue 12, item 5). 'notice' is information
-          // about the room's engines (its detail is the server's), 'no_speech' a plain outcome.
-          if (frame.code === 'notice') toast.info(frameErrorText(getLanguage(), 'notice', frame.message));
+          // about the room's engines and credits, worded by its kind; 'no_speech' a plain outcome.
+          if (frame.code === 'notice') toast.info(noticeText(getLanguage(), frame));
           else if (frame.code === 'no_speech') toast(say('voice.noSpeech'));
           else toast.error(frameErrorText(getLanguage(), frame.code));
           break;

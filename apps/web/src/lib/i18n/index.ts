@@ -19,6 +19,20 @@ export function translate(language: UiLanguage, key: MessageKey, params?: Params
   );
 }
 
+/** A key built at run time (from a server's code, say) is one of ours: then `translate` can word it. */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(en, key);
+}
+
+/** A language's own name in the interface language ('French', 'フランス語'); the code if unknown. */
+export function languageLabel(code: string, interfaceLanguage: UiLanguage): string {
+  try {
+    return new Intl.DisplayNames([interfaceLanguage], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
 export function isUiLanguage(value: unknown): value is UiLanguage {
   return typeof value === 'string' && (UI_LANGUAGES as readonly string[]).includes(value);
 }

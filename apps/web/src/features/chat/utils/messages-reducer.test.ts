@@ -41,6 +41,25 @@ describe('chatReducer', () => {
     expect(onlyMessage(state).note).toBe('"a greeting"');
   });
 
+  it('drops the chunks of a translation that failed for good, and keeps a complete one', () => {
+    let state = run([
+      message(1000, { translations: { fr: 'bonjour' } }),
+      { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'ja', chunk: 'こん' },
+      { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'de', chunk: 'Hal' },
+    ]);
+    state = run([{ type: 'translationFailed', originalTimestamp: 1000, targetLanguage: 'ja' }], state);
+    expect(onlyMessage(state).partial).toEqual({ de: 'Hal' });
+    expect(visibleTranslations(onlyMessage(state), 'ja').map((each) => each.language)).toEqual(['de', 'fr']);
+    // nothing streaming in that language (or no such message): the state is kept as it is
+    for (const frame of [
+      { type: 'translationFailed', originalTimestamp: 1000, targetLanguage: 'fr' },
+      { type: 'translationFailed', originalTimestamp: 1000, targetLanguage: 'ja' },
+      { type: 'translationFailed', originalTimestamp: 999, targetLanguage: 'de' },
+    ] as const)
+      expect(run([frame], state)).toBe(state);
+    expect(onlyMessage(state).translations).toEqual({ fr: 'bonjour' });
+  });
+
   it('applies a correction: new text, edited mark, old translations and hint void, new ones follow', () => {
     let state = run([
       message(1000, { translations: { ja: '古い' }, note: 'old note' }),

@@ -80,8 +80,10 @@ function updateMessage(
 ): ChatState {
   const index = state.items.findIndex((item) => item.kind === 'message' && item.id === id);
   if (index < 0) return state;
+  const updated = update(state.items[index] as ChatMessage);
+  if (updated === state.items[index]) return state; // nothing changed: no new state, no render
   const items = state.items.slice();
-  items[index] = update(items[index] as ChatMessage);
+  items[index] = updated;
   return { ...state, items };
 }
 
@@ -207,6 +209,14 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
           translations: { ...message.translations, [frame.targetLanguage]: frame.fullText },
           partial,
         };
+      });
+    case 'translationFailed':
+      // The engine gave up after some chunks: they go, and the message shows as written (a room notice
+      // says why). A complete translation, if one came first, stays.
+      return updateMessage(state, frame.originalTimestamp, (message) => {
+        if (message.partial[frame.targetLanguage] === undefined) return message;
+        const { [frame.targetLanguage]: _failed, ...partial } = message.partial;
+        return { ...message, partial };
       });
     case 'messageEdited':
       // The text was corrected: its translations and hint are void; the new ones follow for the same id.

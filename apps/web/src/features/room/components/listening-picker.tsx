@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useI18n } from '../../../lib/i18n';
+import { languageLabel, useI18n } from '../../../lib/i18n';
 
 export interface ListeningPickerProps {
   /** The languages the server translates into (READY's `languages`). */
@@ -7,15 +7,6 @@ export interface ListeningPickerProps {
   value: string;
   onChange: (language: string) => void;
   disabled?: boolean | undefined;
-}
-
-/** A language's own name in the interface language ('French', 'フランス語'); the code if unknown. */
-function languageLabel(code: string, interfaceLanguage: string): string {
-  try {
-    return new Intl.DisplayNames([interfaceLanguage], { type: 'language' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
 }
 
 /**
