@@ -6,7 +6,8 @@ import { tutorialFrames } from '../../features/chat/utils/tutorial';
 import type { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
 import { chatReducer, initialChatState } from '../../features/chat/utils/messages-reducer';
 import { listeningLanguage } from '../../features/room/utils/listening';
-import { frameErrorText, noticeText } from '../../lib/error-text';
+import { frameErrorText } from '../../lib/error-text';
+import { noticeText } from '../../lib/notice-text';
 import { getLanguage, translate } from '../../lib/i18n';
 import { StorageKey, readString, writeString } from '../../lib/storage';
 

@@ -224,26 +224,6 @@ export const en = {
   'errors.frame.edit_forbidden': 'Only the author of a message can edit it.',
   'errors.frame.edit_window_closed': 'That message is too old to edit.',
   'errors.frame.notice': 'Server notice: {message}',
-  'notices.engine.translation': 'translation engine',
-  'notices.engine.note': 'hint engine',
-  'notices.engine.speech': 'speech engine',
-  'notices.engine.transcription': 'speech recognition engine',
-  'notices.engine_loading': 'The {engine} is loading ({percent}%)…',
-  'notices.engine_ready': 'The {engine} is ready.',
-  'notices.engine_unavailable': 'The {engine} is unavailable right now.',
-  'notices.engine_failed.translation': 'Translation into {language} failed. The message is shown as written.',
-  'notices.engine_failed.note': 'A translation hint could not be made.',
-  'notices.engine_failed.speech': 'Spoken translation into {language} failed.',
-  'notices.engine_failed.transcription': 'Speech recognition failed.',
-  'notices.backlog': 'Too many messages at once: some messages were not translated.',
-  'notices.translation_paused.guest_allowance':
-    "Translation paused: {name} has used a guest's AI allowance for today. Their messages are still delivered, untranslated.",
-  'notices.translation_paused.no_credits':
-    'Translation paused: {name} has run out of credits. Their messages are still delivered, untranslated.',
-  'notices.credits_paused.guest_allowance':
-    "You have used today's translation allowance for guests, so your messages are delivered untranslated. Sign in to keep translating.",
-  'notices.credits_paused.no_credits':
-    'You have run out of credits, so your messages are delivered untranslated. Free credits are topped up at midnight Tokyo time, or buy more from your balance.',
   'errors.http.bad_request': 'The request was not valid.',
   'errors.http.unauthorized': 'Your login has expired. Please log in again.',
   'errors.http.forbidden': 'You are not allowed to do that.',

@@ -12,16 +12,15 @@ export type Params = Record<string, string | number>;
 
 /** Translate a key into a language, filling {placeholders}. Pure, so non-React code and tests use it too. */
 export function translate(language: UiLanguage, key: MessageKey, params?: Params): string {
-  const template = dictionaries[language][key] ?? en[key];
+  return fill(dictionaries[language][key] ?? en[key], params);
+}
+
+/** A template's {placeholders} filled from `params`; one without a value is left as it is. */
+export function fill(template: string, params?: Params): string {
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (match, name: string) =>
     name in params ? String(params[name]) : match,
   );
-}
-
-/** A key built at run time (from a server's code, say) is one of ours: then `translate` can word it. */
-export function isMessageKey(key: string): key is MessageKey {
-  return Object.hasOwn(en, key);
 }
 
 /** A language's own name in the interface language ('French', 'フランス語'); the code if unknown. */

@@ -227,27 +227,6 @@ export const ja: Record<MessageKey, string> = {
   'errors.frame.edit_forbidden': 'メッセージを編集できるのは送信者だけです。',
   'errors.frame.edit_window_closed': 'このメッセージは古いため編集できません。',
   'errors.frame.notice': 'サーバーからのお知らせ: {message}',
-  'notices.engine.translation': '翻訳エンジン',
-  'notices.engine.note': 'ヒントエンジン',
-  'notices.engine.speech': '音声合成エンジン',
-  'notices.engine.transcription': '音声認識エンジン',
-  'notices.engine_loading': '{engine}を読み込んでいます（{percent}%）…',
-  'notices.engine_ready': '{engine}の準備ができました。',
-  'notices.engine_unavailable': '{engine}は現在利用できません。',
-  'notices.engine_failed.translation':
-    '{language}への翻訳に失敗しました。メッセージは原文のまま表示されます。',
-  'notices.engine_failed.note': '翻訳のヒントを作成できませんでした。',
-  'notices.engine_failed.speech': '{language}の音声翻訳に失敗しました。',
-  'notices.engine_failed.transcription': '音声認識に失敗しました。',
-  'notices.backlog': '一度に多くのメッセージが届いたため、一部のメッセージは翻訳されませんでした。',
-  'notices.translation_paused.guest_allowance':
-    '翻訳を一時停止しました: {name}さんは本日のゲスト用AI利用枠を使い切りました。メッセージは翻訳されずに届きます。',
-  'notices.translation_paused.no_credits':
-    '翻訳を一時停止しました: {name}さんのクレジットがなくなりました。メッセージは翻訳されずに届きます。',
-  'notices.credits_paused.guest_allowance':
-    '本日のゲスト用翻訳枠を使い切ったため、あなたのメッセージは翻訳されずに届きます。ログインすると翻訳を続けられます。',
-  'notices.credits_paused.no_credits':
-    'クレジットがなくなったため、あなたのメッセージは翻訳されずに届きます。無料クレジットは日本時間の午前0時に補充されます。残高から購入することもできます。',
   'errors.http.bad_request': 'リクエストが正しくありません。',
   'errors.http.unauthorized': 'ログインの有効期限が切れました。もう一度ログインしてください。',
   'errors.http.forbidden': 'その操作は許可されていません。',
