@@ -143,6 +143,8 @@ async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettin
     entry: entryOf(kind),
     nodeArgs: [
       '--expose-gc',
+      // BENCH_XTALK_NODE_ARGS: node flags for XTalk's server alone, to try one (e.g. a GC flag) side by side
+      ...(kind === 'xtalk' ? (process.env.BENCH_XTALK_NODE_ARGS ?? '').split(' ').filter(Boolean) : []),
       '--import',
       join(here, 'gc-hook.mjs'),
       ...(settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : []),
