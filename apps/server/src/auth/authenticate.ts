@@ -9,6 +9,15 @@ export interface Authenticated {
 }
 
 /**
+ * Checked claims with their user, read by the caller (with more, as the socket upgrade reads it with the
+ * session), who must still exist.
+ */
+export function authenticatedAs(claims: TokenClaims, user: UserRow | undefined): Authenticated {
+  if (!user) throw new HttpError(401, 'The user of this token no longer exists.');
+  return { claims, user };
+}
+
+/**
  * Resolves a bearer token to its user, or throws a 401 that says why. Used by HTTP routes (header) and
  * the WebSocket upgrade (query parameter `t`, since browsers cannot set headers on a WebSocket).
  */
@@ -22,18 +31,12 @@ export function createAuthenticator(tokens: Tokens, users: UsersRepo) {
       throw new HttpError(401, error instanceof InvalidTokenError ? error.message : 'Token is invalid.');
     }
   }
-  /** The user of checked claims, who must still exist. */
-  async function fromClaims(claims: TokenClaims): Promise<Authenticated> {
-    const user = await users.findById(claims.userId);
-    if (!user) throw new HttpError(401, 'The user of this token no longer exists.');
-    return { claims, user };
-  }
   async function fromToken(token: string | undefined): Promise<Authenticated> {
-    return fromClaims(await claimsOf(token));
+    const claims = await claimsOf(token);
+    return authenticatedAs(claims, await users.findById(claims.userId));
   }
   return {
     claimsOf,
-    fromClaims,
     fromToken,
     fromRequest(request: FastifyRequest): Promise<Authenticated> {
       const header = request.headers.authorization ?? '';

@@ -1,95 +1,118 @@
 import type { IncomingMessage } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticator } from '../auth/authenticate.js';
 import { createTokens } from '../auth/tokens.js';
-import type { UserRow, UsersRepo } from '../auth/users-repo.js';
-import type { SessionRow } from '../rooms/rooms-repo.js';
+import { createUsersRepo } from '../auth/users-repo.js';
+import { createRoomsRepo } from '../rooms/rooms-repo.js';
+import type { Db } from '../store/db.js';
+import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
 import { authoriseUpgrade } from './upgrade-auth.js';
 
 /*
- * The upgrade's reads (issue 13): a bad token is refused before any database read, and a good one has its
- * user and its session read together, so both statements reach the database at once. The tokens are
- * real; the two repositories are fakes that record when each read starts and let the test finish them.
+ * Who may open a socket (issue 13: a connect's statements are most of its CPU). A bad token is refused
+ * before any database read; a good one has its user and the session read in one statement. Real tokens,
+ * real repositories on the test server's database, whose statements are counted.
  */
 
-const clock = { now: () => Date.now() };
-const tokens = createTokens('a-test-secret-of-enough-length-0123456789', 3600, clock);
-const alice: UserRow = {
-  id: 'u-alice',
-  provider: 'guest',
-  subject: 's-alice',
-  username: 'g-alice',
-  display_name: null,
-  name: '',
-};
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => (resolve = done));
-  return { promise, resolve };
-}
-
-function setup() {
-  const started: string[] = [];
-  const user = deferred<UserRow | undefined>();
-  const session = deferred<SessionRow | undefined>();
-  const users = {
-    findById: (id: string) => {
-      started.push(`user ${id}`);
-      return user.promise;
-    },
-  } as unknown as UsersRepo;
-  const rooms = {
-    findSession: (id: string) => {
-      started.push(`session ${id}`);
-      return session.promise;
-    },
-  };
-  const options = { authenticator: createAuthenticator(tokens, users), rooms, allowedOrigins: [] };
-  return { started, user, session, options };
-}
-
-const request = (url: string) => ({ url, headers: {} }) as IncomingMessage;
-
 describe('authoriseUpgrade', () => {
+  let server: TestServer;
+  let now = Date.now();
+  const clock = { now: () => now };
+  const tokens = createTokens('a-test-secret-of-enough-length-0123456789', 3600, clock);
+  const statements: string[] = [];
+  let options: Parameters<typeof authoriseUpgrade>[1];
+  const request = (url: string) => ({ url, headers: {} }) as IncomingMessage;
+
+  /** A guest with a room session, and a token of ours for that guest. */
+  async function guestInRoom() {
+    const login = await guestLogin(server.app);
+    const { sessionId, roomId } = await joinRoom(server.app, login.token, null);
+    const userId = await userIdOf(server, login.user.username);
+    const { token } = await tokens.sign({ userId, provider: 'guest', platformPlayerId: userId });
+    return { userId, sessionId, roomId, token };
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    const counted: Db = {
+      ...server.db,
+      query: (sql, params) => {
+        statements.push(sql);
+        return server.db.query(sql, params);
+      },
+    };
+    options = {
+      authenticator: createAuthenticator(tokens, createUsersRepo(counted)),
+      rooms: createRoomsRepo(counted, clock),
+      allowedOrigins: [],
+    };
+  });
+  afterAll(() => server.close());
+
   it('refuses a bad token without reading the database', async () => {
-    const { started, options } = setup();
+    statements.length = 0;
     await expect(authoriseUpgrade(request('/xtalk_ws/sess1?t=forged'), options)).rejects.toMatchObject({
       statusCode: 401,
     });
     await expect(authoriseUpgrade(request('/xtalk_ws/sess1'), options)).rejects.toMatchObject({
       statusCode: 401,
     });
-    expect(started).toEqual([]);
+    expect(statements).toEqual([]);
   });
 
-  it('reads the user and the session together, then admits the session’s own user', async () => {
-    const { started, user, session, options } = setup();
-    const { token } = await tokens.sign({ userId: alice.id, provider: 'guest', platformPlayerId: 'p1' });
-    const result = authoriseUpgrade(request(`/xtalk_ws/sess1?t=${token}`), options);
-    // both reads start before either has answered
-    await expect.poll(() => started.length).toBe(2);
-    expect(started.sort()).toEqual(['session sess1', 'user u-alice']);
-    const expiresAt = new Date(Date.now() + 60_000);
-    session.resolve({ id: 'sess1', user_id: alice.id, room_id: 'ROOM123', expires_at: expiresAt });
-    user.resolve(alice);
-    await expect(result).resolves.toMatchObject({ auth: { user: alice }, session: { room_id: 'ROOM123' } });
+  it('admits the session’s own user after one statement', async () => {
+    const alice = await guestInRoom();
+    statements.length = 0;
+    const admitted = await authoriseUpgrade(
+      request(`/xtalk_ws/${alice.sessionId}?t=${alice.token}`),
+      options,
+    );
+    expect(statements).toHaveLength(1);
+    expect(admitted.auth.user).toMatchObject({ id: alice.userId, provider: 'guest' });
+    expect(admitted.session).toMatchObject({
+      id: alice.sessionId,
+      user_id: alice.userId,
+      room_id: alice.roomId,
+      expires_at: expect.any(Date),
+    });
   });
 
-  it('refuses another user’s session and an unknown one', async () => {
-    const { token } = await tokens.sign({ userId: alice.id, provider: 'guest', platformPlayerId: 'p1' });
-    const other = setup();
-    other.user.resolve(alice);
-    other.session.resolve({ id: 's', user_id: 'u-bob', room_id: 'R', expires_at: new Date() });
-    await expect(authoriseUpgrade(request(`/xtalk_ws/s?t=${token}`), other.options)).rejects.toMatchObject({
-      statusCode: 403,
+  it('refuses another user’s session, an unknown one and an expired one', async () => {
+    const [alice, bob] = [await guestInRoom(), await guestInRoom()];
+    await expect(
+      authoriseUpgrade(request(`/xtalk_ws/${alice.sessionId}?t=${bob.token}`), options),
+    ).rejects.toMatchObject({ statusCode: 403 });
+    await expect(authoriseUpgrade(request(`/xtalk_ws/nosuch?t=${bob.token}`), options)).rejects.toMatchObject(
+      {
+        statusCode: 401,
+        code: 'session_expired',
+      },
+    );
+    const later = now;
+    now += 400 * 24 * 3600 * 1000; // past any session's lifetime
+    const expiredToken = (
+      await tokens.sign({ userId: alice.userId, provider: 'guest', platformPlayerId: alice.userId })
+    ).token;
+    await expect(
+      authoriseUpgrade(request(`/xtalk_ws/${alice.sessionId}?t=${expiredToken}`), options),
+    ).rejects.toMatchObject({ statusCode: 401, code: 'session_expired' });
+    now = later;
+  });
+
+  it('refuses the token of a user who no longer exists, or who was merged into another', async () => {
+    const carol = await guestInRoom();
+    const dave = await guestInRoom();
+    await server.db.query('update users set merged_into = $2 where id = $1', [carol.userId, dave.userId]);
+    await expect(
+      authoriseUpgrade(request(`/xtalk_ws/${carol.sessionId}?t=${carol.token}`), options),
+    ).rejects.toMatchObject({ statusCode: 401, message: 'The user of this token no longer exists.' });
+    const { token: ghost } = await tokens.sign({
+      userId: 'u-nobody',
+      provider: 'guest',
+      platformPlayerId: 'x',
     });
-    const unknown = setup();
-    unknown.user.resolve(alice);
-    unknown.session.resolve(undefined);
-    await expect(authoriseUpgrade(request(`/xtalk_ws/s?t=${token}`), unknown.options)).rejects.toMatchObject({
-      statusCode: 401,
-      code: 'session_expired',
-    });
+    await expect(
+      authoriseUpgrade(request(`/xtalk_ws/${dave.sessionId}?t=${ghost}`), options),
+    ).rejects.toMatchObject({ statusCode: 401, message: 'The user of this token no longer exists.' });
   });
 });
