@@ -4,8 +4,8 @@ import { createAuthenticator } from '../auth/authenticate.js';
 import { createTokens } from '../auth/tokens.js';
 import { createUsersRepo } from '../auth/users-repo.js';
 import { createRoomsRepo } from '../rooms/rooms-repo.js';
-import type { Db } from '../store/db.js';
 import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
+import { recordingStatements } from '../test/recording-db.js';
 import { authoriseUpgrade } from './upgrade-auth.js';
 
 /*
@@ -19,7 +19,7 @@ describe('authoriseUpgrade', () => {
   let now = Date.now();
   const clock = { now: () => now };
   const tokens = createTokens('a-test-secret-of-enough-length-0123456789', 3600, clock);
-  const statements: string[] = [];
+  let statements: string[] = [];
   let options: Parameters<typeof authoriseUpgrade>[1];
   const request = (url: string) => ({ url, headers: {} }) as IncomingMessage;
 
@@ -34,13 +34,9 @@ describe('authoriseUpgrade', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    const counted: Db = {
-      ...server.db,
-      query: (sql, params) => {
-        statements.push(sql);
-        return server.db.query(sql, params);
-      },
-    };
+    const recording = recordingStatements(server.db);
+    statements = recording.statements;
+    const counted = recording.db;
     options = {
       authenticator: createAuthenticator(tokens, createUsersRepo(counted)),
       rooms: createRoomsRepo(counted, clock),

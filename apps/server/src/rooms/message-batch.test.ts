@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../store/db.js';
 import { migrate } from '../store/migrations.js';
+import { recordingStatements } from '../test/recording-db.js';
 import { createMessagesRepo } from './messages-repo.js';
 import type { NewMessage, StoredMessage } from './messages-repo.js';
 
@@ -147,14 +148,7 @@ describe('a batch of one room’s messages', () => {
   });
 
   it('stores a batch of one with the single statement: stored, a resend answered, a missing room refused', async () => {
-    const statements: string[] = [];
-    const watched: Db = {
-      ...db,
-      query: (sql, params) => {
-        statements.push(sql);
-        return db.query(sql, params);
-      },
-    };
+    const { db: watched, statements } = recordingStatements(db);
     const single = createMessagesRepo(watched, clock);
     const roomId = await newRoom();
     const [first] = values(await single.insertMessages([message(roomId, 'alone', 'u', 'one')]));

@@ -51,12 +51,12 @@ export function createNotices(deps: {
   }
 
   /** Tell the room, once per `key` per window. */
-  function notice(roomId: string, kind: string, message: string, detail: NoticeFields): void {
-    const key = `${roomId}\u0000${kind}`;
+  function notice(roomId: string, key: string, message: string, detail: NoticeFields): void {
+    const roomKey = `${roomId}\u0000${key}`;
     const now = clock.now();
-    const last = noticeSentAt.get(key);
+    const last = noticeSentAt.get(roomKey);
     if (last !== undefined && now - last < options.noticeWindowMs) return;
-    noticeSentAt.set(key, now);
+    noticeSentAt.set(roomKey, now);
     if (noticeSentAt.size > 10_000) {
       for (const [k, at] of noticeSentAt) if (now - at >= options.noticeWindowMs) noticeSentAt.delete(k);
     }

@@ -1,6 +1,6 @@
 import type { ErrorFrame, NoticeDetail, UiLanguage } from '@xtalk/protocol';
 import { frameErrorText } from './error-text';
-import { fill, languageLabel } from './i18n';
+import { fill, languageLabel, placeholdersOf } from './i18n';
 import { isNoticeKey, noticeWords } from './i18n/notices';
 
 /**
@@ -34,7 +34,6 @@ function wordNotice(language: UiLanguage, { kind, params = {} }: NoticeDetail): 
   if (isNoticeKey(engineKey)) values.engine = words[engineKey];
   if (typeof params.language === 'string') values.language = languageLabel(params.language, language);
   // every {placeholder} of the words must be filled, or the server's own text says it better
-  const needed = [...words[key].matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-  if (!needed.every((name) => Object.hasOwn(values, name))) return undefined;
+  if (!placeholdersOf(words[key]).every((name) => Object.hasOwn(values, name))) return undefined;
   return fill(words[key], values);
 }

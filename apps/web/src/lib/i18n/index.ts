@@ -15,13 +15,19 @@ export function translate(language: UiLanguage, key: MessageKey, params?: Params
   return fill(dictionaries[language][key] ?? en[key], params);
 }
 
+const PLACEHOLDER = /\{(\w+)\}/g;
+
 /** A template's {placeholders} filled from `params`; one without a value is left as it is. */
 export function fill(template: string, params?: Params): string {
   if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (match, name: string) =>
+  return template.replace(PLACEHOLDER, (match, name: string) =>
     name in params ? String(params[name]) : match,
   );
 }
+
+/** The names of a template's {placeholders}, in order. */
+export const placeholdersOf = (template: string): string[] =>
+  [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!);
 
 /** A language's own name in the interface language ('French', 'フランス語'); the code if unknown. */
 export function languageLabel(code: string, interfaceLanguage: UiLanguage): string {
