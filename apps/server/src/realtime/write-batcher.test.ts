@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createWriteBatcher, textFrame } from './write-batcher.js';
 
 /*
- * The write batching of room frames (docs/decisions/0110): framed once, one write per socket per turn,
- * order kept per socket, and a socket whose reader stopped never holds up the others (real TCP sockets).
+ * The write batching of room frames (docs/decisions/0110, 0127): framed once, a lone frame written at once,
+ * a busy turn's frames in one write per socket, order kept per socket, and a socket whose reader stopped
+ * never holds up the others (real TCP sockets).
  */
 
 /** A stream that records each write the batcher causes: one entry per write call, chunks in order. */
@@ -53,20 +54,59 @@ describe('textFrame', () => {
 });
 
 describe('write batcher', () => {
-  it('writes what one socket gets within a turn in one write, in order (a replay is one write)', async () => {
+  it('writes a lone frame at once, not at the end of the turn (a quiet fan-out)', async () => {
+    const batcher = createWriteBatcher();
+    const listeners = Array.from({ length: 3 }, recordingStream);
+    for (const listener of listeners) batcher.write(listener.stream, Buffer.from('m1'));
+    // the first listener's frame is out before the last one's was even handed over
+    for (const listener of listeners) expect(listener.writes).toEqual([['m1']]);
+    await turn();
+    for (const listener of listeners) batcher.write(listener.stream, Buffer.from('m2'));
+    for (const listener of listeners) expect(listener.writes).toEqual([['m1'], ['m2']]);
+    await turn();
+    expect(batcher.stats()).toEqual({ corked: 0, flushes: 2, busy: false });
+  });
+
+  it('writes the rest of what one socket gets within a turn in one write, in order (a replay)', async () => {
     const batcher = createWriteBatcher();
     const a = recordingStream();
     const b = recordingStream();
     for (let i = 0; i < 50; i++) batcher.write(a.stream, Buffer.from(`a${i}`));
     batcher.write(b.stream, Buffer.from('b0'));
-    expect(a.writes).toEqual([]); // corked until the turn ends
-    await turn();
-    expect(a.writes).toEqual([Array.from({ length: 50 }, (_, i) => `a${i}`)]);
+    expect(a.writes).toEqual([['a0']]); // the first at once, the others corked until the turn ends
     expect(b.writes).toEqual([['b0']]);
-    batcher.write(a.stream, Buffer.from('a50'));
+    expect(batcher.stats()).toMatchObject({ corked: 1 });
     await turn();
-    expect(a.writes[1]).toEqual(['a50']);
-    expect(batcher.stats()).toEqual({ corked: 0, flushes: 2 });
+    expect(a.writes).toEqual([['a0'], Array.from({ length: 49 }, (_, i) => `a${i + 1}`)]);
+    expect(b.writes).toEqual([['b0']]);
+  });
+
+  it('corks from the first frame in the turn after a burst, and writes at once again after a quiet turn', async () => {
+    const batcher = createWriteBatcher();
+    const a = recordingStream();
+    const b = recordingStream();
+    batcher.write(a.stream, Buffer.from('x1'));
+    batcher.write(a.stream, Buffer.from('x2')); // a burst: a second frame for a within the turn
+    await turn();
+    expect(batcher.stats()).toMatchObject({ busy: true });
+    // busy: each socket's frames of this turn leave together, the first one included
+    batcher.write(a.stream, Buffer.from('y1'));
+    batcher.write(b.stream, Buffer.from('y1'));
+    batcher.write(b.stream, Buffer.from('y2'));
+    expect(a.writes).toEqual([['x1'], ['x2']]);
+    expect(b.writes).toEqual([]);
+    await turn();
+    expect(a.writes).toEqual([['x1'], ['x2'], ['y1']]);
+    expect(b.writes).toEqual([['y1', 'y2']]);
+    // that turn had a second frame too (b's), so this one is corked; it has one frame each: quiet
+    batcher.write(a.stream, Buffer.from('z1'));
+    expect(a.writes).toHaveLength(3);
+    await turn();
+    expect(a.writes).toEqual([['x1'], ['x2'], ['y1'], ['z1']]);
+    expect(batcher.stats()).toMatchObject({ busy: false });
+    batcher.write(a.stream, Buffer.from('w1'));
+    expect(a.writes.at(-1)).toEqual(['w1']); // quiet again: at once
+    await turn();
   });
 
   describe('on real sockets', () => {

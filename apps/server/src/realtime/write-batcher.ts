@@ -1,16 +1,15 @@
 import type { Writable } from 'node:stream';
 
 /*
- * Room frames reach each socket as a ready WebSocket frame, written into the socket's stream while it is
- * corked; every socket corked during a turn of the event loop is uncorked once, at setImmediate. So:
+ * Room frames reach each socket as a ready WebSocket frame, written straight into the upgraded stream:
  * - a room frame is framed once (header + JSON, one Buffer), not once per listener as `ws.send` does;
- * - what a socket gets within one turn (a burst of messages, a replay) leaves in one write system call,
- *   the way Centrifugo batches writes, instead of one `writev` per frame per listener;
- * - nothing waits for a timer: a socket is uncorked in the same turn's check phase, so a lone frame is
- *   not delayed, and the batches grow only when the server is busy (docs/decisions/0110).
+ * - a lone frame is written at once; what a socket gets within one busy turn (a burst of messages, a
+ *   replay) leaves in one write system call at setImmediate, the way Centrifugo batches writes, instead of
+ *   one `writev` per frame per listener (createWriteBatcher below; docs/decisions/0110, 0127);
+ * - nothing waits for a timer, so batches grow only when the server is busy.
  * Order per socket is the order of `write` calls; `ws`'s own writes (ping, close) go into the same
- * corked stream, so they keep their place. Backpressure stays the caller's: the queued bytes show in
- * the stream's writableLength (and so in `ws.bufferedAmount`).
+ * stream, so they keep their place. Backpressure stays the caller's: the queued bytes show in the
+ * stream's writableLength (and so in `ws.bufferedAmount`).
  */
 
 /** WebSocket text frames by their JSON, so a room frame is framed once for all its listeners. */
@@ -49,36 +48,70 @@ function remember(payload: Buffer, frame: Buffer): Buffer {
 }
 
 export interface WriteBatcher {
-  /** Writes `data` to `socket`, corked until the end of this turn. */
+  /** Writes `data` to `socket`: at once, or corked until the end of this turn (see createWriteBatcher). */
   write(socket: Writable, data: Buffer): void;
   /** Sockets corked now and turns flushed so far (tests and the benchmark). */
-  stats(): { corked: number; flushes: number };
+  stats(): { corked: number; flushes: number; busy: boolean };
 }
 
+/**
+ * On each socket written to: the turn of its last write, times two, plus one if it is corked in that turn.
+ * A number on the socket rather than a Set of them: the check runs once per delivery.
+ */
+const MARK = Symbol('xtalk.writeTurn');
+type Marked = Writable & { [MARK]?: number };
+/** Turns count round within this, so a mark stays a small integer (V8 keeps it unboxed). */
+const TURNS = 2 ** 29;
+
+/**
+ * Writes room frames, corking a socket only when the server is busy (docs/decisions/0127):
+ * - a socket's first frame of a turn goes out at once while turns are quiet (one frame per socket), so
+ *   the first listener of a fan-out is not kept waiting until every listener's frame has been queued;
+ * - a second frame for the same socket within the turn corks it: the rest of the turn's frames leave with
+ *   one write at setImmediate;
+ * - after a turn in which any socket got two frames (a burst, a replay), the next turn corks every socket
+ *   from its first frame, as all turns did before (docs/decisions/0110); a quiet turn ends that.
+ */
 export function createWriteBatcher(schedule: (flush: () => void) => void = setImmediate): WriteBatcher {
-  const corked = new Set<Writable>();
+  const corked: Writable[] = [];
+  let turn = 1;
   let scheduled = false;
   let flushes = 0;
+  /** Some socket got a second frame in the last turn / in this one. */
+  let busy = false;
+  let burst = false;
 
   function flush() {
     scheduled = false;
     flushes++;
+    turn = (turn % TURNS) + 1;
+    busy = burst;
+    burst = false;
     for (const socket of corked) socket.uncork();
-    corked.clear();
+    corked.length = 0;
+  }
+
+  function cork(socket: Marked) {
+    socket[MARK] = turn * 2 + 1;
+    socket.cork();
+    corked.push(socket);
   }
 
   return {
     write(socket, data) {
-      if (!corked.has(socket)) {
-        socket.cork();
-        corked.add(socket);
-        if (!scheduled) {
-          scheduled = true;
-          schedule(flush);
-        }
+      const marked = socket as Marked;
+      const mark = marked[MARK] ?? 0;
+      if (mark >> 1 === turn) {
+        burst = true;
+        if ((mark & 1) === 0) cork(marked);
+      } else if (busy) cork(marked);
+      else marked[MARK] = turn * 2;
+      if (!scheduled) {
+        scheduled = true;
+        schedule(flush);
       }
       socket.write(data);
     },
-    stats: () => ({ corked: corked.size, flushes }),
+    stats: () => ({ corked: corked.length, flushes, busy }),
   };
 }
