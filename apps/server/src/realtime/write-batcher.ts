@@ -60,8 +60,8 @@ export interface WriteBatcher {
  */
 const MARK = Symbol('xtalk.writeTurn');
 type Marked = Writable & { [MARK]?: number };
-/** Turns count round within this, so a mark stays a small integer (V8 keeps it unboxed). */
-const TURNS = 2 ** 29;
+/** Turns count round within this, so a mark (turn * 2 + 1 < 2 ** 30) stays a small integer V8 keeps unboxed. */
+const TURNS = 2 ** 28;
 
 /**
  * Writes room frames, corking a socket only when the server is busy (docs/decisions/0127):
