@@ -60,7 +60,7 @@ export interface WriteBatcher {
  */
 const MARK = Symbol('xtalk.writeTurn');
 type Marked = Writable & { [MARK]?: number };
-/** Turns count round within this, so a mark (turn * 2 + 1 < 2 ** 30) stays a small integer V8 keeps unboxed. */
+/** Turns count round within this, so a mark (turn * 2 + 1 < 2 ** 30) stays an unboxed small integer. */
 const TURNS = 2 ** 28;
 
 /**
