@@ -136,23 +136,31 @@ describe('write batcher', () => {
       return readers.map((reader, i) => ({ reader, out: accepted[i]! }));
     }
 
-    it('keeps delivering to a reading socket while another one has stopped reading', async () => {
-      const batcher = createWriteBatcher();
-      const [stuck, live] = await pairs(2);
-      stuck!.reader.pause(); // this client stopped reading: its kernel buffers fill, then the stream's
-      let received = '';
-      live!.reader.on('data', (chunk: Buffer) => (received += chunk.toString()));
-      const chunk = Buffer.alloc(64 * 1024, 0x78);
-      const rounds = 200; // 12.5 MiB each: far more than loopback's kernel buffers hold
-      for (let i = 0; i < rounds; i++) {
-        batcher.write(stuck!.out, chunk);
-        batcher.write(live!.out, Buffer.from(`<${i}>`));
-        await turn();
-      }
-      const expected = Array.from({ length: rounds }, (_, i) => `<${i}>`).join('');
-      while (received.length < expected.length) await once(live!.reader, 'data');
-      expect(received).toBe(expected); // all of it, in order, while the stuck one's bytes wait in memory
-      expect(stuck!.out.writableLength).toBeGreaterThan(1024 * 1024);
-    });
+    // one frame each per turn: written at once; two: busy, so corked and written at the turn's end
+    it.each([1, 2])(
+      'keeps delivering to a reading socket while another one has stopped reading (%i frames a turn)',
+      async (framesPerTurn) => {
+        const batcher = createWriteBatcher();
+        const [stuck, live] = await pairs(2);
+        stuck!.reader.pause(); // this client stopped reading: its kernel buffers fill, then the stream's
+        let received = '';
+        live!.reader.on('data', (chunk: Buffer) => (received += chunk.toString()));
+        const chunk = Buffer.alloc(64 * 1024, 0x78);
+        const rounds = 200; // 12.5 MiB or more each: far more than loopback's kernel buffers hold
+        const expected: string[] = [];
+        for (let i = 0; i < rounds; i++) {
+          for (let k = 0; k < framesPerTurn; k++) {
+            batcher.write(stuck!.out, chunk);
+            batcher.write(live!.out, Buffer.from(`<${i}.${k}>`));
+            expected.push(`<${i}.${k}>`);
+          }
+          await turn();
+        }
+        expect(batcher.stats().busy).toBe(framesPerTurn > 1);
+        while (received.length < expected.join('').length) await once(live!.reader, 'data');
+        expect(received).toBe(expected.join('')); // all of it, in order, while the stuck one's bytes wait
+        expect(stuck!.out.writableLength).toBeGreaterThan(1024 * 1024);
+      },
+    );
   });
 });
