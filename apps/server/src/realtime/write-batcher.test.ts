@@ -2,12 +2,12 @@ import { once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWriteBatcher, textFrame } from './write-batcher.js';
+import { createWriteBatcher, textFrame, WRITE_THROUGH_AFTER } from './write-batcher.js';
 
 /*
- * The write batching of room frames (docs/decisions/0110, 0127): framed once, a lone frame written at once,
- * a busy turn's frames in one write per socket, order kept per socket, and a socket whose reader stopped
- * never holds up the others (real TCP sockets).
+ * The write batching of room frames (docs/decisions/0110, 0127): framed once, one write per socket per
+ * turn, a large fan-out written through, order kept per socket, and a socket whose reader stopped never
+ * holds up the others (real TCP sockets).
  */
 
 /** A stream that records each write the batcher causes: one entry per write call, chunks in order. */
@@ -54,59 +54,57 @@ describe('textFrame', () => {
 });
 
 describe('write batcher', () => {
-  it('writes a lone frame at once, not at the end of the turn (a quiet fan-out)', async () => {
-    const batcher = createWriteBatcher();
-    const listeners = Array.from({ length: 3 }, recordingStream);
-    for (const listener of listeners) batcher.write(listener.stream, Buffer.from('m1'));
-    // the first listener's frame is out before the last one's was even handed over
-    for (const listener of listeners) expect(listener.writes).toEqual([['m1']]);
-    await turn();
-    for (const listener of listeners) batcher.write(listener.stream, Buffer.from('m2'));
-    for (const listener of listeners) expect(listener.writes).toEqual([['m1'], ['m2']]);
-    await turn();
-    expect(batcher.stats()).toEqual({ corked: 0, flushes: 2, busy: false });
-  });
-
-  it('writes the rest of what one socket gets within a turn in one write, in order (a replay)', async () => {
+  it('writes what one socket gets within a turn in one write, in order (a replay, a small room)', async () => {
     const batcher = createWriteBatcher();
     const a = recordingStream();
     const b = recordingStream();
     for (let i = 0; i < 50; i++) batcher.write(a.stream, Buffer.from(`a${i}`));
     batcher.write(b.stream, Buffer.from('b0'));
-    expect(a.writes).toEqual([['a0']]); // the first at once, the others corked until the turn ends
-    expect(b.writes).toEqual([['b0']]);
-    expect(batcher.stats()).toMatchObject({ corked: 1 });
-    await turn();
-    expect(a.writes).toEqual([['a0'], Array.from({ length: 49 }, (_, i) => `a${i + 1}`)]);
-    expect(b.writes).toEqual([['b0']]);
-  });
-
-  it('corks from the first frame in the turn after a burst, and writes at once again after a quiet turn', async () => {
-    const batcher = createWriteBatcher();
-    const a = recordingStream();
-    const b = recordingStream();
-    batcher.write(a.stream, Buffer.from('x1'));
-    batcher.write(a.stream, Buffer.from('x2')); // a burst: a second frame for a within the turn
-    await turn();
-    expect(batcher.stats()).toMatchObject({ busy: true });
-    // busy: each socket's frames of this turn leave together, the first one included
-    batcher.write(a.stream, Buffer.from('y1'));
-    batcher.write(b.stream, Buffer.from('y1'));
-    batcher.write(b.stream, Buffer.from('y2'));
-    expect(a.writes).toEqual([['x1'], ['x2']]);
+    expect(a.writes).toEqual([]); // corked until the turn ends
     expect(b.writes).toEqual([]);
     await turn();
-    expect(a.writes).toEqual([['x1'], ['x2'], ['y1']]);
-    expect(b.writes).toEqual([['y1', 'y2']]);
-    // that turn had a second frame too (b's), so this one is corked; it has one frame each: quiet
-    batcher.write(a.stream, Buffer.from('z1'));
-    expect(a.writes).toHaveLength(3);
+    expect(a.writes).toEqual([Array.from({ length: 50 }, (_, i) => `a${i}`)]);
+    expect(b.writes).toEqual([['b0']]);
+    batcher.write(a.stream, Buffer.from('a50'));
     await turn();
-    expect(a.writes).toEqual([['x1'], ['x2'], ['y1'], ['z1']]);
-    expect(batcher.stats()).toMatchObject({ busy: false });
-    batcher.write(a.stream, Buffer.from('w1'));
-    expect(a.writes.at(-1)).toEqual(['w1']); // quiet again: at once
+    expect(a.writes[1]).toEqual(['a50']);
+    expect(batcher.stats()).toEqual({ corked: 0, flushes: 2, busy: false });
+  });
+
+  it(`writes a large fan-out's frame at once after its first ${WRITE_THROUGH_AFTER} listeners`, async () => {
+    const batcher = createWriteBatcher();
+    const listeners = Array.from({ length: WRITE_THROUGH_AFTER + 8 }, recordingStream);
+    const frame = Buffer.from('m1'); // one Buffer for the whole room, as the hub hands it over
+    for (const listener of listeners) batcher.write(listener.stream, frame);
+    const written = listeners.map((listener) => listener.writes.length);
+    expect(written).toEqual([...Array(WRITE_THROUGH_AFTER).fill(0), ...Array(8).fill(1)]);
     await turn();
+    for (const listener of listeners) expect(listener.writes).toEqual([['m1']]);
+  });
+
+  it('corks a large fan-out too in the turn after a burst, and writes it through again after a calm turn', async () => {
+    const batcher = createWriteBatcher({ writeThroughAfter: 2 });
+    const listeners = Array.from({ length: 4 }, recordingStream);
+    const [a] = listeners;
+    const fanOut = (text: string) => {
+      const frame = Buffer.from(text);
+      for (const listener of listeners) batcher.write(listener.stream, frame);
+    };
+    fanOut('x1');
+    batcher.write(a!.stream, Buffer.from('x2')); // a burst: a second frame for a within the turn
+    expect(listeners.map((listener) => listener.writes.length)).toEqual([0, 0, 1, 1]);
+    await turn();
+    expect(batcher.stats()).toMatchObject({ busy: true });
+    expect(a!.writes).toEqual([['x1', 'x2']]);
+    fanOut('y1'); // busy: corked throughout
+    expect(listeners.map((listener) => listener.writes.length)).toEqual([1, 1, 1, 1]);
+    await turn();
+    expect(batcher.stats()).toMatchObject({ busy: false }); // that turn had no second frame for anyone
+    fanOut('z1');
+    expect(listeners.map((listener) => listener.writes.length)).toEqual([2, 2, 3, 3]);
+    await turn();
+    for (const listener of listeners) expect(listener.writes.at(-1)).toEqual(['z1']);
+    expect(listeners[3]!.writes).toEqual([['x1'], ['y1'], ['z1']]);
   });
 
   describe('on real sockets', () => {
@@ -136,11 +134,16 @@ describe('write batcher', () => {
       return readers.map((reader, i) => ({ reader, out: accepted[i]! }));
     }
 
-    // one frame each per turn: written at once; two: busy, so corked and written at the turn's end
-    it.each([1, 2])(
-      'keeps delivering to a reading socket while another one has stopped reading (%i frames a turn)',
-      async (framesPerTurn) => {
-        const batcher = createWriteBatcher();
+    // written at once (a large fan-out, here from the first listener) or corked until the turn ends (a
+    // small room, or two frames a turn: busy)
+    it.each([
+      { writeThroughAfter: 0, framesPerTurn: 1 },
+      { writeThroughAfter: 0, framesPerTurn: 2 },
+      { writeThroughAfter: WRITE_THROUGH_AFTER, framesPerTurn: 1 },
+    ])(
+      'keeps delivering to a reading socket while another one has stopped reading (%o)',
+      async ({ writeThroughAfter, framesPerTurn }) => {
+        const batcher = createWriteBatcher({ writeThroughAfter });
         const [stuck, live] = await pairs(2);
         stuck!.reader.pause(); // this client stopped reading: its kernel buffers fill, then the stream's
         let received = '';

@@ -3,9 +3,9 @@ import type { Writable } from 'node:stream';
 /*
  * Room frames reach each socket as a ready WebSocket frame, written straight into the upgraded stream:
  * - a room frame is framed once (header + JSON, one Buffer), not once per listener as `ws.send` does;
- * - a lone frame is written at once; what a socket gets within one busy turn (a burst of messages, a
- *   replay) leaves in one write system call at setImmediate, the way Centrifugo batches writes, instead of
- *   one `writev` per frame per listener (createWriteBatcher below; docs/decisions/0110, 0127);
+ * - what a socket gets within one turn (a burst of messages, a replay) leaves in one write system call at
+ *   setImmediate, the way Centrifugo batches writes, instead of one `writev` per frame per listener; a
+ *   large fan-out's frame goes out at once (createWriteBatcher below; docs/decisions/0110, 0127);
  * - nothing waits for a timer, so batches grow only when the server is busy.
  * Order per socket is the order of `write` calls; `ws`'s own writes (ping, close) go into the same
  * stream, so they keep their place. Backpressure stays the caller's: the queued bytes show in the
@@ -63,23 +63,39 @@ type Marked = Writable & { [MARK]?: number };
 /** Turns count round within this, so a mark (turn * 2 + 1 < 2 ** 30) stays an unboxed small integer. */
 const TURNS = 2 ** 28;
 
+/** Listeners of one frame corked in a turn before the rest of its fan-out is written at once. */
+export const WRITE_THROUGH_AFTER = 32;
+
 /**
- * Writes room frames, corking a socket only when the server is busy (docs/decisions/0127):
- * - a socket's first frame of a turn goes out at once while turns are quiet (one frame per socket), so
- *   the first listener of a fan-out is not kept waiting until every listener's frame has been queued;
- * - a second frame for the same socket within the turn corks it: the rest of the turn's frames leave with
- *   one write at setImmediate;
- * - after a turn in which any socket got two frames (a burst, a replay), the next turn corks every socket
- *   from its first frame, as all turns did before (docs/decisions/0110); a quiet turn ends that.
+ * Writes room frames (docs/decisions/0127):
+ * - a frame goes into a corked socket, and every socket corked in a turn is uncorked once, at setImmediate
+ *   (docs/decisions/0110): what a socket gets within a turn (a burst, a replay) leaves in one write;
+ * - except in a large fan-out: once the same frame has been handed over for `writeThroughAfter` listeners
+ *   in a row, it goes out at once to each further listener that has had nothing else in this turn. Corked,
+ *   the first of 1,000 listeners waited for the whole fan-out to be queued, and every socket was visited
+ *   twice; in a small room the wait is a few writes long and corking costs nothing;
+ * - a second frame for a socket within the turn corks it, and after a turn in which that happened (a
+ *   burst) every socket is corked from its first frame; a turn without ends that.
  */
-export function createWriteBatcher(schedule: (flush: () => void) => void = setImmediate): WriteBatcher {
+export interface WriteBatcherOptions {
+  /** When corked sockets are uncorked: the end of this turn (tests pass their own). */
+  schedule?: (flush: () => void) => void;
+  /** Listeners of one frame corked in a turn before the rest of its fan-out is written at once. */
+  writeThroughAfter?: number;
+}
+
+export function createWriteBatcher(options: WriteBatcherOptions = {}): WriteBatcher {
+  const { schedule = setImmediate, writeThroughAfter = WRITE_THROUGH_AFTER } = options;
   const corked: Writable[] = [];
   let turn = 1;
   let scheduled = false;
   let flushes = 0;
-  /** Some socket got a second frame in the last turn / in this one. */
+  /** The last turn had a burst / this one has (some socket got a second frame). */
   let busy = false;
   let burst = false;
+  /** The frame written last, and to how many sockets in a row. */
+  let lastWritten: Buffer | undefined;
+  let run = 0;
 
   function flush() {
     scheduled = false;
@@ -87,6 +103,8 @@ export function createWriteBatcher(schedule: (flush: () => void) => void = setIm
     turn = (turn % TURNS) + 1;
     busy = burst;
     burst = false;
+    lastWritten = undefined;
+    run = 0;
     for (const socket of corked) socket.uncork();
     corked.length = 0;
   }
@@ -99,12 +117,17 @@ export function createWriteBatcher(schedule: (flush: () => void) => void = setIm
 
   return {
     write(socket, data) {
+      if (data === lastWritten) run++;
+      else {
+        lastWritten = data;
+        run = 1;
+      }
       const marked = socket as Marked;
       const mark = marked[MARK] ?? 0;
       if (mark >> 1 === turn) {
         burst = true;
         if ((mark & 1) === 0) cork(marked);
-      } else if (busy) cork(marked);
+      } else if (busy || run <= writeThroughAfter) cork(marked);
       else marked[MARK] = turn * 2;
       if (!scheduled) {
         scheduled = true;
