@@ -86,7 +86,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   /** Close handling still running (presence, LEAVE); shutdown waits for it before the database closes. */
   const closings = new Set<Promise<void>>();
   let closing = false;
-  /** Text frames leave framed once, batched per socket when busy (write-batcher.ts, decisions 0110, 0127). */
+  /** Text frames leave framed once, batched per socket and turn (write-batcher.ts, decisions 0110, 0127). */
   const batcher = createWriteBatcher();
   const heartbeat = createHeartbeat(options.heartbeatMs);
   /** Token expiry: one timer for every socket (deadlines.ts), not a setTimeout each (issue 13). */

@@ -160,8 +160,9 @@ describe('write batcher', () => {
           await turn();
         }
         expect(batcher.stats().busy).toBe(framesPerTurn > 1);
-        while (received.length < expected.join('').length) await once(live!.reader, 'data');
-        expect(received).toBe(expected.join('')); // all of it, in order, while the stuck one's bytes wait
+        const all = expected.join('');
+        while (received.length < all.length) await once(live!.reader, 'data');
+        expect(received).toBe(all); // all of it, in order, while the stuck one's bytes wait
         expect(stuck!.out.writableLength).toBeGreaterThan(1024 * 1024);
       },
     );

@@ -50,7 +50,7 @@ function remember(payload: Buffer, frame: Buffer): Buffer {
 export interface WriteBatcher {
   /** Writes `data` to `socket`: at once, or corked until the end of this turn (see createWriteBatcher). */
   write(socket: Writable, data: Buffer): void;
-  /** Sockets corked now and turns flushed so far (tests and the benchmark). */
+  /** Sockets corked now, turns flushed so far, and whether the last turn had a burst (tests). */
   stats(): { corked: number; flushes: number; busy: boolean };
 }
 
@@ -66,6 +66,13 @@ const TURNS = 2 ** 28;
 /** Listeners of one frame corked in a turn before the rest of its fan-out is written at once. */
 export const WRITE_THROUGH_AFTER = 32;
 
+export interface WriteBatcherOptions {
+  /** When corked sockets are uncorked: the end of this turn (tests pass their own). */
+  schedule?: (flush: () => void) => void;
+  /** WRITE_THROUGH_AFTER unless given (tests). */
+  writeThroughAfter?: number;
+}
+
 /**
  * Writes room frames (docs/decisions/0127):
  * - a frame goes into a corked socket, and every socket corked in a turn is uncorked once, at setImmediate
@@ -77,13 +84,6 @@ export const WRITE_THROUGH_AFTER = 32;
  * - a second frame for a socket within the turn corks it, and after a turn in which that happened (a
  *   burst) every socket is corked from its first frame; a turn without ends that.
  */
-export interface WriteBatcherOptions {
-  /** When corked sockets are uncorked: the end of this turn (tests pass their own). */
-  schedule?: (flush: () => void) => void;
-  /** Listeners of one frame corked in a turn before the rest of its fan-out is written at once. */
-  writeThroughAfter?: number;
-}
-
 export function createWriteBatcher(options: WriteBatcherOptions = {}): WriteBatcher {
   const { schedule = setImmediate, writeThroughAfter = WRITE_THROUGH_AFTER } = options;
   const corked: Writable[] = [];
