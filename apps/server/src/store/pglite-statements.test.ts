@@ -51,6 +51,15 @@ describe('prepared statements on PGlite', () => {
     await statements.query(insert, ['dup']);
     const refusal = await statements.query(insert, ['dup']).catch((error: unknown) => error);
     expect(refusal).toMatchObject({ code: '23505' });
+    // the very error PGlite's own query throws: its class, message and fields
+    const theirs = await db.query(insert, ['dup']).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(protocol.messages.DatabaseError);
+    const fields = (error: unknown) => {
+      const { message, code, constraint, detail, table, schema, severity } = error as Record<string, unknown>;
+      return { message, code, constraint, detail, table, schema, severity };
+    };
+    expect(fields(refusal)).toEqual(fields(theirs));
+    expect(refusal).toMatchObject({ constraint: 'kinds_pkey', table: 'kinds' });
     await statements.query(insert, ['not-dup']);
     await expect(statements.query('select nope from kinds')).rejects.toMatchObject({ code: '42703' });
     expect(
