@@ -94,7 +94,7 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
     mkdirSync(dir, { recursive: true });
     if (!existsSync(join(dir, 'PG_VERSION'))) await initialiseInChild(dir);
   }
-  // a server's database gets a thread of its own, so fsyncs and query work never stall the sockets
+  // a server's database gets a thread of its own, so its file writes and query work never stall the sockets
   // (docs/decisions/0118); an in-memory one (tests) stays in this thread, where it starts faster
   const engine = dir
     ? await threadEngine(dir, pgliteSettings())

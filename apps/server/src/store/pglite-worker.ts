@@ -11,7 +11,7 @@ import {
 /*
  * PGlite on a thread of its own (docs/decisions/0118): the server's main thread hands it statements
  * (threadEngine in pglite-engine.ts, several at once through db.ts's lanes) and goes on with its sockets
- * while PostgreSQL parses, plans, writes and fsyncs here. They run and are answered in the order they came.
+ * while PostgreSQL parses, plans and writes here. They run and are answered in the order they came.
  */
 
 /*
