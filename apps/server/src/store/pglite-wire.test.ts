@@ -52,7 +52,10 @@ describe('ReplyReader', () => {
     const reader = new ReplyReader();
     let from = 0;
     for (const cut of [...cuts, raw.length]) {
-      reader.push(raw.subarray(from, cut));
+      // as PGlite does, the chunk's memory is reused once it has been handed over
+      const chunk = raw.slice(from, cut);
+      reader.push(chunk);
+      chunk.fill(0);
       from = cut;
     }
     return reader;

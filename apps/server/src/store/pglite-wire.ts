@@ -78,28 +78,50 @@ export class ReplyReader {
   readonly rows: Array<Array<string | null>> = [];
   /** The ErrorResponse, whole, to be parsed by PGlite's parser. */
   error: Uint8Array | undefined;
-  private partial: Uint8Array | undefined;
+  /**
+   * Copies of the chunks since the last whole message, while they do not yet hold the next one: a message
+   * longer than a chunk (a long row) is joined once, when its last byte has come, not once per chunk.
+   */
+  private held: Uint8Array[] = [];
+  private heldBytes = 0;
 
   push(chunk: Uint8Array): void {
-    let data = chunk;
-    if (this.partial) {
-      data = new Uint8Array(this.partial.length + chunk.length);
-      data.set(this.partial);
-      data.set(chunk, this.partial.length);
-      this.partial = undefined;
-    }
+    if (this.heldBytes === 0) return this.hold(this.read(chunk));
+    this.held.push(new Uint8Array(chunk)); // a copy: the chunk views PGlite's memory, reused next time
+    this.heldBytes += chunk.length;
+    if (this.heldBytes < this.nextMessageLength()) return;
+    const joined = Buffer.concat(this.held, this.heldBytes);
+    this.held = [];
+    this.heldBytes = 0;
+    this.hold(this.read(joined));
+  }
+
+  /** Reads every whole message in `data`; returns the bytes after them (a message not yet complete). */
+  private read(data: Uint8Array): Uint8Array {
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
     let at = 0;
     while (at + 5 <= data.length) {
-      const length = view.getInt32(at + 1);
-      const end = at + 1 + length;
+      const end = at + 1 + view.getInt32(at + 1);
       if (end > data.length) break;
       const type = data[at];
       if (type === DATA_ROW) this.rows.push(readDataRow(data, view, at + 5));
-      else if (type === ERROR_RESPONSE && !this.error) this.error = data.slice(at, end);
+      else if (type === ERROR_RESPONSE && !this.error) this.error = new Uint8Array(data.subarray(at, end));
       at = end;
     }
-    if (at < data.length) this.partial = data.slice(at);
+    return data.subarray(at);
+  }
+
+  private hold(rest: Uint8Array): void {
+    if (rest.length === 0) return;
+    this.held.push(new Uint8Array(rest)); // a copy, as above
+    this.heldBytes += rest.length;
+  }
+
+  /** The whole length of the message the held bytes begin, once its 5-byte header is in. */
+  private nextMessageLength(): number {
+    if (this.heldBytes < 5) return 5;
+    const header = Buffer.concat(this.held, 5);
+    return 1 + header.readInt32BE(1);
   }
 }
 
