@@ -365,3 +365,34 @@ describe('connection: in the room', () => {
     expect(types(bob.socket.frames)).not.toContain('message');
   });
 });
+
+describe('connection: room frames by protocol version', () => {
+  it('delivers a room frame as served to current clients, and to older ones only in a form they read', async () => {
+    const { peer, hub } = room();
+    const clients = [1, 3, PROTOCOL_VERSION].map((version, index) => {
+      const client = peer(index + 1);
+      const join = { type: 'setUsername', username: client.user.username, language: 'en', room: ROOM };
+      client.send(version > 1 ? { ...join, protocolVersion: version } : join);
+      return { version, client };
+    });
+    await Promise.all(clients.map(({ client }) => client.connection.settled()));
+    // a failed translation, then a message: everyone gets the message; only a client that knows the
+    // failure frame (version 4) gets that, and before the message
+    await hub.broadcast(ROOM, { type: 'translationFailed', originalTimestamp: 7, targetLanguage: 'ja' });
+    await clients[0]!.client.chat('after the failure');
+    for (const { version, client } of clients) {
+      await expect
+        .poll(() => client.socket.frames.some((frame) => frame.type === 'message'), { timeout: 2000 })
+        .toBe(true);
+      const seen = types(client.socket.frames).filter((type) => type !== 'system');
+      expect(seen, `version ${version}`).toEqual(
+        version >= 4 ? ['translationFailed', 'message'] : ['message'],
+      );
+    }
+    expect(clients[2]!.client.socket.frames.find((frame) => frame.type === 'translationFailed')).toEqual({
+      type: 'translationFailed',
+      originalTimestamp: 7,
+      targetLanguage: 'ja',
+    });
+  });
+});

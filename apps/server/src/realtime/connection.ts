@@ -17,7 +17,7 @@ import {
 import type { HubMember, UserMember } from './room-hub.js';
 import { join } from './connection-join.js';
 import { editMessage } from './edit-handler.js';
-import { jsonForVersion } from './legacy-frames.js';
+import { jsonForVersion, readsFramesAsServed } from './legacy-frames.js';
 import { chat, setLanguage, updateUsername } from './frame-handlers.js';
 import type { PeerSocket } from './peer-socket.js';
 import {
@@ -174,6 +174,7 @@ export class Connection implements ConnectionCore {
       if (offset <= this.lastOffset) return;
       this.lastOffset = offset;
     }
+    if (readsFramesAsServed(this.protocolVersion)) return this.sendText(json);
     for (const forClient of jsonForVersion(json, this.protocolVersion, this.user.username))
       this.sendText(forClient);
   }
