@@ -1,20 +1,35 @@
 import type { WebSocket } from 'ws';
 
+/** About this long between the heartbeat's ticks: each tick pings one slice of the sockets. */
+const TICK_TARGET_MS = 1_000;
+
 /*
- * Pings every socket every `intervalMs`; a peer that did not answer the last ping is gone (network
- * dropped, laptop closed) and is terminated. One interval for all of the process's sockets and one shared
- * pong listener, not a timer and a closure per socket (issue 13: per-connection memory and timers). A
- * socket added just before a tick is pinged at once and still has a whole interval to answer.
+ * Pings every socket once per `intervalMs`; a peer that did not answer its last ping by its next turn
+ * (network dropped, laptop closed) is terminated. One timer for all of the process's sockets and one shared
+ * pong listener, not a timer and a closure per socket (issue 13: per-connection memory and timers).
+ *
+ * The sockets are dealt round-robin into `slices` groups and each tick pings one group, so a socket is
+ * pinged exactly every `intervalMs` and has that long to answer. Pinging all of them on one tick was a
+ * burst of a write per socket, then of a pong read per socket, every 30 s: for 1,000 sockets as much
+ * main-thread work as a message fanned out to all of them, landing on whatever chat was under way
+ * (docs/decisions/0129-a-heartbeat-in-slices.md).
  */
-export function createHeartbeat(intervalMs: number) {
-  const sockets = new Set<WebSocket>();
+export function createHeartbeat(
+  intervalMs: number,
+  slices = Math.max(1, Math.round(intervalMs / TICK_TARGET_MS)),
+) {
+  const groups = Array.from({ length: slices }, () => new Set<WebSocket>());
   /** Pinged and not answered yet. */
   const waiting = new Set<WebSocket>();
+  let nextGroup = 0;
+  let due = 0;
   function onPong(this: WebSocket) {
     waiting.delete(this);
   }
   const timer = setInterval(() => {
-    for (const ws of sockets) {
+    const group = groups[due]!;
+    due = (due + 1) % slices;
+    for (const ws of group) {
       if (waiting.has(ws)) {
         ws.terminate();
         continue;
@@ -26,15 +41,17 @@ export function createHeartbeat(intervalMs: number) {
         ws.terminate();
       }
     }
-  }, intervalMs);
+  }, intervalMs / slices);
   timer.unref();
   return {
     add(ws: WebSocket) {
-      sockets.add(ws);
+      groups[nextGroup]!.add(ws);
+      nextGroup = (nextGroup + 1) % slices;
       ws.on('pong', onPong);
     },
     remove(ws: WebSocket) {
-      sockets.delete(ws);
+      // a socket is in one group; looking through them all at a close spares a map entry per socket
+      for (const group of groups) if (group.delete(ws)) break;
       waiting.delete(ws);
       ws.off('pong', onPong);
     },
