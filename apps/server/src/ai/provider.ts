@@ -137,10 +137,16 @@ export function isRetryable(error: unknown): boolean {
   return true;
 }
 
-/** English name of a language code, for prompts and notices ('ja' -> 'Japanese'). */
+let englishNames: Intl.DisplayNames | undefined;
+
+/**
+ * English name of a language code, for prompts and notices ('ja' -> 'Japanese'). The one formatter is made
+ * on first use, not at start: the first Intl object maps ~5 MiB of ICU data (decision 0129).
+ */
 export function languageName(code: string): string {
   try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
+    englishNames ??= new Intl.DisplayNames(['en'], { type: 'language' });
+    return englishNames.of(code) ?? code;
   } catch {
     return code;
   }
