@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { releaseFsBundle, type BundleFs } from './pglite-bundle.js';
 import { preparedStatements } from './pglite-statements.js';
 
 /**
@@ -49,6 +50,8 @@ export async function inProcessEngine(dir: string | undefined, settings: string[
   const db = dir
     ? await pglite.PGlite.create(dir, { startParams })
     : await pglite.PGlite.create({ startParams });
+  // PostgreSQL has started: the installation files only initdb and unused features read can go (0132)
+  releaseFsBundle(db.Module.FS as unknown as BundleFs);
   const statements = preparedStatements(db, pglite);
   // one call at a time, in the order made, as the worker thread does: the lanes hand several statements
   // over at once, and PGlite's protocol calls must not overlap

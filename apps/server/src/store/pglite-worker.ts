@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
+import { collectStartupGarbage } from '../startup-garbage.js';
 import {
   inProcessEngine,
   type EngineReply,
@@ -59,6 +60,11 @@ async function answer(engine: PgliteEngine, request: EngineRequest): Promise<voi
 try {
   // the same engine as in-process (prepared statements, one call at a time in order), here on this thread
   const engine = await inProcessEngine(dir, settings);
+  // One full collection once PGlite has started here, as the main thread has once it listens (0119): the
+  // 9 MB buffer PGlite read pglite.wasm into is garbage once compiled, but this thread allocates little
+  // while idle, so it could stay resident for minutes. Without this it was still there 2 s after the
+  // server answered in 4 of 5 starts (docs/decisions/0132).
+  collectStartupGarbage();
   port.on('message', (request: EngineRequest) => void answer(engine, request));
   port.postMessage({ id: 0 } satisfies EngineReply);
 } catch (error) {
