@@ -68,10 +68,12 @@ export function noteMessages(request: NoteRequest): ChatMessage[] {
 export function parseNote(answer: string): string | null {
   const text = answer
     .trim()
-    .replace(/^["'“”「『]+|["'“”」』]+$/gu, '')
+    // quotes around the note: " ' “ ” 「 『 and " ' “ ” 」 』 (\u escapes: see build.mjs)
+    .replace(/^["'\u201C\u201D\u300C\u300E]+|["'\u201C\u201D\u300D\u300F]+$/gu, '')
     .trim();
   if (text === '') return null;
-  const bare = text.replace(/[.。!！]+$/u, '').trim();
-  if (bare.toUpperCase() === NO_NOTE_SENTINEL || /^(none|no note|n\/a|なし)$/iu.test(bare)) return null;
+  const bare = text.replace(/[.\u3002!\uFF01]+$/u, '').trim(); // . 。 ! ！
+  if (bare.toUpperCase() === NO_NOTE_SENTINEL || /^(none|no note|n\/a|\u306A\u3057)$/iu.test(bare))
+    return null; // なし
   return text.length > MAX_NOTE_LENGTH ? `${text.slice(0, MAX_NOTE_LENGTH - 1)}…` : text;
 }

@@ -33,12 +33,17 @@ export interface TranscriptionStream {
   abort(): void;
 }
 
-/** Sentence ends: Latin and CJK terminal punctuation (with closing quotes/brackets after it). */
-const SENTENCE_END = /[.!?。！？…]+["'”’」』)）]*(?=\s|$)|[。！？]+["'”’」』)）]*/gu;
+/*
+ * Sentence ends: Latin and CJK terminal punctuation (. ! ? 。 ！ ？ …), with closing quotes and brackets
+ * after it (" ' ” ’ 」 』 ) ）). Written as \u escapes, as everything outside Latin-1 in the server's code
+ * must be: one such character makes V8 hold the whole of dist/server.js as a two-byte string (build.mjs).
+ */
+const SENTENCE_END =
+  /[.!?\u3002\uFF01\uFF1F\u2026]+["'\u201D\u2019\u300D\u300F)\uFF09]*(?=\s|$)|[\u3002\uFF01\uFF1F]+["'\u201D\u2019\u300D\u300F)\uFF09]*/gu;
 
 /** Whether `text` ends a sentence (terminal punctuation, maybe closed by a quote or bracket). */
 export function endsSentence(text: string): boolean {
-  return /[.!?。！？…]+["'”’」』)）]*$/u.test(text.trimEnd());
+  return /[.!?\u3002\uFF01\uFF1F\u2026]+["'\u201D\u2019\u300D\u300F)\uFF09]*$/u.test(text.trimEnd());
 }
 
 /** The sentences of `text`, each with its trailing space, in order (the last one may be unfinished). */
