@@ -3,13 +3,14 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { envNumber } from './lib/env.js';
-import { startServerProcess } from './lib/server-process.js';
+import { startScriptEnvironment, startServerProcess } from './lib/server-process.js';
 import { median } from './lib/stats.js';
 
 /*
  * The server's RSS at start (issue 13), as the fan-out bench reads it (bench/peers/fanout-run.ts runOne):
  * the built apps/server/dist/server.js with a fresh DATA_DIR, `LANGUAGES=en`, node flags `--expose-gc
- * --import bench/peers/gc-hook.mjs`; VmRSS 2 s after /api/health answers. Medians over RSS_RUNS starts,
+ * --import bench/peers/gc-hook.mjs`, the environment `npm start` sets (BENCH_START_ENV=0 leaves it out);
+ * VmRSS 2 s after /api/health answers. Medians over RSS_RUNS starts,
  * with where the memory is: /proc/<pid>/smaps grouped by kind of mapping.
  *
  *   npm run build -w @xtalk/server && node --import tsx bench/rss-at-start.ts
@@ -109,6 +110,7 @@ console.log(
     .map((v) => v.toFixed(2))
     .join(' ')}` +
     (extraNodeArgs.length ? `, node ${extraNodeArgs.join(' ')}` : '') +
+    `, npm start's env ${JSON.stringify(startScriptEnvironment())}` +
     (Object.keys(extraEnv).length ? `, env ${process.env.RSS_ENV}` : ''),
 );
 for (let run = 0; run < runs; run++) {

@@ -2,12 +2,30 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /*
  * The real built server (apps/server/dist/server.js) as a child process on a free loopback port with a fresh
  * DATA_DIR, so its memory and CPU are measured apart from the load generator's.
  */
+
+/**
+ * The environment `npm start` gives the server: the `NAME=${NAME:-value}` assignments of the root
+ * package.json's start script (glibc's malloc settings, docs/decisions/0133). Every server a bench starts
+ * gets them, the peers of bench/peers too, so all run on the same allocator settings. BENCH_START_ENV=0
+ * leaves them out, to measure what a plain `node apps/server/dist/server.js` does.
+ */
+export function startScriptEnvironment(): Record<string, string> {
+  if (process.env.BENCH_START_ENV === '0') return {};
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return Object.fromEntries(
+    [...scripts.start.matchAll(/\b([A-Z_]+)=\$\{\1:-([^}]*)\}/g)].map(([, name, value]) => [name!, value!]),
+  );
+}
 
 export interface ServerProcess {
   pid: number;
@@ -82,6 +100,7 @@ export async function startServerProcess(options: {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? tmpdir(),
+      ...startScriptEnvironment(),
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
