@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { MIC_DEBOUNCE_MS } from '@xtalk/protocol';
 import {
   enterAsGuest,
   launchBrowser,
@@ -100,6 +101,9 @@ describe('voice input in the browser', () => {
     // A tap right after the start is too short to send. Both taps happen inside the page, so no
     // round trip to the test process (slow on a loaded machine) stretches the clip past 500 ms: the
     // second tap comes once recording has begun and the 150 ms debounce has passed.
+    // The first of them must itself come after the debounce since the stop tap above: on a fast machine
+    // every check since then can finish within it, and the tap was ignored (seen: 141 ms).
+    await alice.page.waitForTimeout(MIC_DEBOUNCE_MS);
     await alice.page.evaluate(async () => {
       const button = document.querySelector<HTMLButtonElement>('[data-testid="mic-button"]')!;
       const firstTap = performance.now();
