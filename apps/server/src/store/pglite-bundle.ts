@@ -29,8 +29,8 @@ interface BundleFsNode {
 
 /**
  * What a running chat server never reads, and why. A query that needed one of these would fail with
- * PostgreSQL's "could not open file" error; none of the server's does (its whole test suite runs with them
- * gone).
+ * PostgreSQL's own error ("could not access file" for a library, "could not open file" for the rest);
+ * none of the server's does (its whole test suite runs with them gone).
  */
 const NOT_NEEDED_ONCE_RUNNING: ReadonlyArray<{ path: RegExp; why: string }> = [
   {
@@ -86,7 +86,8 @@ export function releaseFsBundle(
       if (fs.isMountpoint(node)) continue;
       if (fs.isDir(node.mode)) {
         visit(path);
-        if (fs.readdir(path).length === 2 && notNeededOnceRunning(`${path}/`)) fs.rmdir(path);
+        // only a directory a rule names is read again, to see whether it is now empty
+        if (notNeededOnceRunning(`${path}/`) && fs.readdir(path).length === 2) fs.rmdir(path);
         continue;
       }
       if (!fs.isFile(node.mode) || !(node.contents instanceof Uint8Array)) continue;
