@@ -188,7 +188,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       languages: config.LANGUAGES,
       clock,
       logger: app.log,
-      log: roomLog,
+      // a joiner's recent window is the hub's shared copy while the room has not moved on (decision 0134)
+      log: { ...roomLog, recentWindow: hub.recentWindow ?? roomLog.recentWindow },
       replayLimit: REPLAY_LIMIT,
       balanceFrame: balanceFrameOf(credits.ledger, clock),
       resumeMaxEvents: config.RESUME_MAX_EVENTS,

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import type { UserRow, UsersRepo } from '../auth/users-repo.js';
 import type { ChatService } from '../rooms/chat-service.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
-import type { RoomLog } from '../rooms/room-log.js';
+import type { CatchUpDeps } from './resume.js';
 import type { FrameLimitPolicy } from './frame-limits.js';
 import type { Presence } from './presence.js';
 import type { PresenceAnnouncer, PresenceEvent } from './presence-announcer.js';
@@ -22,7 +22,7 @@ export interface ConnectionDeps {
   clock: Clock;
   logger: FastifyBaseLogger;
   /** The room log: positions and what a resuming client missed. */
-  log: Pick<RoomLog, 'position' | 'readSince'> & Partial<Pick<RoomLog, 'recentWindow'>>;
+  log: CatchUpDeps['log'];
   /** How many stored messages a joiner gets replayed. */
   replayLimit: number;
   /** The furthest behind (in offsets) a resume is replayed; further gets RESYNC and the recent window. */

@@ -57,8 +57,14 @@ export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
   const position = { epoch: catchUp.position.epoch, offset: catchUp.position.offset };
   if (catchUp.resync)
     core.sendFrame({ type: 'system', message: 'RESYNC', timestamp: deps.clock.now(), ...position });
-  for (const replayed of catchUp.frames) {
-    for (const frame of framesForVersion(replayed, core.protocolVersion)) core.sendFrame(frame);
+  if (catchUp.json) {
+    // a message is the same frame in every protocol version; sendLogged leaves an older client's form to
+    // legacy-frames.ts all the same (no offset: nothing here is filtered against lastOffset)
+    for (const json of catchUp.json) core.sendLogged(json, undefined);
+  } else {
+    for (const replayed of catchUp.frames) {
+      for (const frame of framesForVersion(replayed, core.protocolVersion)) core.sendFrame(frame);
+    }
   }
   core.lastOffset = position.offset;
   if ((core.state as string) === 'closed') return;

@@ -1,11 +1,15 @@
 import type { ResumePosition, ServerFrame } from '@xtalk/protocol';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { RoomLog, RoomPosition } from '../rooms/room-log.js';
+import type { RecentWindowRead } from './recent-windows.js';
 
 export interface CatchUpDeps {
   rooms: Pick<RoomsRepo, 'listMessages'>;
-  /** With `recentWindow`, a join without a resume position costs one query instead of two. */
-  log: Pick<RoomLog, 'position' | 'readSince'> & Partial<Pick<RoomLog, 'recentWindow'>>;
+  /**
+   * With `recentWindow`, a join without a resume position costs one query instead of two, or none while
+   * the room hub shares a current one (recent-windows.ts).
+   */
+  log: Pick<RoomLog, 'position' | 'readSince'> & { recentWindow?: RecentWindowRead };
   /** How many stored messages a joiner without a position gets (the recent window). */
   replayLimit: number;
   /** The furthest behind (in offsets) a resume may be; further gets RESYNC and the recent window. */
@@ -18,6 +22,8 @@ export interface CatchUp {
   /** Sent before the frames: the resume could not be honoured, the list starts over. */
   resync: boolean;
   frames: ServerFrame[];
+  /** `frames` serialised, when the window came from the hub's shared copy: sent as they are. */
+  json?: readonly Buffer[];
 }
 
 /**
@@ -32,8 +38,8 @@ export async function catchUpFor(
   resume: ResumePosition | undefined,
 ): Promise<CatchUp> {
   if (!resume && deps.log.recentWindow) {
-    const { position, messages } = await deps.log.recentWindow(roomId, deps.replayLimit);
-    return { position: position ?? { epoch: '', offset: 0 }, resync: false, frames: messages };
+    const { position, messages, json } = await deps.log.recentWindow(roomId, deps.replayLimit);
+    return { position: position ?? { epoch: '', offset: 0 }, resync: false, frames: messages, json };
   }
   const position = (await deps.log.position(roomId)) ?? { epoch: '', offset: 0 };
   if (resume && canResume(resume, position, deps.resumeMaxEvents)) {

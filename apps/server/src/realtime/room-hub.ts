@@ -10,6 +10,7 @@ import {
   type Audience,
   type Envelope,
 } from './envelope.js';
+import { createRecentWindows, type RecentWindow } from './recent-windows.js';
 import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';
 
 /** A connection as the hub sees it: where to deliver and what it listens in. */
@@ -34,6 +35,8 @@ export interface RoomHubOptions {
   log?: RoomLogSource;
   logger?: FastifyBaseLogger;
   gapWaitMs?: number;
+  /** How long a room's recent window read for a joiner may serve later joiners (recent-windows.ts). */
+  windowTtlMs?: number;
 }
 
 const channelOf = (roomId: string) => `xtalk:room:${roomId}`;
@@ -76,6 +79,14 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
   const logger = options.logger ?? quiet;
   const rooms = new Map<string, LocalRoom>();
   const users = new Map<string, LocalUser>();
+  const read = options.log?.recentWindow;
+  const windows =
+    read &&
+    createRecentWindows({
+      read,
+      delivered: (roomId) => rooms.get(roomId)?.sequencer.delivered(),
+      ttlMs: options.windowTtlMs ?? 1000,
+    });
 
   function deliver(roomId: string, envelope: Envelope) {
     const room = rooms.get(roomId);
@@ -138,9 +149,18 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
       if (!room || !room.members.delete(member) || room.members.size > 0) return;
       rooms.delete(member.roomId);
       room.sequencer.stop();
+      windows?.drop(member.roomId);
       const unsubscribe = await room.unsubscribe.catch(() => undefined);
       await unsubscribe?.();
     },
+
+    /**
+     * The room's position and latest `limit` messages, for a member attached to it (joiners without a
+     * resume position); read once and shared while no later frame was delivered. Undefined without a log
+     * that reads windows.
+     */
+    recentWindow:
+      windows && ((roomId: string, limit: number): Promise<RecentWindow> => windows.get(roomId, limit)),
 
     /** Subscribes a connection to its user's channel (the node subscribes while it has one there). */
     async attachUser(member: UserMember): Promise<void> {

@@ -1,11 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LoggedFrame, RoomPosition } from '../rooms/room-log.js';
 import { decodeEnvelope, encodeText, type Envelope } from './envelope.js';
+import type { RecentWindowRead } from './recent-windows.js';
 
 /** Where a node reads what its bus did not bring: the room log in the database. */
 export interface RoomLogSource {
   position(roomId: string): Promise<RoomPosition | undefined>;
   readSince(roomId: string, after: number, upTo: number, limit: number): Promise<LoggedFrame[]>;
+  /** A room's position and latest messages in one read (joiners); the hub shares it while current. */
+  recentWindow?: RecentWindowRead;
 }
 
 export interface SequencerOptions {
@@ -118,6 +121,8 @@ export function createRoomSequencer(
       drain();
     },
     catchUp,
+    /** The last offset delivered, in order and with no gap before it; undefined until started. */
+    delivered: (): number | undefined => (next === undefined ? undefined : next - 1),
     stop() {
       stopped = true;
       clearTimer();
