@@ -1,5 +1,6 @@
 import type { ChatLoadResult } from './chat-load.js';
 import type { FloodResult } from './flood-run.js';
+import type { JoinHistoryResult } from './join-history.js';
 import type { FanoutResult } from './peers/fanout-run.js';
 import type { Summary } from './lib/stats.js';
 import type { TranslationE2eResult } from './translation-e2e.js';
@@ -18,6 +19,8 @@ export interface BenchResults {
   translation: TranslationRunResult | { skipped: string };
   /** Quiet rooms' delivery while one user floods (BENCH_FLOOD). */
   flood?: FloodResult;
+  /** Joins into a room with history against an empty one (BENCH_JOIN_HISTORY). */
+  joinHistory?: JoinHistoryResult;
   /** XTalk beside bare `ws` and Socket.IO (BENCH_FANOUT). */
   fanout?: FanoutResult;
   /** Warnings and errors the servers logged (LOG_LEVEL=warn), first 50 lines. */

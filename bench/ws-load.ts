@@ -6,6 +6,7 @@ import { runChatLoad, type ChatLoadResult } from './chat-load.js';
 import { fanoutSettings } from './fanout.js';
 import { floodSettings, runFloodPart } from './flood.js';
 import { printFloodReport } from './flood-run.js';
+import { joinHistorySettings, printJoinHistoryReport, runJoinHistory } from './join-history.js';
 import { startServerProcess, type ServerProcess } from './lib/server-process.js';
 import { printFanoutReport } from './peers/fanout-report.js';
 import { runFanout, type FanoutResult } from './peers/fanout-run.js';
@@ -39,6 +40,8 @@ const settings = {
   translation: envFlag('BENCH_TRANSLATION', true),
   /** The flood run (one user flooding while quiet rooms are measured); see bench/flood-run.ts. */
   flood: envFlag('BENCH_FLOOD', true),
+  /** Joins into a room with history against joins into an empty one; see bench/join-history.ts. */
+  joinHistory: envFlag('BENCH_JOIN_HISTORY', true),
   /** LANGUAGES of the chat run's server: one language means nothing to translate (chat fan-out alone). */
   chatLanguages: process.env.BENCH_CHAT_LANGUAGES ?? 'en',
   /** AI_CONCURRENCY of the chat run's server; 0 keeps the server's default. Matters with translation on. */
@@ -107,6 +110,11 @@ async function main(): Promise<void> {
   // ---------------------------------------------------------------- 1b. flood, server process
   const flood = settings.flood ? await runFloodPart(entry, { ...floodSettings(), log }) : undefined;
 
+  // ---------------------------------------------------------------- 1c. joining a room with history
+  const joinHistory = settings.joinHistory
+    ? await runJoinHistory(entry, joinHistorySettings(log))
+    : undefined;
+
   // ---------------------------------------------------------------- 2. translation, server process
   let translationServer: TranslationE2eResult | { skipped: string } = { skipped: 'BENCH_TRANSLATION=0' };
   if (settings.translation) {
@@ -164,15 +172,17 @@ async function main(): Promise<void> {
     translationServer,
     translation,
     ...(flood ? { flood: flood.result } : {}),
+    ...(joinHistory ? { joinHistory: joinHistory.result } : {}),
     ...(fanout ? { fanout } : {}),
     serverLog: {
-      lines: logLines.length + (flood?.logLines.length ?? 0),
-      first: [...logLines, ...(flood?.logLines ?? [])].slice(0, 50),
+      lines: logLines.length + (flood?.logLines.length ?? 0) + (joinHistory?.logLines.length ?? 0),
+      first: [...logLines, ...(flood?.logLines ?? []), ...(joinHistory?.logLines ?? [])].slice(0, 50),
     },
     serverExitCodes,
   };
   printReport(results);
   if (flood) printFloodReport(flood.result);
+  if (joinHistory) printJoinHistoryReport(joinHistory.result);
   if (fanout) printFanoutReport(fanout);
   const out = process.env.BENCH_OUT ?? join(here, 'results', 'latest.json');
   mkdirSync(dirname(out), { recursive: true });
