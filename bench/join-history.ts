@@ -162,7 +162,8 @@ if (isMain) {
   const log = (line: string) => console.log(`[join ${new Date().toISOString().slice(11, 19)}] ${line}`);
   const hardTimeout = setTimeout(() => process.exit(2), 300_000);
   hardTimeout.unref();
-  const entry = process.env.BENCH_ENTRY ?? join(here, '..', 'apps/server/dist/server.js');
+  // BENCH_XTALK_ENTRY: another build of the server, as for the fan-out bench
+  const entry = process.env.BENCH_XTALK_ENTRY ?? join(here, '..', 'apps/server/dist/server.js');
   runJoinHistory(entry, joinHistorySettings(log)).then(
     ({ result }) => {
       printJoinHistoryReport(result);
