@@ -214,6 +214,35 @@ describe('two nodes on PostgreSQL and Redis', () => {
     }
   });
 
+  it('gives joiners on one node every message posted on the other around their join, once each (0134)', async () => {
+    // node A shares a room's recent window among its joiners while it has delivered nothing past it;
+    // messages posted on node B as each one joins must reach it once: in its replay or live, never neither
+    const [poster, first, ...joiners] = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => guestLogin(i === 0 ? b.app : a.app)),
+    );
+    const { roomId } = await joinRoom(b.app, poster!.token, null);
+    const atB = await TestClient.join(b, poster!, roomId);
+    const atA = await TestClient.join(a, first!, roomId); // node A reads the window and keeps it
+    const say = (message: string) => atB.send({ type: 'chat', language: 'en', message, room: roomId });
+    say('before');
+    await atA.next((frame) => frame.type === 'message' && frame.message === 'before');
+
+    const clients = [atA];
+    for (const [i, person] of joiners.entries()) {
+      const joining = TestClient.join(a, person, roomId);
+      say(`during ${i}`);
+      clients.push(await joining);
+    }
+    say('last');
+    const expected = ['before', ...joiners.map((_, i) => `during ${i}`), 'last'];
+    for (const client of clients) {
+      await client.next((frame) => frame.type === 'message' && frame.message === 'last');
+      expect(client.messages().map((frame) => (frame as MessageFrame).message)).toEqual(expected);
+      client.close();
+    }
+    atB.close();
+  });
+
   it('keeps rooms, messages and logins across a restart of both nodes', async () => {
     const alice = await guestLogin(a.app);
     const { roomId } = await joinRoom(a.app, alice.token, null);
