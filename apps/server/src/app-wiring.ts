@@ -111,8 +111,8 @@ export function chooseBotCheck(config: Config, secret: string, db: Db, clock: Cl
 export function translationStore(db: Db, clock: Clock): TranslationStore {
   const background: Db = { ...db, ...db.background };
   const { recentMessages } = createMessagesRepo(background, clock);
-  const { saveTranslation, saveNote } = createMessageChanges(background);
-  return { recentMessages, saveTranslation, saveNote };
+  const { saveTranslation, saveNote, saveTranslationFailure } = createMessageChanges(background);
+  return { recentMessages, saveTranslation, saveNote, saveTranslationFailure };
 }
 
 /** Credits: the ledger with its daily allowances, and the meter that makes authors pay for AI work. */

@@ -94,13 +94,16 @@ export type TranslationCompleteFrame = z.infer<typeof translationCompleteFrame>;
 
 /**
  * Protocol 4: the translation of a message into `targetLanguage` failed for good after some of its chunks
- * were sent; the listener drops them and shows the message as written. Live only (like the chunks), so
- * it has no offset. A room notice (code `notice`, kind engine_failed) says why, at most once per window.
+ * were sent; the listener drops them and shows the message as written. A room notice (code `notice`, kind
+ * engine_failed) says why, at most once per window. Logged in the room (`offset`, additive, decision
+ * 0135), so a client that was away when it came gets it on resume; a client of version 3 or older is
+ * never sent it, live or replayed.
  */
 export const translationFailedFrame = z.object({
   type: z.literal('translationFailed'),
   originalTimestamp: z.number().int(),
   targetLanguage: languageSchema,
+  offset: offsetField,
 });
 export type TranslationFailedFrame = z.infer<typeof translationFailedFrame>;
 

@@ -35,6 +35,28 @@ export function createMessageChanges(db: Db) {
       return rows[0] ? Number(rows[0].seq) : undefined;
     },
 
+    /**
+     * Logs that a translation failed for good, so that a client that was away when it did is told on
+     * resume and drops the chunks it holds (the live frame alone reached only those who were there).
+     * Nothing of the message changes. Returns the offset (undefined as for saveTranslation).
+     */
+    async saveTranslationFailure(
+      roomId: string,
+      messageId: number,
+      language: string,
+      sourceText?: string,
+    ): Promise<number | undefined> {
+      const frame = { type: 'translationFailed', originalTimestamp: messageId, targetLanguage: language };
+      const { rows } = await db.query<{ seq: string | number }>(
+        loggedChangeSql(
+          `select 1 from messages where room_id = $1 and id = $2 and ($4::text is null or text = $4)`,
+          3,
+        ),
+        [roomId, messageId, JSON.stringify(frame), sourceText ?? null],
+      );
+      return rows[0] ? Number(rows[0].seq) : undefined;
+    },
+
     /** Stores a message's note and logs it; returns its offset (undefined as for saveTranslation). */
     async saveNote(
       roomId: string,

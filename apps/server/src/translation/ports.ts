@@ -25,6 +25,16 @@ export interface TranslationStore {
     sourceText?: string,
   ): Promise<number | void>;
   saveNote(roomId: string, messageId: number, note: string, sourceText?: string): Promise<number | void>;
+  /**
+   * Logs that a translation failed for good (the room log's translationFailed, for clients that resume);
+   * resolves to its offset when the store keeps one. With `sourceText`, as for saveTranslation.
+   */
+  saveTranslationFailure(
+    roomId: string,
+    messageId: number,
+    language: string,
+    sourceText?: string,
+  ): Promise<number | void>;
   /** Up to `limit` messages of the room before `beforeId`, oldest first. */
   recentMessages(roomId: string, beforeId: number, limit: number): Promise<MessageFrame[]>;
 }

@@ -16,6 +16,30 @@ export async function sendChunk(ctx: TaskContext, job: Job, target: string, chun
   ctx.emit({ kind: 'chunk', roomId, messageId: message.id, language: target });
 }
 
+/**
+ * Ends a translation that failed for good: logged first (a client that was away when it failed is told on
+ * resume, and drops the chunks it kept), then sent with its offset. A log that could not be written still
+ * leaves the live frame for those in the room.
+ */
+async function sendFailure(ctx: TaskContext, job: Job, target: string): Promise<void> {
+  const { roomId, message } = job;
+  let offset: number | void = undefined;
+  try {
+    offset = await ctx.store.saveTranslationFailure(roomId, message.id, target, message.message);
+  } catch (error) {
+    ctx.logger.error(
+      { err: error, roomId, messageId: message.id, language: target },
+      'translation: could not log its failure',
+    );
+  }
+  await ctx.send(roomId, {
+    type: 'translationFailed',
+    originalTimestamp: message.id,
+    targetLanguage: target,
+    ...(offset ? { offset } : {}),
+  });
+}
+
 /** The engine's translation, each piece sent to the room as it comes (a retry is not streamed again). */
 async function streamTranslation(
   ctx: TaskContext,
@@ -112,13 +136,7 @@ export async function translateInto(
     ctx.reportFailure(job, 'translation', target, error);
     // Listeners may hold some of its chunks: they drop them and show the message as written. Not for a
     // correction (messageEdited clears them already, and the new text has a job of its own).
-    if (!(error instanceof SupersededError)) {
-      await ctx.send(roomId, {
-        type: 'translationFailed',
-        originalTimestamp: message.id,
-        targetLanguage: target,
-      });
-    }
+    if (!(error instanceof SupersededError) && !job.superseded) await sendFailure(ctx, job, target);
     return undefined;
   }
   if (job.superseded) return undefined;

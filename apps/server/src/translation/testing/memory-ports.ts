@@ -92,6 +92,18 @@ export class MemoryTranslationStore implements TranslationStore {
     if (message) message.note = note;
   }
 
+  readonly failures: Array<{ roomId: string; messageId: number; language: string }> = [];
+
+  async saveTranslationFailure(
+    roomId: string,
+    messageId: number,
+    language: string,
+    sourceText?: string,
+  ): Promise<void> {
+    if (this.stale(roomId, messageId, sourceText)) return;
+    this.failures.push({ roomId, messageId, language });
+  }
+
   async recentMessages(roomId: string, beforeId: number, limit: number): Promise<MessageFrame[]> {
     const before = (this.messages.get(roomId) ?? []).filter((m) => m.id < beforeId);
     return before.slice(Math.max(0, before.length - limit));
