@@ -48,7 +48,7 @@ describe('a failed translation in the room log', () => {
     await Promise.all([gone.closed(), goneOld.closed()]);
 
     a.send({ type: 'chat', language: 'en', message: 'this one will !fail', room: roomId });
-    const live = await w.next(isFailed);
+    const live = await w.next<TranslationFailedFrame>(isFailed);
     const message = await w.next<MessageFrame>((frame) => frame.type === 'message');
     expect(live).toMatchObject({ originalTimestamp: message.id, targetLanguage: 'ja' });
     expect(live.offset).toBeGreaterThan(message.offset!);
