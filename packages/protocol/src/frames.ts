@@ -76,6 +76,14 @@ export const translationChunkFrame = z.object({
   targetLanguage: languageSchema,
   chunk: z.string(),
   /**
+   * Where this chunk starts in the translation being streamed: the length, in UTF-16 code units (a
+   * JavaScript string's length), of the chunks sent before it. Additive (decision 0136): a client that
+   * holds exactly that much appends; one that holds a different amount (it joined mid-stream, or a chunk of
+   * a stream a correction replaced came late) waits for translationComplete instead of showing a piece
+   * without its start. Absent on the chunks of a voice clip's sentences, which continue its caption.
+   */
+  at: z.number().int().min(0).optional(),
+  /**
    * Protocol 3: the streamed clip this chunk translates. Chunks made before the clip ends carry
    * originalTimestamp 0; the clip's message (same clipId) then takes them over as its translation so far.
    */

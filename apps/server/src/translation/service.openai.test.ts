@@ -109,6 +109,8 @@ describe('translation service with the openai provider', () => {
     await vi.waitFor(() => expect(store.translations).toHaveLength(1));
     const chunks = output.framesOf('translationChunk', 'ROOM1').filter((f) => f.originalTimestamp === m.id);
     expect(chunks.map((c) => c.chunk)).toEqual(['ja: ', 'She ', 'loves ', 'sushi']);
+    // each says where it starts: the length of the ones before it (0136)
+    expect(chunks.map((c) => c.at)).toEqual([0, 4, 8, 14]);
     expect(chunks.every((c) => c.targetLanguage === 'ja')).toBe(true);
     const complete = output.framesOf('translationComplete', 'ROOM1');
     expect(complete).toEqual([

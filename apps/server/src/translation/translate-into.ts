@@ -4,14 +4,24 @@ import { characters, digest, usageOf, type TaskContext } from './task-context.js
 import { checkCurrent, SupersededError } from './supersede.js';
 import type { Job } from './types.js';
 
-/** One piece of a translation (a cached one comes as one piece). */
-export async function sendChunk(ctx: TaskContext, job: Job, target: string, chunk: string): Promise<void> {
+/**
+ * One piece of a translation (a cached one comes as one piece), `at` the length of the pieces sent before it
+ * (a listener who holds a different amount waits for the complete text: 0136).
+ */
+export async function sendChunk(
+  ctx: TaskContext,
+  job: Job,
+  target: string,
+  chunk: string,
+  at: number | undefined,
+): Promise<void> {
   const { roomId, message } = job;
   await ctx.send(roomId, {
     type: 'translationChunk',
     originalTimestamp: message.id,
     targetLanguage: target,
     chunk,
+    ...(at !== undefined ? { at } : {}),
   });
   ctx.emit({ kind: 'chunk', roomId, messageId: message.id, language: target });
 }
@@ -53,6 +63,8 @@ async function streamTranslation(
   const source = part?.text ?? message.message;
   let lead = part?.lead ?? '';
   let chunksSent = false;
+  // a clip's tail continues the caption's translation, whose length this stream does not know
+  let at = part ? undefined : 0;
   return ctx.callEngine(
     'translation',
     usageOf(job, 'translation', { characters: characters(source), language: target }),
@@ -72,7 +84,9 @@ async function streamTranslation(
         checkCurrent(job);
         if (live && piece) {
           chunksSent = true;
-          await sendChunk(ctx, job, target, `${lead}${piece}`);
+          const chunk = `${lead}${piece}`;
+          await sendChunk(ctx, job, target, chunk, at);
+          if (at !== undefined) at += chunk.length;
           lead = '';
         }
       }
@@ -124,7 +138,7 @@ export async function translateInto(
   try {
     checkCurrent(job);
     if (fullText !== undefined) {
-      await sendChunk(ctx, job, target, fullText);
+      await sendChunk(ctx, job, target, fullText, 0);
     } else if (message.clipId && (fullText = await fromClip(ctx, job, target, context)) !== undefined) {
       ctx.textCache.set(key, fullText);
     } else {

@@ -60,6 +60,38 @@ describe('chatReducer', () => {
     expect(onlyMessage(state).translations).toEqual({ fr: 'bonjour' });
   });
 
+  it('appends only a chunk that continues what it shows, when the chunk says where it starts (0136)', () => {
+    const chunk = (chunk: string, at?: number): ServerFrame => ({
+      type: 'translationChunk',
+      originalTimestamp: 1000,
+      targetLanguage: 'ja',
+      chunk,
+      ...(at !== undefined ? { at } : {}),
+    });
+    // joined mid-stream: the first chunk it sees starts at 5, so nothing shows until the complete text
+    let state = run([message(1000), chunk('red ', 5), chunk('book', 9)]);
+    expect(onlyMessage(state).partial).toEqual({});
+    state = run(
+      [
+        {
+          type: 'translationComplete',
+          originalTimestamp: 1000,
+          targetLanguage: 'ja',
+          fullText: 'the red book',
+        },
+      ],
+      state,
+    );
+    expect(onlyMessage(state).translations).toEqual({ ja: 'the red book' });
+
+    // from the start: each chunk continues the last; one sent twice, or one after a gap, is not appended
+    state = run([message(1000), chunk('the ', 0), chunk('red ', 4), chunk('red ', 4), chunk('x', 20)]);
+    expect(onlyMessage(state).partial).toEqual({ ja: 'the red ' });
+    // a server that does not say where (a voice clip's tail continues its caption) is appended as before
+    state = run([chunk('book')], state);
+    expect(onlyMessage(state).partial).toEqual({ ja: 'the red book' });
+  });
+
   it('applies a correction: new text, edited mark, old translations and hint void, new ones follow', () => {
     let state = run([
       message(1000, { translations: { ja: '古い' }, note: 'old note' }),

@@ -199,6 +199,9 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         // A chunk arriving after the complete text (reordering, replay) must not append to it.
         if (message.translations[frame.targetLanguage] !== undefined) return message;
         const sofar = message.partial[frame.targetLanguage] ?? '';
+        // Only a chunk that continues what is shown (0136): joined mid-stream, the start is missing; a late
+        // chunk of a text a correction replaced belongs to another stream. translationComplete comes anyway.
+        if (frame.at !== undefined && frame.at !== sofar.length) return message;
         return { ...message, partial: { ...message.partial, [frame.targetLanguage]: sofar + frame.chunk } };
       });
     case 'translationComplete':
