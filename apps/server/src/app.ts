@@ -117,6 +117,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     provider,
     output: hub,
     users: hub,
+    // speech only for the languages someone in the room listens in (0137)
+    listeners: presence,
     store: translationStore(db, clock),
     meter: options.meter ?? credits.meter,
     logger: app.log,

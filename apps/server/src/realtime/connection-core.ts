@@ -75,6 +75,8 @@ export interface ConnectionCore {
   lastOffset: number;
   attached: boolean;
   present: boolean;
+  /** The language the room's listener counts have this connection in (presence, 0137); undefined: none. */
+  listening: string | undefined;
   readonly member: HubMember;
   readonly userMember: UserMember;
   sendFrame(frame: ServerFrame): void;
@@ -104,4 +106,20 @@ export function announcePresence(core: ConnectionCore, event: PresenceEvent): Pr
   return core.deps.hub.broadcast(core.roomId, systemEvent(core, event), {
     exceptUsername: core.user.username,
   });
+}
+
+/**
+ * Counts the connection as listening in `language` from now on (undefined: no longer), so that speech is
+ * made only for languages someone listens in (0137). Called in frame order (join, setLanguage, close). A
+ * count that could not be changed leaves `listening` as it was, so the counts stay what the store holds.
+ */
+export async function listenIn(core: ConnectionCore, language: string | undefined): Promise<void> {
+  const from = core.listening;
+  if (from === language) return;
+  try {
+    await core.deps.presence.listen(core.roomId, from, language);
+    core.listening = language;
+  } catch (error) {
+    core.log.warn({ err: error }, 'could not count the language this connection listens in');
+  }
 }

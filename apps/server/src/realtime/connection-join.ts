@@ -5,7 +5,7 @@ import {
   type ServerFrame,
   type SetUsernameFrame,
 } from '@xtalk/protocol';
-import { announcePresence, type ConnectionCore } from './connection-core.js';
+import { announcePresence, listenIn, type ConnectionCore } from './connection-core.js';
 import { checkLanguage, checkRoom } from './frame-handlers.js';
 import { checkProtocolVersion } from './protocol-version.js';
 import { framesForVersion } from './legacy-frames.js';
@@ -38,7 +38,11 @@ export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
     core.protocolVersion = frame.protocolVersion ?? 1;
   }
   core.language = frame.language;
-  if (core.state !== 'new') return; // a repeated setUsername only updates the language
+  if (core.state !== 'new') {
+    // a repeated setUsername only updates the language
+    if (core.state === 'joined') await listenIn(core, frame.language);
+    return;
+  }
   core.state = 'joining';
   core.pending = [];
   core.attached = true;
@@ -79,7 +83,9 @@ export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
     languages: [...deps.languages],
     editWindowSeconds: deps.editWindowSeconds ?? 0,
   });
-  if (await flushAfterReady(core)) await announceJoin(core);
+  if (!(await flushAfterReady(core))) return;
+  await listenIn(core, core.language);
+  await announceJoin(core);
 }
 
 /** The balance, then the live frames held back during the replay; false when the socket closed meanwhile. */

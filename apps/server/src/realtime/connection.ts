@@ -10,6 +10,7 @@ import { displayNameOf, type UserRow } from '../auth/users-repo.js';
 import { FrameRefusal } from '../rooms/refusal.js';
 import {
   announcePresence,
+  listenIn,
   type ConnectionContext,
   type ConnectionCore,
   type ConnectionDeps,
@@ -111,6 +112,7 @@ export class Connection implements ConnectionCore {
   lastOffset = 0;
   attached = false;
   present = false;
+  listening: string | undefined = undefined;
   readonly member: MemberView;
   /** The client id announced (voiceClip) for the next voice clip. */
   clipClientId: string | undefined = undefined;
@@ -298,6 +300,7 @@ export class Connection implements ConnectionCore {
       await deps.hub.detach(this.member);
       await deps.hub.detachUser(this.member);
     }
+    await listenIn(this, undefined);
     if (!this.present) return;
     const last = await deps.presence.leave(this.roomId, this.user.username).catch(() => false);
     if (last && announce) await announcePresence(this, 'LEAVE');

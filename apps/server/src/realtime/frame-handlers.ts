@@ -6,7 +6,7 @@ import {
   type UpdateUsernameFrame,
 } from '@xtalk/protocol';
 import { displayNameOf } from '../auth/users-repo.js';
-import type { ConnectionCore } from './connection-core.js';
+import { listenIn, type ConnectionCore } from './connection-core.js';
 
 /* The frames of a joined connection: chat, language and rename; each answers a bad one with an error frame. */
 
@@ -50,9 +50,10 @@ function answerDuplicate(core: ConnectionCore, stored: { message: ServerFrame; r
   core.sendError('message_invalid', 'This clientId was already used for a message in another room.');
 }
 
-export function setLanguage(core: ConnectionCore, frame: SetLanguageFrame) {
+export async function setLanguage(core: ConnectionCore, frame: SetLanguageFrame) {
   if (!checkRoom(core, frame.room) || !checkLanguage(core, frame.language)) return;
   core.language = frame.language;
+  if (core.state === 'joined') await listenIn(core, frame.language);
 }
 
 export async function updateUsername(core: ConnectionCore, frame: UpdateUsernameFrame) {

@@ -9,30 +9,64 @@ export interface Presence {
   join(roomId: string, username: string): Promise<boolean>;
   /** Returns true when this was the user's last connection in the room. */
   leave(roomId: string, username: string): Promise<boolean>;
+  /**
+   * Moves one connection's listening language in the room (decision 0137): `from` undefined, it starts
+   * listening; `to` undefined, it stops. Counted per connection: two tabs in one language count twice.
+   */
+  listen(roomId: string, from: string | undefined, to: string | undefined): Promise<void>;
+  /** Whether any connection in the room, on any node, listens in `language`. */
+  listens(roomId: string, language: string): Promise<boolean>;
+}
+
+/** Adds `delta` to a count in a map, removing it at zero. */
+function add(counts: Map<string, number>, key: string, delta: number): number {
+  const next = (counts.get(key) ?? 0) + delta;
+  if (next <= 0) counts.delete(key);
+  else counts.set(key, next);
+  return next;
 }
 
 export function createMemoryPresence(): Presence {
   const counts = new Map<string, number>();
+  const listening = new Map<string, number>();
   const key = (roomId: string, username: string) => `${roomId}\u0000${username}`;
   return {
+    async listen(roomId, from, to) {
+      if (from === to) return;
+      if (from !== undefined) add(listening, key(roomId, from), -1);
+      if (to !== undefined) add(listening, key(roomId, to), 1);
+    },
+    async listens(roomId, language) {
+      return (listening.get(key(roomId, language)) ?? 0) > 0;
+    },
     async join(roomId, username) {
-      const next = (counts.get(key(roomId, username)) ?? 0) + 1;
-      counts.set(key(roomId, username), next);
-      return next === 1;
+      return add(counts, key(roomId, username), 1) === 1;
     },
     async leave(roomId, username) {
-      const next = (counts.get(key(roomId, username)) ?? 0) - 1;
-      if (next <= 0) counts.delete(key(roomId, username));
-      else counts.set(key(roomId, username), next);
-      return next <= 0;
+      return add(counts, key(roomId, username), -1) <= 0;
     },
   };
 }
 
-/** Counts live in `xtalk:presence:{room}`; the hash expires a day after its last change. */
+/**
+ * Counts live in `xtalk:presence:{room}` (per user) and `xtalk:listening:{room}` (per language); each hash
+ * expires a day after its last change. A node that dies leaves its counts: a language may then read as
+ * listened to when it is not (speech made for no one, as before 0137), never the other way round.
+ */
 export function createRedisPresence(redis: Redis): Presence {
   const key = (roomId: string) => `xtalk:presence:${roomId}`;
+  const listeningKey = (roomId: string) => `xtalk:listening:${roomId}`;
   return {
+    async listen(roomId, from, to) {
+      if (from === to) return;
+      const multi = redis.multi();
+      if (from !== undefined) multi.hincrby(listeningKey(roomId), from, -1);
+      if (to !== undefined) multi.hincrby(listeningKey(roomId), to, 1);
+      await multi.expire(listeningKey(roomId), 86_400).exec();
+    },
+    async listens(roomId, language) {
+      return Number((await redis.hget(listeningKey(roomId), language)) ?? 0) > 0;
+    },
     async join(roomId, username) {
       const [[, count]] = (await redis
         .multi()

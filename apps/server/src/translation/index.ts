@@ -1,4 +1,4 @@
-export type { RoomOutput, TranslationStore, Usage, Meter, Charge, UserOutput } from './ports.js';
+export type { RoomOutput, TranslationStore, Usage, Meter, Charge, UserOutput, Listeners } from './ports.js';
 export { InsufficientCreditsError, isInsufficientCredits } from './errors.js';
 export {
   createTranslationService,

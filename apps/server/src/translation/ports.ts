@@ -39,6 +39,12 @@ export interface TranslationStore {
   recentMessages(roomId: string, beforeId: number, limit: number): Promise<MessageFrame[]>;
 }
 
+/** Who listens in which language in a room, on every node (presence, decision 0137). */
+export interface Listeners {
+  /** Whether anyone in the room listens in `language` now. */
+  listens(roomId: string, language: string): Promise<boolean>;
+}
+
 /** Frames for one user's connections, wherever they are (all nodes, all rooms). */
 export interface UserOutput {
   sendToUser(userId: string, frame: ServerFrame): Promise<void>;

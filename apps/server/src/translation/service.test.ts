@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { FakeProvider } from '../ai/fake-provider.js';
 import { recordingLogger } from '../ai/testing/logger.js';
 import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore, runPipelineBench } from './testing/index.js';
+import type { Listeners } from './ports.js';
 import { createTranslationService, noteLanguageFor } from './service.js';
 
 function message(id: number, text: string, language = 'en', extra: Partial<MessageFrame> = {}): MessageFrame {
@@ -19,7 +20,7 @@ function message(id: number, text: string, language = 'en', extra: Partial<Messa
   };
 }
 
-function setup(languages = ['en', 'ja'], options = {}) {
+function setup(languages = ['en', 'ja'], options = {}, listeners?: Listeners) {
   const provider = new FakeProvider();
   const output = new MemoryRoomOutput();
   const store = new MemoryTranslationStore();
@@ -33,6 +34,7 @@ function setup(languages = ['en', 'ja'], options = {}) {
     meter,
     logger: log.logger,
     options: { retryBaseDelayMs: 5, ...options },
+    listeners,
   });
   return { provider, output, store, meter, log, service };
 }
@@ -52,6 +54,39 @@ describe('translation service (fake provider)', () => {
         .sort(),
     ).toEqual(['en', 'ko']);
     expect(provider.calls.filter((c) => c.task === 'note')).toHaveLength(1);
+  });
+
+  it('speaks only the languages someone in the room listens in, and charges only for those (0137)', async () => {
+    const asked: string[] = [];
+    const listeners: Listeners = {
+      listens: async (roomId, language) => {
+        asked.push(`${roomId}:${language}`);
+        return language === 'ko';
+      },
+    };
+    const { provider, store, meter, service } = setup(['en', 'ja', 'ko'], {}, listeners);
+    service.onMessage('R', message(1, 'good morning'), { userId: 'u' });
+    await vi.waitFor(() => expect(store.translations).toHaveLength(2));
+    await service.close(); // waits for the message's work, speech included
+    // both translations are made and stored (history, transcript): only the speech is skipped
+    expect(store.translations.map((t) => t.language).sort()).toEqual(['ja', 'ko']);
+    expect(provider.calls.filter((c) => c.task === 'speech').map((c) => c.language)).toEqual(['ko']);
+    expect(meter.charges.filter((c) => c.task === 'speech').map((c) => c.language)).toEqual(['ko']);
+    expect(asked.sort()).toEqual(['R:ja', 'R:ko']);
+  });
+
+  it('speaks when who listens cannot be read', async () => {
+    const listeners: Listeners = {
+      listens: async () => {
+        throw new Error('presence store away');
+      },
+    };
+    const { provider, store, service, log } = setup(['en', 'ja'], {}, listeners);
+    service.onMessage('R', message(1, 'good morning'), { userId: 'u' });
+    await vi.waitFor(() => expect(store.translations).toHaveLength(1));
+    await service.close();
+    expect(provider.calls.filter((c) => c.task === 'speech').map((c) => c.language)).toEqual(['ja']);
+    expect(log.lines.some((l) => l.msg.includes('listeners unknown'))).toBe(true);
   });
 
   it('skips languages already translated and a note already present', async () => {

@@ -91,6 +91,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
 
   const ctx: TaskContext = {
     clips,
+    listeners: deps.listeners,
     provider,
     output,
     store,

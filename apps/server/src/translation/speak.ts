@@ -4,10 +4,15 @@ import { characters, digest, usageOf, type TaskContext } from './task-context.js
 import { checkCurrent } from './supersede.js';
 import type { Job } from './types.js';
 
-/** Synthesise a finished translation once for the listeners of `language` (never the author). */
+/**
+ * Synthesise a finished translation once for the listeners of `language` (never the author), when the room
+ * has any: the audio is not kept, so speech nobody listens to would be made, and paid for by the author,
+ * for nothing (0137). A listener count that cannot be read counts as someone listening.
+ */
 export async function speak(ctx: TaskContext, job: Job, language: string, text: string): Promise<void> {
   if (!ctx.options.speech || !ctx.supported('speech', language)) return;
   const { roomId, message } = job;
+  if (ctx.listeners && !(await listens(ctx, roomId, language))) return;
   const key = digest(['speech', language, text]);
   try {
     let wav = ctx.audioCache.get(key);
@@ -34,5 +39,14 @@ export async function speak(ctx: TaskContext, job: Job, language: string, text: 
     );
   } catch (error) {
     ctx.reportFailure(job, 'speech', language, error);
+  }
+}
+
+async function listens(ctx: TaskContext, roomId: string, language: string): Promise<boolean> {
+  try {
+    return await ctx.listeners!.listens(roomId, language);
+  } catch (error) {
+    ctx.logger.warn({ err: error, roomId, language }, 'translation: listeners unknown; speaking anyway');
+    return true;
   }
 }

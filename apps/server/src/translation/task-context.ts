@@ -5,7 +5,7 @@ import type { EngineCall } from './engine-call.js';
 import type { LruCache } from './lru.js';
 import type { Send, ReportFailure } from './notices.js';
 import type { TranslationServiceOptions } from './options.js';
-import type { RoomOutput, TranslationStore, Usage } from './ports.js';
+import type { Listeners, RoomOutput, TranslationStore, Usage } from './ports.js';
 import type { Job, PipelineEvent } from './types.js';
 
 /** What the tasks of one message share: built once by the service, passed explicitly (no globals). */
@@ -25,6 +25,8 @@ export interface TaskContext {
   reportFailure: ReportFailure;
   /** Translations of streamed clips' sentences made before their messages (issue 14). */
   clips?: ClipTranslator;
+  /** Who listens in which language (speech only for those); without it, every language is spoken. */
+  listeners?: Listeners;
 }
 
 export function characters(text: string): number {

@@ -4,7 +4,7 @@ import type { AiProvider, AiTask, Logger, Transcription } from '../ai/provider.j
 import type { TranslationConfig, TranslationServiceOptions } from './options.js';
 import type { PausableJob } from './paused-authors.js';
 import type { SupersedableJob } from './supersede.js';
-import type { Charge, Meter, RoomOutput, TranslationStore, UserOutput } from './ports.js';
+import type { Charge, Listeners, Meter, RoomOutput, TranslationStore, UserOutput } from './ports.js';
 
 /** Instrumentation (bench, debugging): `at` is performance.now() when the step finished. */
 export interface PipelineEvent {
@@ -24,6 +24,8 @@ export interface TranslationServiceDeps {
   meter: Meter;
   /** Where the author's own notice goes (all of their connections); without it only the room is told. */
   users?: UserOutput;
+  /** Who listens in which language: speech is made only for a language someone listens in (0137). */
+  listeners?: Listeners;
   logger: Logger;
   clock?: Clock;
   options?: Partial<TranslationServiceOptions>;
