@@ -3,9 +3,11 @@ import type {
   MessageEditedFrame,
   MessageFrame,
   NoteCompleteFrame,
+  ServerFrame,
   SystemFrame,
   TranslationCompleteFrame,
 } from '@xtalk/protocol';
+import { FakeProvider } from '../ai/fake-provider.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from './harness.js';
 import { migrations } from '../store/migrations.js';
 import { scratchDatabase } from './scratch-database.js';
@@ -241,6 +243,34 @@ describe('two nodes on PostgreSQL and Redis', () => {
       client.close();
     }
     atB.close();
+  });
+
+  it('speaks a translation for a listener on the other node, and not once they left (0137)', async () => {
+    // a third node whose engine calls the test can read; the listener is counted in Redis by node B
+    const provider = new FakeProvider();
+    const c = await startServer({ ...env, LANGUAGES: 'en,ja' }, { provider });
+    try {
+      const [author, listener] = [await guestLogin(c.app), await guestLogin(b.app)];
+      const { roomId } = await joinRoom(c.app, author.token, null);
+      const atC = await TestClient.join(c, author, roomId, 'en');
+      const atB = await TestClient.join(b, listener, roomId, 'ja');
+      const isPresence = (event: string) => (frame: ServerFrame) =>
+        frame.type === 'system' && frame.message === event;
+      await atC.next(isPresence('JOIN')); // announced once node B has counted the listener
+      atC.send({ type: 'chat', language: 'en', message: 'heard on node B', room: roomId });
+      await expect.poll(() => atB.binary.length, { timeout: 5000 }).toBe(1);
+      atB.close();
+      await atC.next(isPresence('LEAVE')); // announced once node B no longer counts her
+      atC.send({ type: 'chat', language: 'en', message: 'no one left to hear', room: roomId });
+      await atC.next(
+        (frame) => frame.type === 'translationComplete' && frame.fullText === '[ja] no one left to hear',
+      );
+      atC.close();
+    } finally {
+      await c.close(); // waits for the translation work still running, speech included
+    }
+    const spoken = provider.calls.filter((call) => call.task === 'speech').map((call) => call.text);
+    expect(spoken).toEqual(['[ja] heard on node B']);
   });
 
   it('keeps rooms, messages and logins across a restart of both nodes', async () => {
