@@ -10,7 +10,7 @@ import {
   type Audience,
   type Envelope,
 } from './envelope.js';
-import { createRecentWindows, type RecentWindow } from './recent-windows.js';
+import { createRecentWindows } from './recent-windows.js';
 import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';
 
 /** A connection as the hub sees it: where to deliver and what it listens in. */
@@ -159,8 +159,7 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
      * resume position); read once and shared while no later frame was delivered. Undefined without a log
      * that reads windows.
      */
-    recentWindow:
-      windows && ((roomId: string, limit: number): Promise<RecentWindow> => windows.get(roomId, limit)),
+    recentWindow: windows?.get,
 
     /** Subscribes a connection to its user's channel (the node subscribes while it has one there). */
     async attachUser(member: UserMember): Promise<void> {

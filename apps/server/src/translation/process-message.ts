@@ -1,6 +1,6 @@
 import type { ContextMessage } from '../ai/provider.js';
 import { speak } from './speak.js';
-import { digest, type TaskContext } from './task-context.js';
+import { digest, storedOffset, type TaskContext } from './task-context.js';
 import { translateInto } from './translate-into.js';
 import type { Job } from './types.js';
 import { noteLanguageFor, writeNote } from './write-note.js';
@@ -31,12 +31,9 @@ async function loadContext(ctx: TaskContext, job: Job): Promise<ContextMessage[]
 async function sendNote(ctx: TaskContext, job: Job, noteText: string): Promise<void> {
   const { roomId, message } = job;
   if (job.superseded) return;
-  let offset: number | void = undefined;
-  try {
-    offset = await ctx.store.saveNote(roomId, message.id, noteText, message.message);
-  } catch (error) {
-    ctx.logger.error({ err: error, roomId, messageId: message.id }, 'translation: could not store the note');
-  }
+  const offset = await storedOffset(ctx, job, { failure: 'translation: could not store the note' }, () =>
+    ctx.store.saveNote(roomId, message.id, noteText, message.message),
+  );
   if (job.superseded) return;
   await ctx.send(roomId, {
     type: 'noteComplete',

@@ -2,6 +2,7 @@ import { AiError } from '../ai/provider.js';
 import { isWav, readWavInfo } from '../audio/index.js';
 import { characters, digest, usageOf, type TaskContext } from './task-context.js';
 import { checkCurrent } from './supersede.js';
+import type { Listeners } from './ports.js';
 import type { Job } from './types.js';
 
 /**
@@ -12,7 +13,7 @@ import type { Job } from './types.js';
 export async function speak(ctx: TaskContext, job: Job, language: string, text: string): Promise<void> {
   if (!ctx.options.speech || !ctx.supported('speech', language)) return;
   const { roomId, message } = job;
-  if (ctx.listeners && !(await listens(ctx, roomId, language))) return;
+  if (ctx.listeners && !(await listens(ctx, ctx.listeners, roomId, language))) return;
   const key = digest(['speech', language, text]);
   try {
     let wav = ctx.audioCache.get(key);
@@ -42,9 +43,14 @@ export async function speak(ctx: TaskContext, job: Job, language: string, text: 
   }
 }
 
-async function listens(ctx: TaskContext, roomId: string, language: string): Promise<boolean> {
+async function listens(
+  ctx: TaskContext,
+  listeners: Listeners,
+  roomId: string,
+  language: string,
+): Promise<boolean> {
   try {
-    return await ctx.listeners!.listens(roomId, language);
+    return await listeners.listens(roomId, language);
   } catch (error) {
     ctx.logger.warn({ err: error, roomId, language }, 'translation: listeners unknown; speaking anyway');
     return true;

@@ -49,3 +49,24 @@ export function usageOf(job: Job, task: Usage['task'], extra: Partial<Usage>): U
     ...extra,
   };
 }
+
+/**
+ * Stores what a frame announces and returns the room offset the store gave it, so that the frame goes out
+ * with it: stored before sent, a client that resumes gets it from the log (0061). A store that fails is
+ * logged and gives no offset; the frame still goes out live.
+ */
+export async function storedOffset(
+  ctx: TaskContext,
+  job: Job,
+  what: { failure: string; language?: string },
+  save: () => Promise<number | void>,
+): Promise<number | undefined> {
+  try {
+    return (await save()) ?? undefined;
+  } catch (error) {
+    const { roomId, message } = job;
+    const language = what.language === undefined ? {} : { language: what.language };
+    ctx.logger.error({ err: error, roomId, messageId: message.id, ...language }, what.failure);
+    return undefined;
+  }
+}

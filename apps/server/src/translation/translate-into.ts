@@ -1,6 +1,6 @@
 import type { ContextMessage } from '../ai/provider.js';
 import { AiError } from '../ai/provider.js';
-import { characters, digest, usageOf, type TaskContext } from './task-context.js';
+import { characters, digest, storedOffset, usageOf, type TaskContext } from './task-context.js';
 import { checkCurrent, SupersededError } from './supersede.js';
 import type { Job } from './types.js';
 
@@ -33,15 +33,12 @@ export async function sendChunk(
  */
 async function sendFailure(ctx: TaskContext, job: Job, target: string): Promise<void> {
   const { roomId, message } = job;
-  let offset: number | void = undefined;
-  try {
-    offset = await ctx.store.saveTranslationFailure(roomId, message.id, target, message.message);
-  } catch (error) {
-    ctx.logger.error(
-      { err: error, roomId, messageId: message.id, language: target },
-      'translation: could not log its failure',
-    );
-  }
+  const offset = await storedOffset(
+    ctx,
+    job,
+    { failure: 'translation: could not log its failure', language: target },
+    () => ctx.store.saveTranslationFailure(roomId, message.id, target, message.message),
+  );
   await ctx.send(roomId, {
     type: 'translationFailed',
     originalTimestamp: message.id,
@@ -157,16 +154,16 @@ export async function translateInto(
   job.done[target] = fullText;
   // Stored (and given its room offset) before it is sent, so a client that resumes gets it from the log.
   // Only while the message still has the text it was made from (a correction may have landed meanwhile).
-  let offset: number | void = undefined;
-  try {
-    offset = await ctx.store.saveTranslation(roomId, message.id, target, fullText, message.message);
-    ctx.emit({ kind: 'stored', roomId, messageId: message.id, language: target });
-  } catch (error) {
-    ctx.logger.error(
-      { err: error, roomId, messageId: message.id, language: target },
-      'translation: could not store',
-    );
-  }
+  const offset = await storedOffset(
+    ctx,
+    job,
+    { failure: 'translation: could not store', language: target },
+    async () => {
+      const stored = await ctx.store.saveTranslation(roomId, message.id, target, fullText, message.message);
+      ctx.emit({ kind: 'stored', roomId, messageId: message.id, language: target });
+      return stored;
+    },
+  );
   if (job.superseded) return undefined;
   await ctx.send(roomId, {
     type: 'translationComplete',
