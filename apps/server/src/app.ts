@@ -38,6 +38,7 @@ import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js'
 import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { createRoomLog } from './rooms/room-log.js';
 import { roomRoutes } from './rooms/routes.js';
+import { createSessionHandoffs } from './rooms/session-handoffs.js';
 import { createTranslationService, type Meter } from './translation/index.js';
 import { createVoiceHandlers } from './voice/index.js';
 import { defaultWebRoot, webRoutes } from './web/static.js';
@@ -144,7 +145,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { oidc } = await registerAccounts(app, { config, db, clock, tokens, users, links, authenticator });
   await registerPayments(app, { config, db, clock, ledger: credits.ledger, users, authenticator });
   await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
-  await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
+  // a join's session and user wait here for the socket it opens next, which then reads nothing (0138)
+  const handoffs = createSessionHandoffs(clock);
+  await app.register(roomRoutes, {
+    rooms,
+    authenticator,
+    sessionTtlSeconds: config.SESSION_TTL_SECONDS,
+    handoffs,
+  });
   const balanceEvents = await startBalanceEvents({
     ledger: credits.ledger,
     bus,
@@ -160,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const gateway = createGateway(app, {
     authenticator,
     rooms,
+    handoffs,
     allowedOrigins: [
       ...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : []),
       ...config.ALLOWED_ORIGINS,

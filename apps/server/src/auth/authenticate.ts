@@ -17,6 +17,11 @@ export function authenticatedAs(claims: TokenClaims, user: UserRow | undefined):
   return { claims, user };
 }
 
+/** The token of an `Authorization: Bearer …` header, if there is one. */
+export function bearerTokenOf(request: Pick<FastifyRequest, 'headers'>): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+}
+
 /**
  * Resolves a bearer token to its user, or throws a 401 that says why. Used by HTTP routes (header) and
  * the WebSocket upgrade (query parameter `t`, since browsers cannot set headers on a WebSocket).
@@ -39,9 +44,7 @@ export function createAuthenticator(tokens: Tokens, users: UsersRepo) {
     claimsOf,
     fromToken,
     fromRequest(request: FastifyRequest): Promise<Authenticated> {
-      const header = request.headers.authorization ?? '';
-      const match = /^Bearer\s+(\S+)$/i.exec(header);
-      return fromToken(match?.[1]);
+      return fromToken(bearerTokenOf(request));
     },
   };
 }

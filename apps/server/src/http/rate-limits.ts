@@ -2,6 +2,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiPath } from '@xtalk/protocol';
+import { bearerTokenOf } from '../auth/authenticate.js';
 import type { Tokens } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import { HttpError } from '../http-errors.js';
@@ -95,10 +96,10 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
 
   /** The user of a valid bearer token; a missing or bad token is counted by IP only (the route says 401). */
   async function userOf(request: FastifyRequest): Promise<string | undefined> {
-    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    if (!match) return undefined;
+    const token = bearerTokenOf(request);
+    if (!token) return undefined;
     try {
-      return (await deps.tokens.verify(match[1]!)).userId;
+      return (await deps.tokens.verify(token)).userId;
     } catch {
       return undefined;
     }

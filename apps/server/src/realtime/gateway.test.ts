@@ -21,6 +21,18 @@ describe('socket handshake', () => {
     client.close();
   });
 
+  it('opens the first socket after a join from what the join left, and reads the session for the next (0138)', async () => {
+    const login = await guestLogin(server.app);
+    const { sessionId } = await joinRoom(server.app, login.token, null);
+    const url = `${server.wsBase}/xtalk_ws/${sessionId}?t=${login.token}`;
+    // gone from the database: only the hand-off from the join can open this socket
+    await server.db.query('delete from sessions where id = $1', [sessionId]);
+    const client = await TestClient.open(url);
+    client.close();
+    // the hand-off was used up: a reconnect reads the session, and finds none
+    expect(await refusal(url)).toBe(401);
+  });
+
   it("refuses an unknown session, a bad token, someone else's session and a bad path before upgrading", async () => {
     const alice = await guestLogin(server.app);
     const bob = await guestLogin(server.app);

@@ -3,27 +3,21 @@ import type { Duplex } from 'node:stream';
 import { CloseCode } from '@xtalk/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { Authenticator } from '../auth/authenticate.js';
 import type { Clock } from '../clock.js';
 import { HttpError } from '../http-errors.js';
-import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import { createConnection, type Connection, type ConnectionDeps } from './connection.js';
 import { createDeadlines } from './deadlines.js';
 import { createHeartbeat } from './heartbeat.js';
 import type { PeerSocket } from './peer-socket.js';
 import { clientAddress, type CappedSocket } from './socket-caps.js';
-import { authoriseUpgrade, type AuthorisedUpgrade } from './upgrade-auth.js';
+import { authoriseUpgrade, type AuthorisedUpgrade, type UpgradeAuthOptions } from './upgrade-auth.js';
 import { ipCapRefusal, refuse, userCapRefusal, type UpgradeCaps } from './upgrade-refusal.js';
 import { createWriteBatcher, textFrame, type WriteBatcher } from './write-batcher.js';
 
 export { isAllowedOrigin } from './upgrade-auth.js';
 
-export interface GatewayOptions {
-  authenticator: Authenticator;
-  rooms: RoomsRepo;
+export interface GatewayOptions extends UpgradeAuthOptions {
   connectionDeps: ConnectionDeps;
-  /** Browser origins allowed to open a socket; empty means same-origin only. */
-  allowedOrigins: readonly string[];
   heartbeatMs: number;
   maxFrameBytes: number;
   clock: Clock;

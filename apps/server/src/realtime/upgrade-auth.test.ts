@@ -4,6 +4,7 @@ import { createAuthenticator } from '../auth/authenticate.js';
 import { createTokens } from '../auth/tokens.js';
 import { createUsersRepo } from '../auth/users-repo.js';
 import { createRoomsRepo } from '../rooms/rooms-repo.js';
+import { createSessionHandoffs } from '../rooms/session-handoffs.js';
 import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
 import { recordingStatements } from '../test/recording-db.js';
 import { authoriseUpgrade } from './upgrade-auth.js';
@@ -71,6 +72,24 @@ describe('authoriseUpgrade', () => {
       room_id: alice.roomId,
       expires_at: expect.any(Date),
     });
+  });
+
+  it('admits the first upgrade after a join on this node with its token, checking and reading nothing', async () => {
+    const alice = await guestInRoom();
+    const handoffs = createSessionHandoffs(clock);
+    // what POST /xtalk holds after creating the session (rooms/routes.ts)
+    const read = await options.rooms.findSessionAndUser(alice.sessionId, alice.userId);
+    const claims = await tokens.verify(alice.token);
+    handoffs.hold({ session: read.session!, user: read.user!, claims, token: alice.token });
+    const withHandoffs = { ...options, handoffs };
+    const url = `/xtalk_ws/${alice.sessionId}?t=${alice.token}`;
+    statements.length = 0;
+    const admitted = await authoriseUpgrade(request(url), withHandoffs);
+    expect(statements).toEqual([]);
+    expect(admitted).toEqual({ auth: { claims, user: read.user }, session: read.session });
+    // used up: the next upgrade checks the token and reads the session and user
+    expect(await authoriseUpgrade(request(url), withHandoffs)).toEqual(admitted);
+    expect(statements).toHaveLength(1);
   });
 
   it('refuses another user’s session, an unknown one and an expired one', async () => {

@@ -48,15 +48,20 @@ export function createRoomsRepo(db: Db, clock: Clock, options: { editWindowSecon
       );
     },
 
-    async createSession(userId: string, roomId: string, ttlSeconds: number): Promise<string> {
-      const id = randomBytes(18).toString('base64url');
+    async createSession(userId: string, roomId: string, ttlSeconds: number): Promise<SessionRow> {
+      const session: SessionRow = {
+        id: randomBytes(18).toString('base64url'),
+        user_id: userId,
+        room_id: roomId,
+        expires_at: new Date(clock.now() + ttlSeconds * 1000),
+      };
       await db.query('insert into sessions (id, user_id, room_id, expires_at) values ($1, $2, $3, $4)', [
-        id,
-        userId,
-        roomId,
-        new Date(clock.now() + ttlSeconds * 1000),
+        session.id,
+        session.user_id,
+        session.room_id,
+        session.expires_at,
       ]);
-      return id;
+      return session;
     },
 
     /**

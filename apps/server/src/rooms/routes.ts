@@ -1,16 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiPath, NEW_ROOM, joinRoomBodySchema, type JoinRoomResponse } from '@xtalk/protocol';
-import type { Authenticator } from '../auth/authenticate.js';
+import { bearerTokenOf, type Authenticator } from '../auth/authenticate.js';
 import { HttpError, parseOr400 } from '../http-errors.js';
 import type { RoomsRepo } from './rooms-repo.js';
+import type { SessionHandoffs } from './session-handoffs.js';
 
 /** POST /xtalk: create or join a room and get a session for the socket (spec section 7). */
 export async function roomRoutes(
   app: FastifyInstance,
-  deps: { rooms: RoomsRepo; authenticator: Authenticator; sessionTtlSeconds: number },
+  deps: {
+    rooms: RoomsRepo;
+    authenticator: Authenticator;
+    sessionTtlSeconds: number;
+    /** Where the session and its user wait for the socket this client opens next (decision 0138). */
+    handoffs?: SessionHandoffs;
+  },
 ) {
   app.post(ApiPath.join, async (request): Promise<JoinRoomResponse> => {
-    const { user } = await deps.authenticator.fromRequest(request);
+    const { user, claims } = await deps.authenticator.fromRequest(request);
     const body = parseOr400(joinRoomBodySchema, request.body);
     let roomId: string;
     if (body.roomId === null || body.roomId === NEW_ROOM) {
@@ -22,7 +29,8 @@ export async function roomRoutes(
         throw new HttpError(404, `Room ${roomId} does not exist.`, 'room_not_found');
     }
     await deps.rooms.recordMembership(user.id, roomId);
-    const sessionId = await deps.rooms.createSession(user.id, roomId, deps.sessionTtlSeconds);
-    return { sessionId, roomId };
+    const session = await deps.rooms.createSession(user.id, roomId, deps.sessionTtlSeconds);
+    deps.handoffs?.hold({ session, user, claims, token: bearerTokenOf(request)! });
+    return { sessionId: session.id, roomId };
   });
 }
