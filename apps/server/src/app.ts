@@ -6,6 +6,7 @@ import {
   createChat,
   createCredits,
   healthRoute,
+  socketOrigins,
   openStores,
   registerAccounts,
   registerPayments,
@@ -145,14 +146,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { oidc } = await registerAccounts(app, { config, db, clock, tokens, users, links, authenticator });
   await registerPayments(app, { config, db, clock, ledger: credits.ledger, users, authenticator });
   await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
-  // a join's session and user wait here for the socket it opens next, which then reads nothing (0138)
+  // a join's checked token, user and session wait here for the socket it opens next (decision 0138)
   const handoffs = createSessionHandoffs(clock);
-  await app.register(roomRoutes, {
-    rooms,
-    authenticator,
-    sessionTtlSeconds: config.SESSION_TTL_SECONDS,
-    handoffs,
-  });
+  const sessionTtlSeconds = config.SESSION_TTL_SECONDS;
+  await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds, handoffs });
   const balanceEvents = await startBalanceEvents({
     ledger: credits.ledger,
     bus,
@@ -169,10 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     authenticator,
     rooms,
     handoffs,
-    allowedOrigins: [
-      ...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : []),
-      ...config.ALLOWED_ORIGINS,
-    ],
+    allowedOrigins: socketOrigins(config),
     heartbeatMs: options.heartbeatMs ?? 30_000,
     maxFrameBytes: MAX_FRAME_BYTES,
     clock,

@@ -68,6 +68,24 @@ describe('two nodes on PostgreSQL and Redis', () => {
     atA.close();
   });
 
+  it('opens a socket on another node than the join, from the session read there (0138)', async () => {
+    const carol = await guestLogin(a.app);
+    const mallory = await guestLogin(b.app);
+    const { sessionId, roomId } = await joinRoom(a.app, carol.token, null);
+    // node A holds the join's hand-off; node B has none and reads the session from PostgreSQL
+    const refused = await TestClient.open(`${b.wsBase}/xtalk_ws/${sessionId}?t=${mallory.token}`).then(
+      () => 0,
+      (error: { statusCode?: number }) => error.statusCode,
+    );
+    expect(refused).toBe(403);
+    const atB = await TestClient.open(`${b.wsBase}/xtalk_ws/${sessionId}?t=${carol.token}`);
+    atB.send({ type: 'setUsername', username: carol.user.username, language: 'en', room: roomId });
+    await atB.next((frame) => frame.type === 'system' && frame.message === 'READY');
+    atB.send({ type: 'chat', language: 'en', message: 'joined on A, talking on B', room: roomId });
+    await atB.next((frame) => frame.type === 'message' && frame.message === 'joined on A, talking on B');
+    atB.close();
+  });
+
   it('gives unique, increasing ids to messages posted at once on both nodes', async () => {
     const people = await Promise.all([
       guestLogin(a.app),
