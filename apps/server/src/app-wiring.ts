@@ -207,15 +207,15 @@ export async function registerPayments(
   });
 }
 
-/**
- * GET /api/health: a node without its bus still serves its own rooms (from the log) and says so; a node
- * that lost its embedded database serves nothing, answers 503 with the reason, and stops (server.ts).
- */
 /** Browser origins allowed to open a socket: PUBLIC_URL's and ALLOWED_ORIGINS (none: same origin only). */
 export function socketOrigins(config: Config): string[] {
   return [...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : []), ...config.ALLOWED_ORIGINS];
 }
 
+/**
+ * GET /api/health: a node without its bus still serves its own rooms (from the log) and says so; a node
+ * that lost its embedded database serves nothing, answers 503 with the reason, and stops (server.ts).
+ */
 export function healthRoute(
   app: FastifyInstance,
   deps: { db: Db; bus: Bus; redis: Redis | undefined; hub: RoomHub; fairRooms: FairRooms },

@@ -12,7 +12,7 @@ export async function roomRoutes(
     rooms: RoomsRepo;
     authenticator: Authenticator;
     sessionTtlSeconds: number;
-    /** Where the session and its user wait for the socket this client opens next (decision 0138). */
+    /** Where the checked token, user and session wait for the socket this client opens next (0138). */
     handoffs?: SessionHandoffs;
   },
 ) {
