@@ -1,4 +1,5 @@
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { sameText } from './same-text.js';
 
 /*
  * Compact HS256 JWTs, signed and checked synchronously with node:crypto (docs/decisions/0114). Every
@@ -54,9 +55,7 @@ function jsonObjectOf(segment: string): JwtPayload | undefined {
 
 /** Compares the signature as text: the base64url of the HMAC has one spelling, any other is refused. */
 function signatureMatches(key: KeyObject, signingInput: string, signature: string): boolean {
-  const expected = Buffer.from(signatureOf(key, signingInput));
-  const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return sameText(signatureOf(key, signingInput), signature);
 }
 
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);

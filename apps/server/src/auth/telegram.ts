@@ -1,7 +1,8 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { TelegramWidgetData } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import { HttpError } from '../http-errors.js';
+import { sameText } from './same-text.js';
 
 /*
  * Telegram (spec section 5, platform tg), checked with TELEGRAM_BOT_TOKEN per Telegram's documented rules:
@@ -27,11 +28,7 @@ function checkString(fields: Iterable<[string, string]>): string {
     .join('\n');
 }
 
-function sameHex(a: string, b: string): boolean {
-  const left = Buffer.from(a.toLowerCase(), 'utf8');
-  const right = Buffer.from(b.toLowerCase(), 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
-}
+const sameHex = (a: string, b: string): boolean => sameText(a.toLowerCase(), b.toLowerCase());
 
 export function createTelegramSignIn(botToken: string | undefined, clock: Clock) {
   function token(): string {

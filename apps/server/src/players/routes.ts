@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   ApiPath,
@@ -14,6 +13,7 @@ import {
 } from '@xtalk/protocol';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { PlayerLinks } from '../auth/player-links.js';
+import { sameText } from '../auth/same-text.js';
 import { APP_ID, PLATFORM, type UserRow, type UsersRepo } from '../auth/users-repo.js';
 import { HttpError, parseOr400 } from '../http-errors.js';
 
@@ -37,13 +37,10 @@ export async function playerRoutes(
   app: FastifyInstance,
   deps: { users: UsersRepo; links: PlayerLinks; authenticator: Authenticator; adminKey: string | undefined },
 ) {
-  const adminKey = deps.adminKey ? Buffer.from(deps.adminKey) : undefined;
-
   async function caller(request: FastifyRequest): Promise<Caller> {
     const given = request.headers['x-admin-key'];
     if (typeof given === 'string' && given !== '') {
-      const candidate = Buffer.from(given);
-      if (adminKey && candidate.length === adminKey.length && timingSafeEqual(candidate, adminKey)) {
+      if (deps.adminKey && sameText(given, deps.adminKey)) {
         return { admin: true };
       }
       throw new HttpError(401, 'The admin key is not valid.');

@@ -17,7 +17,9 @@ export async function roomRoutes(
   },
 ) {
   app.post(ApiPath.join, async (request): Promise<JoinRoomResponse> => {
-    const { user, claims } = await deps.authenticator.fromRequest(request);
+    // the token is kept with the session for the socket this client opens next (0138)
+    const token = bearerTokenOf(request);
+    const { user, claims } = await deps.authenticator.fromToken(token);
     const body = parseOr400(joinRoomBodySchema, request.body);
     let roomId: string;
     if (body.roomId === null || body.roomId === NEW_ROOM) {
@@ -30,7 +32,7 @@ export async function roomRoutes(
     }
     await deps.rooms.recordMembership(user.id, roomId);
     const session = await deps.rooms.createSession(user.id, roomId, deps.sessionTtlSeconds);
-    deps.handoffs?.hold({ session, user, claims, token: bearerTokenOf(request)! });
+    deps.handoffs?.hold({ session, user, claims, token: token! });
     return { sessionId: session.id, roomId };
   });
 }

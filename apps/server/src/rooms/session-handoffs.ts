@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Authenticated } from '../auth/authenticate.js';
+import { sameText } from '../auth/same-text.js';
 import type { Clock } from '../clock.js';
 import type { SessionRow } from './rooms-repo.js';
 
@@ -84,11 +84,4 @@ export function createSessionHandoffs(
       return held.size;
     },
   };
-}
-
-/** Equal strings, compared in time that does not depend on where they differ. */
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
