@@ -1,83 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
+import { FakeSocket, flush, last, setup } from '../test/fake-room-socket';
 import { loadRoomSchemas } from './load-room-schemas';
-import {
-  SocketClient,
-  backoffDelay,
-  type ConnectionState,
-  type SessionInfo,
-  type WebSocketLike,
-} from './socket-client';
+import { backoffDelay, type SessionInfo } from './socket-client';
 
-/** A WebSocket stand-in the test drives by hand. */
-class FakeSocket implements WebSocketLike {
-  static all: FakeSocket[] = [];
-  binaryType = 'blob';
-  onopen: WebSocketLike['onopen'] = null;
-  onclose: WebSocketLike['onclose'] = null;
-  onerror: WebSocketLike['onerror'] = null;
-  onmessage: WebSocketLike['onmessage'] = null;
-  sent: string[] = [];
-  closedWith: number | undefined;
-  constructor(readonly url: string) {
-    FakeSocket.all.push(this);
-  }
-  send(data: string) {
-    this.sent.push(data);
-  }
-  close(code?: number) {
-    this.closedWith = code;
-  }
-  // test controls
-  open() {
-    this.onopen?.({});
-  }
-  receive(data: unknown) {
-    this.onmessage?.({
-      data: typeof data === 'string' || data instanceof ArrayBuffer ? data : JSON.stringify(data),
-    });
-  }
-  drop(code: number) {
-    this.onerror?.({});
-    this.onclose?.({ code });
-  }
-}
-
-const last = () => FakeSocket.all[FakeSocket.all.length - 1]!;
-// The frame schema is a lazily loaded chunk in the app (decision 0084): loaded once here, so an attempt then
-// only waits on promises that are already settled, which a few microtask turns let through.
-beforeAll(async () => {
-  await loadRoomSchemas();
-});
-
-const flush = async () => {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
-};
-
-function setup(
-  openSession?: (room: string | null) => Promise<SessionInfo>,
-  events: EventTarget | undefined = undefined,
-) {
-  let n = 0;
-  const sessions = vi.fn(
-    openSession ??
-      (async (room: string | null) => {
-        n++;
-        const roomId = room && room !== 'new' ? room : 'NEWROOM';
-        return { sessionId: `s${n}`, roomId, url: `ws://test/xtalk_ws/s${n}?t=tok` };
-      }),
-  );
-  const client = new SocketClient({
-    createSocket: (url) => new FakeSocket(url),
-    openSession: sessions,
-    hello: (room) => ({ type: 'setUsername', username: 'g_me', language: 'en', room }),
-    random: () => 1,
-    events,
-  });
-  const states: ConnectionState[] = [];
-  client.on('state', (s) => states.push(s));
-  return { client, sessions, states };
-}
+beforeAll(loadRoomSchemas);
 
 beforeEach(() => {
   FakeSocket.all = [];

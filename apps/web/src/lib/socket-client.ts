@@ -7,6 +7,25 @@ import {
   type serverFrameSchema,
 } from '@xtalk/protocol';
 import { loadRoomSchemas } from './load-room-schemas';
+import type {
+  ConnectionState,
+  SessionInfo,
+  SocketClientEvents,
+  SocketClientOptions,
+  WebSocketLike,
+} from './socket-client-types';
+import {
+  ANSWER_TIMEOUT_MS,
+  INITIAL_BACKOFF_MS,
+  MAX_BACKOFF_MS,
+  backoffDelay,
+  browserTimers,
+  createSilenceWatch,
+  type Timers,
+} from './socket-timing';
+
+export { backoffDelay, INITIAL_BACKOFF_MS, MAX_BACKOFF_MS, ANSWER_TIMEOUT_MS, type Timers };
+export type * from './socket-client-types';
 
 /*
  * The room connection as a small state machine (spec section 4):
@@ -19,81 +38,19 @@ import { loadRoomSchemas } from './load-room-schemas';
  * exactly what was missed and the message list is kept. A close with 4400 means this page is older
  * than the server: no retry, the user is asked to reload. The WebSocket constructor, timers, the
  * random source and the browser's events are injected so this runs in Node tests.
+ *
+ * A socket can also die without a close: a phone changes networks, Wi-Fi drops, a NAT forgets the
+ * connection. The browser then reports nothing until its TCP gives up, which takes minutes, and the
+ * server's pings are invisible to page code. So the client gives a socket up itself, and reconnects as
+ * after an abnormal close (docs/decisions/0139):
+ * - when the browser says it went offline (as engine.io's client does);
+ * - when it sent something the server always answers (the hello, a chat message) and has heard nothing at
+ *   all for `answerTimeoutMs`. Any frame counts: a socket that brings anything is alive.
+ * The outbox resends what was not acknowledged by client id on the next READY, so nothing doubles.
  */
 
-export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'ready' | 'reconnecting';
-
-/** The part of the browser WebSocket this client uses (the `ws` package and fakes fit too). */
-export interface WebSocketLike {
-  binaryType: string;
-  onopen: ((event: unknown) => void) | null;
-  onclose: ((event: { code: number; reason?: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  send(data: string | ArrayBufferLike | ArrayBufferView): void;
-  close(code?: number, reason?: string): void;
-}
-export type WebSocketFactory = (url: string) => WebSocketLike;
-
-export interface SessionInfo {
-  sessionId: string;
-  roomId: string;
-  /** Absolute ws(s):// URL to open for this session. */
-  url: string;
-}
-
-export interface Timers {
-  setTimeout: (fn: () => void, ms: number) => unknown;
-  clearTimeout: (handle: unknown) => void;
-}
-
-export interface SocketClientEvents {
-  state: (state: ConnectionState) => void;
-  /**
-   * A new session was obtained. `resumed`: it continues the room we were in from a known position (the
-   * message list is kept); otherwise the message list should start empty.
-   */
-  session: (info: SessionInfo, resumed: boolean) => void;
-  /** Requesting a session failed; `fatal` means no retry will follow. */
-  sessionError: (error: unknown, fatal: boolean) => void;
-  frame: (frame: ServerFrame) => void;
-  binary: (data: ArrayBuffer) => void;
-  close: (code: number, intentional: boolean) => void;
-}
-
-export interface SocketClientOptions {
-  createSocket: WebSocketFactory;
-  /** POST /xtalk for the room (null = a new room) and build the socket URL. */
-  openSession: (roomId: string | null) => Promise<SessionInfo>;
-  /** The first frame after open: setUsername with the current language. */
-  hello: (roomId: string) => ClientFrame;
-  /** Session errors not worth retrying (an HTTP answer such as 400/401/404). */
-  isFatal?: (error: unknown) => boolean;
-  initialBackoffMs?: number;
-  maxBackoffMs?: number;
-  timers?: Timers;
-  /** 0 <= x < 1; spreads the retries of many clients (Math.random by default). */
-  random?: () => number;
-  /** Where `online`, `focus` and `visibilitychange` come from (the window in a browser). */
-  events?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | undefined;
-}
-
-export const INITIAL_BACKOFF_MS = 300;
-/** Low on purpose: a client is back within this long of the server answering again. */
-export const MAX_BACKOFF_MS = 1000;
-
-/**
- * Backoff before retry number `attempt` (0-based): 0.3 s, 0.6 s, then 1 s, each scaled by a random
- * factor in [0.5, 1) so clients dropped together do not come back together.
- */
-export function backoffDelay(
-  attempt: number,
-  initial = INITIAL_BACKOFF_MS,
-  max = MAX_BACKOFF_MS,
-  random: () => number = Math.random,
-): number {
-  return Math.round(Math.min(initial * 2 ** attempt, max) * (0.5 + random() / 2));
-}
+/** The code a browser reports for a connection that ended without a close frame (RFC 6455 7.1.5). */
+export const CLOSED_ABNORMALLY = 1006;
 
 function defaultIsFatal(error: unknown): boolean {
   const status = (error as { status?: unknown } | null)?.status;
@@ -116,6 +73,10 @@ export class SocketClient {
   /** Loaded with the first session (loadRoomSchemas); no socket opens before it is here. */
   private frameSchema: typeof serverFrameSchema | undefined;
   private retryTimer: unknown;
+  /** Runs while the socket owes an answer (the hello, a chat message); anything heard clears it. */
+  private readonly silence: ReturnType<typeof createSilenceWatch>;
+  /** Whether `offline` is listened for: from the first join until leave. */
+  private watchingNetwork = false;
   private retries = 0;
   /** Bumped on every join/leave so late callbacks of an abandoned attempt are ignored. */
   private generation = 0;
@@ -129,6 +90,7 @@ export class SocketClient {
   /** Counts READYs: a streamed voice clip belongs to the connection it started on. */
   readyCount = 0;
   private readonly wake = () => this.retryNow();
+  private readonly onOffline = () => this.lost(false);
   private readonly onVisibility = () => {
     if ((globalThis as { document?: Document }).document?.visibilityState !== 'hidden') this.retryNow();
   };
@@ -139,13 +101,14 @@ export class SocketClient {
       initialBackoffMs: INITIAL_BACKOFF_MS,
       maxBackoffMs: MAX_BACKOFF_MS,
       random: Math.random,
+      answerTimeoutMs: ANSWER_TIMEOUT_MS,
       events: typeof window === 'undefined' ? undefined : window,
-      timers: {
-        setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
-        clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-      },
+      timers: browserTimers,
       ...options,
     } as SocketClient['options'];
+    this.silence = createSilenceWatch(this.options.timers, this.options.answerTimeoutMs, () =>
+      this.lost(true),
+    );
   }
 
   /** Listens for the browser's hints that the network is back while reconnecting. */
@@ -156,6 +119,14 @@ export class SocketClient {
     events[method]('online', this.wake);
     events[method]('focus', this.wake);
     events[method]('visibilitychange', this.onVisibility);
+  }
+
+  /** Listens for the browser saying the network is gone while a socket may be open. */
+  private watchNetwork(on: boolean): void {
+    const events = this.options.events;
+    if (!events || on === this.watchingNetwork) return;
+    this.watchingNetwork = on;
+    events[on ? 'addEventListener' : 'removeEventListener']('offline', this.onOffline);
   }
 
   /** The network or the tab is back: try now instead of waiting for the backoff. */
@@ -210,6 +181,7 @@ export class SocketClient {
   /** Join a room (null = create one) with a fresh session; any current socket is closed first. */
   join(roomId: string | null): void {
     this.dropSocket();
+    this.watchNetwork(true);
     this.targetRoom = roomId;
     this.session = undefined;
     this.position = undefined;
@@ -221,6 +193,7 @@ export class SocketClient {
   /** 'Tap to Reconnect': retry the current room now with a fresh session, resetting the backoff. */
   reconnectNow(): void {
     this.dropSocket();
+    this.watchNetwork(true);
     this.retries = 0;
     this.targetRoom = this.roomId;
     this.setState('reconnecting');
@@ -230,12 +203,14 @@ export class SocketClient {
   /** Intentional leave: close with 1000 and stay idle. */
   leave(): void {
     this.dropSocket();
+    this.watchNetwork(false);
     this.setState('idle');
   }
 
   send(frame: ClientFrame): boolean {
     if (!this.socket || !this.isOpen) return false;
     this.socket.send(JSON.stringify(frame));
+    if (frame.type === 'chat') this.silence.expect();
     return true;
   }
 
@@ -246,20 +221,35 @@ export class SocketClient {
     return true;
   }
 
-  private dropSocket(): void {
+  private dropSocket(reason = 'leave'): void {
     this.generation++;
     if (this.retryTimer !== undefined) this.options.timers.clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+    this.silence.heard();
     const socket = this.socket;
     this.socket = undefined;
     if (socket) {
       socket.onopen = socket.onmessage = socket.onerror = socket.onclose = null;
       try {
-        socket.close(CloseCode.Normal, 'leave');
+        socket.close(CloseCode.Normal, reason);
       } catch (error) {
         console.warn('[socket] close failed', error);
       }
     }
+  }
+
+  /**
+   * The socket is taken for dead (silent, or the browser went offline): it is closed and the client goes
+   * on as after an abnormal close, at once when it was silence (the network may be fine), after the
+   * backoff when offline (`online` wakes it).
+   */
+  private lost(retryAtOnce: boolean): void {
+    if (!this.socket) return;
+    this.dropSocket('connection lost');
+    this.emit('close', CLOSED_ABNORMALLY, false);
+    this.setState('reconnecting');
+    if (retryAtOnce) void this.attempt();
+    else this.scheduleRetry();
   }
 
   private scheduleRetry(): void {
@@ -316,9 +306,12 @@ export class SocketClient {
       this.retries = 0;
       this.setState('connected');
       socket.send(JSON.stringify(this.helloFor(info.roomId)));
+      this.silence.expect();
     };
     socket.onmessage = (event) => {
-      if (!stale()) this.receive(event.data);
+      if (stale()) return;
+      this.silence.heard();
+      this.receive(event.data);
     };
     socket.onerror = (event) => {
       // A close always follows an error; the close decides what happens next.
@@ -327,6 +320,7 @@ export class SocketClient {
     socket.onclose = (event) => {
       if (stale()) return;
       this.socket = undefined;
+      this.silence.heard();
       this.emit('close', event.code, false);
       if (
         event.code === CloseCode.Normal ||

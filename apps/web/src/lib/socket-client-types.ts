@@ -1,0 +1,58 @@
+import type { ClientFrame, ServerFrame } from '@xtalk/protocol';
+import type { Timers } from './socket-timing';
+
+/* What the room client (socket-client.ts) is given and what it tells: its states, events and options. */
+
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'ready' | 'reconnecting';
+
+/** The part of the browser WebSocket this client uses (the `ws` package and fakes fit too). */
+export interface WebSocketLike {
+  binaryType: string;
+  onopen: ((event: unknown) => void) | null;
+  onclose: ((event: { code: number; reason?: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  send(data: string | ArrayBufferLike | ArrayBufferView): void;
+  close(code?: number, reason?: string): void;
+}
+export type WebSocketFactory = (url: string) => WebSocketLike;
+
+export interface SessionInfo {
+  sessionId: string;
+  roomId: string;
+  /** Absolute ws(s):// URL to open for this session. */
+  url: string;
+}
+
+export interface SocketClientEvents {
+  state: (state: ConnectionState) => void;
+  /**
+   * A new session was obtained. `resumed`: it continues the room we were in from a known position (the
+   * message list is kept); otherwise the message list should start empty.
+   */
+  session: (info: SessionInfo, resumed: boolean) => void;
+  /** Requesting a session failed; `fatal` means no retry will follow. */
+  sessionError: (error: unknown, fatal: boolean) => void;
+  frame: (frame: ServerFrame) => void;
+  binary: (data: ArrayBuffer) => void;
+  close: (code: number, intentional: boolean) => void;
+}
+
+export interface SocketClientOptions {
+  createSocket: WebSocketFactory;
+  /** POST /xtalk for the room (null = a new room) and build the socket URL. */
+  openSession: (roomId: string | null) => Promise<SessionInfo>;
+  /** The first frame after open: setUsername with the current language. */
+  hello: (roomId: string) => ClientFrame;
+  /** Session errors not worth retrying (an HTTP answer such as 400/401/404). */
+  isFatal?: (error: unknown) => boolean;
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  timers?: Timers;
+  /** 0 <= x < 1; spreads the retries of many clients (Math.random by default). */
+  random?: () => number;
+  /** Where `online`, `offline`, `focus` and `visibilitychange` come from (the window in a browser). */
+  events?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | undefined;
+  /** How long a socket may stay silent after a frame the server answers before it is given up. */
+  answerTimeoutMs?: number;
+}

@@ -1,0 +1,157 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeSocket, flush, last, setup } from '../test/fake-room-socket';
+import { loadRoomSchemas } from './load-room-schemas';
+import { ANSWER_TIMEOUT_MS, CLOSED_ABNORMALLY } from './socket-client';
+
+/*
+ * A socket that dies without a close (docs/decisions/0139): the client gives it up when the browser goes
+ * offline, or when it owes an answer and hears nothing for ANSWER_TIMEOUT_MS.
+ */
+
+beforeAll(loadRoomSchemas);
+beforeEach(() => {
+  FakeSocket.all = [];
+  vi.useFakeTimers();
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+const READY = {
+  type: 'system',
+  message: 'READY',
+  timestamp: 1,
+  roomId: 'ABC2345',
+  protocolVersion: 4,
+  epoch: 'e1',
+  offset: 3,
+};
+const chat = { type: 'chat', language: 'en', message: 'hi', room: 'ABC2345', clientId: 'c1' } as const;
+
+/** A client in room ABC2345, READY on its first socket. */
+async function ready(events?: EventTarget) {
+  const made = setup(undefined, events);
+  const closes: number[] = [];
+  made.client.on('close', (code) => closes.push(code));
+  made.client.join('ABC2345');
+  await flush();
+  last().open();
+  last().receive(READY);
+  return { ...made, closes };
+}
+
+describe('a socket that goes silent', () => {
+  it('is given up when a chat message hears nothing back, and a new session follows at once', async () => {
+    const { client, sessions, closes } = await ready();
+    const first = last();
+    expect(client.send(chat)).toBe(true);
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS - 1);
+    expect(client.state).toBe('ready');
+    await vi.advanceTimersByTimeAsync(1);
+    await flush();
+    expect(first.closedWith).toBe(1000);
+    expect(closes).toEqual([CLOSED_ABNORMALLY]);
+    expect(sessions).toHaveBeenCalledTimes(2);
+    expect(FakeSocket.all).toHaveLength(2);
+    // the new socket resumes where the old one left off
+    last().open();
+    expect(JSON.parse(last().sent[0]!)).toMatchObject({
+      type: 'setUsername',
+      resume: { epoch: 'e1', offset: 3 },
+    });
+  });
+
+  it('is kept while anything at all comes in after the message', async () => {
+    const { client, closes } = await ready();
+    client.send(chat);
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS - 100);
+    last().receive({ type: 'noteComplete', originalTimestamp: 5, note: 'n' });
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS * 3);
+    expect(client.state).toBe('ready');
+    expect(closes).toEqual([]);
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it('counts from the oldest answer owed, not the latest message', async () => {
+    const { client } = await ready();
+    client.send(chat);
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS / 2);
+    client.send({ ...chat, clientId: 'c2' });
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS / 2);
+    await flush();
+    expect(client.state).not.toBe('ready');
+    expect(FakeSocket.all).toHaveLength(2);
+  });
+
+  it('is given up when the hello is never answered', async () => {
+    const { client, sessions } = setup();
+    client.join('ABC2345');
+    await flush();
+    last().open();
+    expect(client.state).toBe('connected');
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS);
+    await flush();
+    expect(sessions).toHaveBeenCalledTimes(2);
+    expect(FakeSocket.all).toHaveLength(2);
+  });
+
+  it('is not watched when nothing is owed: a quiet room stays connected', async () => {
+    const { client } = await ready();
+    client.send({ type: 'setLanguage', language: 'ja', room: 'ABC2345' });
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS * 6);
+    expect(client.state).toBe('ready');
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it('leaves no watch behind a normal close or a leave', async () => {
+    const { client } = await ready();
+    client.send(chat);
+    client.leave();
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS * 2);
+    expect(client.state).toBe('idle');
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+});
+
+describe('the browser going offline', () => {
+  it('gives the socket up, waits in reconnecting, and is back at once when online', async () => {
+    const events = new EventTarget();
+    const { client, sessions, closes } = await ready(events);
+    const first = last();
+    let online = false;
+    sessions.mockImplementation(async () => {
+      if (!online) throw new TypeError('Failed to fetch');
+      return { sessionId: 's2', roomId: 'ABC2345', url: 'ws://test/xtalk_ws/s2?t=tok' };
+    });
+    events.dispatchEvent(new Event('offline'));
+    expect(client.state).toBe('reconnecting');
+    expect(first.closedWith).toBe(1000);
+    expect(closes).toEqual([CLOSED_ABNORMALLY]);
+    // frames of the old socket are not taken any more
+    const frames: unknown[] = [];
+    client.on('frame', (frame) => frames.push(frame));
+    first.receive(READY);
+    expect(frames).toEqual([]);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    online = true;
+    const tries = sessions.mock.calls.length;
+    events.dispatchEvent(new Event('online'));
+    await flush();
+    expect(sessions).toHaveBeenCalledTimes(tries + 1);
+    expect(FakeSocket.all).toHaveLength(2);
+  });
+
+  it('does nothing while idle, and is not listened for after leave', async () => {
+    const events = new EventTarget();
+    const { client, sessions } = await ready(events);
+    client.leave();
+    events.dispatchEvent(new Event('offline'));
+    events.dispatchEvent(new Event('online'));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(client.state).toBe('idle');
+    expect(sessions).toHaveBeenCalledTimes(1);
+  });
+});

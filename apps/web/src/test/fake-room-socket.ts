@@ -1,0 +1,78 @@
+import { vi } from 'vitest';
+import {
+  SocketClient,
+  type ConnectionState,
+  type SessionInfo,
+  type WebSocketLike,
+} from '../lib/socket-client';
+
+/* The room client's tests drive it through these: a socket by hand, sessions that always succeed. */
+
+/** A WebSocket stand-in the test drives by hand. */
+export class FakeSocket implements WebSocketLike {
+  static all: FakeSocket[] = [];
+  binaryType = 'blob';
+  onopen: WebSocketLike['onopen'] = null;
+  onclose: WebSocketLike['onclose'] = null;
+  onerror: WebSocketLike['onerror'] = null;
+  onmessage: WebSocketLike['onmessage'] = null;
+  sent: string[] = [];
+  closedWith: number | undefined;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close(code?: number) {
+    this.closedWith = code;
+  }
+  // test controls
+  open() {
+    this.onopen?.({});
+  }
+  receive(data: unknown) {
+    this.onmessage?.({
+      data: typeof data === 'string' || data instanceof ArrayBuffer ? data : JSON.stringify(data),
+    });
+  }
+  drop(code: number) {
+    this.onerror?.({});
+    this.onclose?.({ code });
+  }
+}
+
+export const last = () => FakeSocket.all[FakeSocket.all.length - 1]!;
+/**
+ * The frame schema is a lazily loaded chunk in the app (decision 0084): a test file loads it once first
+ * (`beforeAll(loadRoomSchemas)`), so an attempt then only waits on promises that are already settled,
+ * which a few microtask turns (`flush`) let through.
+ */
+export const flush = async () => {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+};
+
+export function setup(
+  openSession?: (room: string | null) => Promise<SessionInfo>,
+  events: EventTarget | undefined = undefined,
+) {
+  let n = 0;
+  const sessions = vi.fn(
+    openSession ??
+      (async (room: string | null) => {
+        n++;
+        const roomId = room && room !== 'new' ? room : 'NEWROOM';
+        return { sessionId: `s${n}`, roomId, url: `ws://test/xtalk_ws/s${n}?t=tok` };
+      }),
+  );
+  const client = new SocketClient({
+    createSocket: (url) => new FakeSocket(url),
+    openSession: sessions,
+    hello: (room) => ({ type: 'setUsername', username: 'g_me', language: 'en', room }),
+    random: () => 1,
+    events,
+  });
+  const states: ConnectionState[] = [];
+  client.on('state', (s) => states.push(s));
+  return { client, sessions, states };
+}
