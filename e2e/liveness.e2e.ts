@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, WebSocketRoute } from 'playwright-core';
+import { launchBrowser, messageWith, ProductServer, say, twoGuestsInRoom } from './harness.js';
+
+/*
+ * A socket that dies without a close (docs/decisions/0139), in Chromium against the real server. Bob's
+ * WebSockets pass through Playwright's WebSocket route, which can make one go silent the way a dead
+ * network does: frames stop arriving, and no close comes. His page must notice by itself and reconnect.
+ */
+describe('a connection that dies without a close', () => {
+  let server: ProductServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await ProductServer.start();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  it('is given up when a message hears nothing back; it is then delivered once and nothing is missed', async () => {
+    // the server's frames to Bob's current socket stop arriving (his own frames still reach the server)
+    const muted = new Set<WebSocketRoute>();
+    const sockets: WebSocketRoute[] = [];
+    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
+      person.context.routeWebSocket(/\/xtalk_ws\//, (ws) => {
+        const toServer = ws.connectToServer();
+        sockets.push(ws);
+        ws.onMessage((message) => toServer.send(message));
+        toServer.onMessage((message) => {
+          if (!muted.has(ws)) ws.send(message);
+        });
+      }),
+    );
+    await say(alice.page, 'Before the silence');
+    await messageWith(bob.page, 'Before the silence').waitFor();
+    expect(sockets).toHaveLength(1);
+
+    muted.add(sockets[0]!);
+    await say(alice.page, 'Said into the silence');
+    await messageWith(alice.page, 'Said into the silence').waitFor();
+    // Bob's message reaches the server, which stores it, but its acknowledgement never reaches him
+    await say(bob.page, 'Are you there?');
+    await messageWith(alice.page, 'Are you there?').waitFor();
+    const pending = bob.page.getByTestId('pending-message');
+    await expect.poll(() => pending.count()).toBe(1);
+
+    // within the answer timeout (10 s) and a reconnect: a new socket, the missed message, the outbox settled
+    await messageWith(bob.page, 'Said into the silence').waitFor({ timeout: 20_000 });
+    expect(sockets).toHaveLength(2);
+    await expect.poll(() => pending.count(), { timeout: 10_000 }).toBe(0);
+    await messageWith(bob.page, 'Are you there?').waitFor();
+
+    // the resend by client id was not stored twice
+    await say(bob.page, 'Back again');
+    for (const page of [alice.page, bob.page]) {
+      await messageWith(page, 'Back again').waitFor();
+      expect(await messageWith(page, 'Are you there?').count()).toBe(1);
+      expect(await messageWith(page, 'Said into the silence').count()).toBe(1);
+    }
+    await alice.page.reload();
+    await messageWith(alice.page, 'Back again').waitFor();
+    expect(await messageWith(alice.page, 'Are you there?').count()).toBe(1);
+  });
+
+  it('shows reconnecting as soon as the browser goes offline, and is back at once when online', async () => {
+    const sockets: WebSocketRoute[] = [];
+    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
+      person.context.routeWebSocket(/\/xtalk_ws\//, (ws) => {
+        sockets.push(ws);
+        ws.connectToServer();
+      }),
+    );
+    await say(alice.page, 'Still online');
+    await messageWith(bob.page, 'Still online').waitFor();
+
+    // Chromium's offline mode leaves open WebSockets up; only the page's own reaction shows it
+    await bob.context.setOffline(true);
+    await bob.page.getByTestId('reconnecting-banner').waitFor();
+    await say(alice.page, 'Sent while Bob was offline');
+    await messageWith(alice.page, 'Sent while Bob was offline').waitFor();
+
+    await bob.context.setOffline(false);
+    await messageWith(bob.page, 'Sent while Bob was offline').waitFor();
+    await bob.page.getByTestId('reconnecting-banner').waitFor({ state: 'detached' });
+    expect(sockets).toHaveLength(2);
+    await say(bob.page, 'Back online');
+    await messageWith(alice.page, 'Back online').waitFor();
+    expect(await messageWith(bob.page, 'Sent while Bob was offline').count()).toBe(1);
+  });
+});
