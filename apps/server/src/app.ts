@@ -33,6 +33,7 @@ import { createGateway } from './realtime/gateway.js';
 import { shareSupersession } from './translation/shared-supersession.js';
 import { createLogSampler } from './realtime/log-sampler.js';
 import { createPresenceAnnouncer } from './realtime/presence-announcer.js';
+import { createDepartures } from './realtime/departures.js';
 import { createRoomHub } from './realtime/room-hub.js';
 import { createSocketCaps } from './realtime/socket-caps.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
@@ -187,6 +188,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       hub,
       presence,
       announcer: createPresenceAnnouncer(hub, clock),
+      departures: createDepartures(config.LEAVE_GRACE_SECONDS * 1000),
       chat,
       rooms,
       users,

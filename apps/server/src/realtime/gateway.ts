@@ -188,6 +188,8 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
      */
     async close(): Promise<void> {
       closing = true;
+      // who left just before is announced now, not lost with the process (0140)
+      options.connectionDeps.departures?.release();
       app.server.off('upgrade', onUpgrade);
       heartbeat.stop();
       expiries.stop();

@@ -48,6 +48,8 @@ export async function startServer(
     ALTCHA_COST: '20',
     LOG_LEVEL: 'silent',
     AI_PROVIDER: 'fake',
+    // LEAVE at once, as the tests of leaving expect; the grace's own tests (departures.test.ts) set it
+    LEAVE_GRACE_SECONDS: '0',
     // every test signs in from 127.0.0.1; the limits' own tests set these back down
     ...GENEROUS_LIMITS,
     ...env,
