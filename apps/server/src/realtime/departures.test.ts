@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { GuestLoginResponse, ServerFrame, SystemFrame } from '@xtalk/protocol';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import type { GuestLoginResponse, SystemFrame } from '@xtalk/protocol';
+import {
+  guestLogin,
+  joinRoom,
+  presenceOf,
+  startServer,
+  TestClient,
+  type TestServer,
+} from '../test/harness.js';
 import { createDepartures } from './departures.js';
-
-/** A LEAVE (coalesced ones list several) naming `username`, or any JOIN/LEAVE naming them with `event`. */
-const presenceOf = (event: 'JOIN' | 'LEAVE', username: string) => (frame: ServerFrame) =>
-  frame.type === 'system' &&
-  frame.message === event &&
-  (frame.username === username || (frame.usernames ?? []).includes(username));
 
 describe('createDepartures', () => {
   afterEach(() => vi.useRealTimers());
@@ -59,6 +60,7 @@ describe('LEAVE after a grace (decision 0140), on the real server', () => {
     const a = await TestClient.join(s, alice, roomId);
     const b = await TestClient.join(s, bob, roomId);
     const c = await TestClient.join(s, carol, roomId);
+    await a.next(presenceOf('JOIN', bob.user.username));
     await a.next(presenceOf('JOIN', carol.user.username));
     const mark = a.frames.length;
 

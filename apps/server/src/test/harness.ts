@@ -108,6 +108,12 @@ export async function joinRoom(
   return response.json();
 }
 
+/** A JOIN or LEAVE naming `username` (coalesced ones list several). */
+export const presenceOf = (event: 'JOIN' | 'LEAVE', username: string) => (frame: ServerFrame) =>
+  frame.type === 'system' &&
+  frame.message === event &&
+  (frame.username === username || (frame.usernames ?? []).includes(username));
+
 let barriers = 0;
 
 /**

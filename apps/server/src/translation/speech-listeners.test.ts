@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { ServerFrame } from '@xtalk/protocol';
 import { FakeProvider } from '../ai/fake-provider.js';
-import { guestLogin, joinRoom, startServer, TestClient } from '../test/harness.js';
+import { guestLogin, joinRoom, presenceOf, startServer, TestClient } from '../test/harness.js';
 
 /*
  * Speech is made only for a language someone in the room listens in (0137), on the real server: the
@@ -11,11 +11,6 @@ import { guestLogin, joinRoom, startServer, TestClient } from '../test/harness.j
 
 const messageWith = (text: string) => (frame: ServerFrame) =>
   frame.type === 'message' && frame.message === text;
-/** A JOIN or LEAVE naming `username` (coalesced ones list several). */
-const presenceOf = (event: 'JOIN' | 'LEAVE', username: string) => (frame: ServerFrame) =>
-  frame.type === 'system' &&
-  frame.message === event &&
-  (frame.username === username || (frame.usernames ?? []).includes(username));
 
 it('speaks a translation only while someone listens in its language', async () => {
   const provider = new FakeProvider();
