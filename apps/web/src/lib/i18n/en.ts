@@ -137,6 +137,8 @@ export const en = {
   'chat.joinedMany': '{names} have joined the chat',
   'chat.leftOne': '{name} has left the chat',
   'chat.leftMany': '{names} have left the chat',
+  'chat.joinedOthers': '{names} and {count} others have joined the chat',
+  'chat.leftOthers': '{names} and {count} others have left the chat',
   'chat.and': ' and ',
   'chat.renamed': '{old} is now {name}',
   'chat.edit': 'Edit',

@@ -139,6 +139,8 @@ export const ja: Record<MessageKey, string> = {
   'chat.joinedMany': '{names}さんがチャットに参加しました',
   'chat.leftOne': '{name}さんがチャットから退出しました',
   'chat.leftMany': '{names}さんがチャットから退出しました',
+  'chat.joinedOthers': '{names}さんほか{count}人がチャットに参加しました',
+  'chat.leftOthers': '{names}さんほか{count}人がチャットから退出しました',
   'chat.and': '、',
   'chat.renamed': '{old}さんは{name}さんになりました',
   'chat.edit': '編集',

@@ -1,24 +1,33 @@
 import { useI18n } from '../../../lib/i18n';
 import { joinNames } from '../utils/messages-reducer';
 
+/**
+ * Names a pill spells out; more are counted ('A, B, C and 247 others'), all of them in its title. A burst
+ * of arrivals (a class joining by QR) comes as one pill, and a pill of 250 names is a wall of text.
+ */
+export const PILL_NAMES = 3;
+
+const KEYS = {
+  JOIN: { one: 'chat.joinedOne', many: 'chat.joinedMany', others: 'chat.joinedOthers' },
+  LEAVE: { one: 'chat.leftOne', many: 'chat.leftMany', others: 'chat.leftOthers' },
+} as const;
+
 /** JOIN/LEAVE as a centred pill: '{name} has joined the chat' / '{A and B} have joined the chat'. */
 export function SystemPill({ event, names }: { event: 'JOIN' | 'LEAVE'; names: string[] }) {
   const { t, language } = useI18n();
-  const many = names.length > 1;
-  const joined = joinNames(names, t('chat.and'), language === 'ja' ? '、' : ', ');
-  const text =
-    event === 'JOIN'
-      ? many
-        ? t('chat.joinedMany', { names: joined })
-        : t('chat.joinedOne', { name: joined })
-      : many
-        ? t('chat.leftMany', { names: joined })
-        : t('chat.leftOne', { name: joined });
+  const comma = language === 'ja' ? '、' : ', ';
+  // 'and 1 other' says less than the name would
+  const shown = names.length > PILL_NAMES + 1 ? names.slice(0, PILL_NAMES) : names;
+  const others = names.length - shown.length;
+  const joined = others > 0 ? shown.join(comma) : joinNames(shown, t('chat.and'), comma);
+  const form = others > 0 ? 'others' : shown.length > 1 ? 'many' : 'one';
+  const text = t(KEYS[event][form], { name: joined, names: joined, count: others });
   return (
     <div className="flex justify-center">
       <p
         data-testid="system-pill"
         data-event={event}
+        title={others > 0 ? names.join(comma) : undefined}
         className="max-w-[90%] rounded-full bg-slate-200/70 px-3 py-1 text-center text-xs text-slate-600 dark:bg-slate-800 dark:text-slate-300"
       >
         {text}
