@@ -8,7 +8,7 @@ import type {
   TranslationCompleteFrame,
 } from '@xtalk/protocol';
 import { FakeProvider } from '../ai/fake-provider.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from './harness.js';
+import { guestLogin, joinRoom, presenceOf, startServer, TestClient, type TestServer } from './harness.js';
 import { migrations } from '../store/migrations.js';
 import { scratchDatabase } from './scratch-database.js';
 
@@ -22,6 +22,8 @@ const env = {
   DATABASE_URL: database.url,
   REDIS_URL: redisUrl,
   AUTH_SECRET: 'services-test-secret-shared-by-both-nodes',
+  // a LEAVE waits this long (0140; the harness's default is none): the presence count is Redis's
+  LEAVE_GRACE_SECONDS: '1.5',
 };
 
 describe('two nodes on PostgreSQL and Redis', () => {
@@ -65,6 +67,33 @@ describe('two nodes on PostgreSQL and Redis', () => {
       (frame) => frame.type === 'system' && frame.message === 'LEAVE',
     );
     expect(leave.username).toBe(bob.user.username);
+    atA.close();
+  });
+
+  it('shows no LEAVE or JOIN for someone whose socket moved to the other node within the grace (0140)', async () => {
+    const [alice, bob, carol] = [await guestLogin(a.app), await guestLogin(a.app), await guestLogin(b.app)];
+    const { roomId } = await joinRoom(a.app, alice.token, null);
+    const atA = await TestClient.join(a, alice, roomId);
+    const bobAtA = await TestClient.join(a, bob, roomId);
+    const carolAtB = await TestClient.join(b, carol, roomId);
+    // each node coalesces its own JOINs: Bob's (node A) may come after Carol's (node B)
+    await atA.next(presenceOf('JOIN', bob.user.username));
+    await atA.next(presenceOf('JOIN', carol.user.username));
+    const mark = atA.frames.length;
+
+    bobAtA.close();
+    await bobAtA.closed();
+    const bobAtB = await TestClient.join(b, bob, roomId);
+    // Carol leaves after Bob's move: her LEAVE, a grace later, follows the end of Bob's grace on node A
+    carolAtB.close();
+    const carolLeft = await atA.next<SystemFrame>(presenceOf('LEAVE', carol.user.username), 10_000);
+    const between = atA.framesBefore(carolLeft).slice(mark);
+    expect(between.filter(presenceOf('LEAVE', bob.user.username))).toEqual([]);
+    expect(between.filter(presenceOf('JOIN', bob.user.username))).toEqual([]);
+
+    // Bob, now on node B, really leaves: announced on node A
+    bobAtB.close();
+    await atA.next(presenceOf('LEAVE', bob.user.username), 10_000);
     atA.close();
   });
 

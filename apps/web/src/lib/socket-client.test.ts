@@ -1,20 +1,9 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
-import { FakeSocket, flush, last, setup } from '../test/fake-room-socket';
-import { loadRoomSchemas } from './load-room-schemas';
+import { FakeSocket, flush, last, setup, withFakeSockets } from '../test/fake-room-socket';
 import { backoffDelay, type SessionInfo } from './socket-client';
 
-beforeAll(loadRoomSchemas);
-
-beforeEach(() => {
-  FakeSocket.all = [];
-  vi.useFakeTimers();
-  vi.spyOn(console, 'warn').mockImplementation(() => {});
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+withFakeSockets();
 
 describe('SocketClient', () => {
   it('goes idle -> connecting -> connected -> ready and sends setUsername first', async () => {

@@ -1,6 +1,5 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeSocket, flush, last, setup } from '../test/fake-room-socket';
-import { loadRoomSchemas } from './load-room-schemas';
+import { describe, expect, it, vi } from 'vitest';
+import { FakeSocket, flush, last, setup, withFakeSockets } from '../test/fake-room-socket';
 import { ANSWER_TIMEOUT_MS, CLOSED_ABNORMALLY } from './socket-client';
 
 /*
@@ -8,16 +7,7 @@ import { ANSWER_TIMEOUT_MS, CLOSED_ABNORMALLY } from './socket-client';
  * offline, or when it owes an answer and hears nothing for ANSWER_TIMEOUT_MS.
  */
 
-beforeAll(loadRoomSchemas);
-beforeEach(() => {
-  FakeSocket.all = [];
-  vi.useFakeTimers();
-  vi.spyOn(console, 'warn').mockImplementation(() => {});
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+withFakeSockets();
 
 const READY = {
   type: 'system',

@@ -1,4 +1,5 @@
-import { vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { loadRoomSchemas } from '../lib/load-room-schemas';
 import {
   SocketClient,
   type ConnectionState,
@@ -44,10 +45,23 @@ export class FakeSocket implements WebSocketLike {
 
 export const last = () => FakeSocket.all[FakeSocket.all.length - 1]!;
 /**
- * The frame schema is a lazily loaded chunk in the app (decision 0084): a test file loads it once first
- * (`beforeAll(loadRoomSchemas)`), so an attempt then only waits on promises that are already settled,
- * which a few microtask turns (`flush`) let through.
+ * A test file's hooks: the frame schema, a lazily loaded chunk in the app (decision 0084), is loaded once
+ * first, so an attempt then only waits on promises that are already settled, which a few microtask turns
+ * (`flush`) let through; each test starts with no sockets, on fake timers, with warnings silenced.
  */
+export function withFakeSockets() {
+  beforeAll(loadRoomSchemas);
+  beforeEach(() => {
+    FakeSocket.all = [];
+    vi.useFakeTimers();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+}
+
 export const flush = async () => {
   for (let i = 0; i < 10; i++) await Promise.resolve();
 };
