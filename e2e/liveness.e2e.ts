@@ -65,6 +65,33 @@ describe('a connection that dies without a close', () => {
     expect(await messageWith(alice.page, 'Are you there?').count()).toBe(1);
   });
 
+  it('is found dead by a listener who sends nothing: the tab coming back asks the socket (ping)', async () => {
+    const muted = new Set<WebSocketRoute>();
+    const sockets: WebSocketRoute[] = [];
+    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
+      person.context.routeWebSocket(/\/xtalk_ws\//, (ws) => {
+        const toServer = ws.connectToServer();
+        sockets.push(ws);
+        ws.onMessage((message) => toServer.send(message));
+        toServer.onMessage((message) => {
+          if (!muted.has(ws)) ws.send(message);
+        });
+      }),
+    );
+    await say(alice.page, 'Are you listening?');
+    await messageWith(bob.page, 'Are you listening?').waitFor();
+    muted.add(sockets[0]!);
+    await say(alice.page, 'Said while the line was dead');
+    await messageWith(alice.page, 'Said while the line was dead').waitFor();
+    // the client asks only a socket quiet for a moment (PROBE_MIN_QUIET_MS, 2 s) when the tab comes back
+    await bob.page.waitForTimeout(2500);
+    await bob.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    // the ping goes out, its pong never comes back: the answer timeout, a new socket, the resume
+    await messageWith(bob.page, 'Said while the line was dead').waitFor({ timeout: 20_000 });
+    expect(sockets).toHaveLength(2);
+    expect(await messageWith(bob.page, 'Are you listening?').count()).toBe(1);
+  });
+
   it('shows reconnecting as soon as the browser goes offline, and is back at once when online', async () => {
     const sockets: WebSocketRoute[] = [];
     const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>

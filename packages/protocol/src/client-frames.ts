@@ -92,6 +92,12 @@ export const voiceEndFrame = z.object({
   clipId: clipIdField,
 });
 
+/**
+ * Are you there? (protocol 5) The server answers with `pong`, in any state. A client sends it when it has
+ * heard nothing for a while, or when the tab or the network comes back, to find a dead socket.
+ */
+export const pingFrame = z.object({ type: z.literal('ping') });
+
 export const clientFrameSchema = z.discriminatedUnion('type', [
   setUsernameFrame,
   chatFrame,
@@ -101,6 +107,7 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   editMessageFrame,
   voiceStartFrame,
   voiceEndFrame,
+  pingFrame,
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 export type SetUsernameFrame = z.infer<typeof setUsernameFrame>;

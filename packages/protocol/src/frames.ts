@@ -248,6 +248,10 @@ export const errorFrame = z.object({
 });
 export type ErrorFrame = z.infer<typeof errorFrame>;
 
+/** The answer to a client's `ping` (protocol 5): the socket is alive both ways. */
+export const pongFrame = z.object({ type: z.literal('pong') });
+export type PongFrame = z.infer<typeof pongFrame>;
+
 export const serverFrameSchema = z.discriminatedUnion('type', [
   messageFrame,
   systemFrame,
@@ -259,5 +263,6 @@ export const serverFrameSchema = z.discriminatedUnion('type', [
   errorFrame,
   messageEditedFrame,
   captionPartialFrame,
+  pongFrame,
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;

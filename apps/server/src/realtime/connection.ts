@@ -273,6 +273,9 @@ export class Connection implements ConnectionCore {
       case 'voiceStart':
       case 'voiceEnd':
         return this.track(async () => this.voiceFrame(frame));
+      case 'ping':
+        // answered at once, not after the frames queued before it: it asks about the socket, not them
+        return this.sendFrame({ type: 'pong' });
     }
   }
 

@@ -155,7 +155,7 @@ export function createFrameLimits(settings: FrameLimitSettings, clock: Clock): F
 }
 
 // voiceEnd posts nothing new (its voiceStart took the chat token): a streamed clip costs one of each
-const CONTROL_FRAMES = new Set(['setUsername', 'setLanguage', 'updateUsername', 'voiceEnd']);
+const CONTROL_FRAMES = new Set(['setUsername', 'setLanguage', 'updateUsername', 'voiceEnd', 'ping']);
 /** The bucket a valid frame takes from: control frames, or (everything that posts) chat. */
 export const frameKindOf = (type: string): FrameKind => (CONTROL_FRAMES.has(type) ? 'control' : 'chat');
 

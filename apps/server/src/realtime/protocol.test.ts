@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  PING_PROTOCOL_VERSION,
   PROTOCOL_VERSION,
   type ErrorFrame,
   type GuestLoginResponse,
@@ -65,6 +66,23 @@ describe('room protocol', () => {
     b.close();
     const leave = await a.next<SystemFrame>((frame) => frame.type === 'system' && frame.message === 'LEAVE');
     expect(leave.username).toBe(bob.user.username);
+    a.close();
+  });
+
+  it('answers ping with pong (protocol 5), before the hello and after, for any client version', async () => {
+    const { sessionId } = await joinRoom(server.app, bob.token, roomId);
+    const raw = await TestClient.open(`${server.wsBase}/xtalk_ws/${sessionId}?t=${bob.token}`);
+    raw.send({ type: 'ping' });
+    await raw.next((frame) => frame.type === 'pong');
+    raw.close();
+    // a version-1 client (no protocolVersion) is answered too; READY says the server's version
+    const a = await TestClient.join(server, alice, roomId);
+    const ready = await a.next<SystemFrame>((frame) => frame.type === 'system' && frame.message === 'READY');
+    expect(ready.protocolVersion).toBe(PROTOCOL_VERSION);
+    expect(PROTOCOL_VERSION).toBeGreaterThanOrEqual(PING_PROTOCOL_VERSION);
+    a.send({ type: 'ping', extra: 'ignored' });
+    await a.nextNew((frame) => frame.type === 'pong');
+    expect(a.frames.filter((frame) => frame.type === 'error')).toEqual([]);
     a.close();
   });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
 import { FakeSocket, flush, last, setup, withFakeSockets } from '../test/fake-room-socket';
-import { backoffDelay, type SessionInfo } from './socket-client';
+import type { SessionInfo } from './socket-client';
+import { backoffDelay } from './socket-timing';
 
 withFakeSockets();
 

@@ -1,12 +1,13 @@
 import {
   CloseCode,
+  PING_PROTOCOL_VERSION,
   PROTOCOL_VERSION,
   type ClientFrame,
   type ResumePosition,
-  type ServerFrame,
   type serverFrameSchema,
 } from '@xtalk/protocol';
 import { loadRoomSchemas } from './load-room-schemas';
+import { binaryOf, parseServerFrame, positionAfter, type RoomPosition } from './socket-frames';
 import type {
   ConnectionState,
   SessionInfo,
@@ -18,13 +19,15 @@ import {
   ANSWER_TIMEOUT_MS,
   INITIAL_BACKOFF_MS,
   MAX_BACKOFF_MS,
+  PROBE_AFTER_MS,
+  PROBE_MIN_QUIET_MS,
   backoffDelay,
   browserTimers,
+  createQuietWatch,
   createSilenceWatch,
   type Timers,
 } from './socket-timing';
 
-export { backoffDelay, INITIAL_BACKOFF_MS, MAX_BACKOFF_MS, ANSWER_TIMEOUT_MS, type Timers };
 export type * from './socket-client-types';
 
 /*
@@ -39,18 +42,21 @@ export type * from './socket-client-types';
  * than the server: no retry, the user is asked to reload. The WebSocket constructor, timers, the
  * random source and the browser's events are injected so this runs in Node tests.
  *
- * A socket can also die without a close: a phone changes networks, Wi-Fi drops, a NAT forgets the
- * connection. The browser then reports nothing until its TCP gives up, which takes minutes, and the
- * server's pings are invisible to page code. So the client gives a socket up itself, and reconnects as
- * after an abnormal close (docs/decisions/0139):
- * - when the browser says it went offline (as engine.io's client does);
- * - when it sent something the server always answers (the hello, a chat message) and has heard nothing at
- *   all for `answerTimeoutMs`. Any frame counts: a socket that brings anything is alive.
- * The outbox resends what was not acknowledged by client id on the next READY, so nothing doubles.
+ * A socket can also die without a close (a phone changes networks, a NAT forgets it), and the browser
+ * says nothing for minutes. The client gives such a socket up itself and goes on as after an abnormal
+ * close (docs/decisions/0139): when the browser goes offline, and when the socket owes an answer (to the
+ * hello, a chat message or a `ping`) and has brought nothing for ANSWER_TIMEOUT_MS. It pings (protocol 5)
+ * when the socket has brought nothing for PROBE_AFTER_MS and when the tab or the network comes back, so a
+ * listener who never sends finds a dead socket too. The outbox resends by client id: nothing doubles.
  */
 
 /** The code a browser reports for a connection that ended without a close frame (RFC 6455 7.1.5). */
 export const CLOSED_ABNORMALLY = 1006;
+
+/** Whether the page is hidden (a background tab, a locked phone); never in Node tests without a document. */
+function hidden(): boolean {
+  return (globalThis as { document?: Document }).document?.visibilityState === 'hidden';
+}
 
 function defaultIsFatal(error: unknown): boolean {
   const status = (error as { status?: unknown } | null)?.status;
@@ -75,8 +81,10 @@ export class SocketClient {
   private retryTimer: unknown;
   /** Runs while the socket owes an answer (the hello, a chat message); anything heard clears it. */
   private readonly silence: ReturnType<typeof createSilenceWatch>;
-  /** Whether `offline` is listened for: from the first join until leave. */
-  private watchingNetwork = false;
+  /** Runs while ready: asks the socket (`ping`) when it has brought nothing for PROBE_AFTER_MS. */
+  private readonly quiet: ReturnType<typeof createQuietWatch>;
+  /** Whether the browser's events are listened for: from the first join until leave. */
+  private watching = false;
   private retries = 0;
   /** Bumped on every join/leave so late callbacks of an abandoned attempt are ignored. */
   private generation = 0;
@@ -84,15 +92,19 @@ export class SocketClient {
   private targetRoom: string | null = null;
   private session: SessionInfo | undefined;
   /** Where the client is in the room's log: sent as `resume` on a reconnect to the same room. */
-  private position: (ResumePosition & { roomId: string }) | undefined;
+  private position: RoomPosition | undefined;
   /** The protocol version the server said in its last READY (1 when it said none). */
   serverProtocolVersion = 1;
   /** Counts READYs: a streamed voice clip belongs to the connection it started on. */
   readyCount = 0;
-  private readonly wake = () => this.retryNow();
+  /** The network or the tab is back: retry now when reconnecting, ask the socket when ready. */
+  private readonly wake = () => {
+    if (this.currentState === 'reconnecting') this.retryNow();
+    else if (this.quiet.quietFor() >= PROBE_MIN_QUIET_MS) this.probe();
+  };
   private readonly onOffline = () => this.lost(false);
   private readonly onVisibility = () => {
-    if ((globalThis as { document?: Document }).document?.visibilityState !== 'hidden') this.retryNow();
+    if (!hidden()) this.wake();
   };
 
   constructor(options: SocketClientOptions) {
@@ -109,24 +121,19 @@ export class SocketClient {
     this.silence = createSilenceWatch(this.options.timers, this.options.answerTimeoutMs, () =>
       this.lost(true),
     );
+    this.quiet = createQuietWatch(this.options.timers, PROBE_AFTER_MS, () => this.probe());
   }
 
-  /** Listens for the browser's hints that the network is back while reconnecting. */
-  private listen(on: boolean): void {
+  /** Listens for the network and the tab coming and going (`online`, `offline`, `focus`, visibility). */
+  private watch(on: boolean): void {
     const events = this.options.events;
-    if (!events) return;
+    if (!events || on === this.watching) return;
+    this.watching = on;
     const method = on ? 'addEventListener' : 'removeEventListener';
     events[method]('online', this.wake);
     events[method]('focus', this.wake);
     events[method]('visibilitychange', this.onVisibility);
-  }
-
-  /** Listens for the browser saying the network is gone while a socket may be open. */
-  private watchNetwork(on: boolean): void {
-    const events = this.options.events;
-    if (!events || on === this.watchingNetwork) return;
-    this.watchingNetwork = on;
-    events[on ? 'addEventListener' : 'removeEventListener']('offline', this.onOffline);
+    events[method]('offline', this.onOffline);
   }
 
   /** The network or the tab is back: try now instead of waiting for the backoff. */
@@ -172,8 +179,6 @@ export class SocketClient {
 
   private setState(next: ConnectionState): void {
     if (next === this.currentState) return;
-    if (next === 'reconnecting') this.listen(true);
-    else if (this.currentState === 'reconnecting') this.listen(false);
     this.currentState = next;
     this.emit('state', next);
   }
@@ -181,7 +186,7 @@ export class SocketClient {
   /** Join a room (null = create one) with a fresh session; any current socket is closed first. */
   join(roomId: string | null): void {
     this.dropSocket();
-    this.watchNetwork(true);
+    this.watch(true);
     this.targetRoom = roomId;
     this.session = undefined;
     this.position = undefined;
@@ -193,7 +198,7 @@ export class SocketClient {
   /** 'Tap to Reconnect': retry the current room now with a fresh session, resetting the backoff. */
   reconnectNow(): void {
     this.dropSocket();
-    this.watchNetwork(true);
+    this.watch(true);
     this.retries = 0;
     this.targetRoom = this.roomId;
     this.setState('reconnecting');
@@ -203,7 +208,7 @@ export class SocketClient {
   /** Intentional leave: close with 1000 and stay idle. */
   leave(): void {
     this.dropSocket();
-    this.watchNetwork(false);
+    this.watch(false);
     this.setState('idle');
   }
 
@@ -226,6 +231,7 @@ export class SocketClient {
     if (this.retryTimer !== undefined) this.options.timers.clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     this.silence.heard();
+    this.quiet.stop();
     const socket = this.socket;
     this.socket = undefined;
     if (socket) {
@@ -236,6 +242,17 @@ export class SocketClient {
         console.warn('[socket] close failed', error);
       }
     }
+  }
+
+  /**
+   * Asks a ready socket whether it is alive (protocol 5): `ping`, which the server answers at once. Not
+   * while the page is hidden (nobody is looking; the browser throttles timers) or on an older server.
+   */
+  private probe(): void {
+    if (this.currentState !== 'ready' || !this.socket || hidden()) return;
+    if (this.serverProtocolVersion < PING_PROTOCOL_VERSION || this.silence.owed()) return;
+    this.socket.send(JSON.stringify({ type: 'ping' } satisfies ClientFrame));
+    this.silence.expect();
   }
 
   /**
@@ -311,6 +328,7 @@ export class SocketClient {
     socket.onmessage = (event) => {
       if (stale()) return;
       this.silence.heard();
+      this.quiet.heard();
       this.receive(event.data);
     };
     socket.onerror = (event) => {
@@ -321,6 +339,7 @@ export class SocketClient {
       if (stale()) return;
       this.socket = undefined;
       this.silence.heard();
+      this.quiet.stop();
       this.emit('close', event.code, false);
       if (
         event.code === CloseCode.Normal ||
@@ -346,47 +365,23 @@ export class SocketClient {
     return { ...hello, protocolVersion: PROTOCOL_VERSION, ...(resume ? { resume } : {}) };
   }
 
-  /** Follows the room's position: READY and RESYNC say where it is, logged frames move it on. */
-  private track(frame: ServerFrame, roomId: string): void {
-    if (frame.type === 'system') {
-      if ((frame.message === 'READY' || frame.message === 'RESYNC') && frame.epoch !== undefined) {
-        this.position = { roomId, epoch: frame.epoch, offset: frame.offset ?? 0 };
-      }
-      return;
-    }
-    const offset = (frame as { offset?: number }).offset;
-    if (frame.type === 'error' || offset === undefined || !this.position) return;
-    if (this.position.roomId === roomId && offset > this.position.offset) this.position.offset = offset;
-  }
-
   private receive(data: unknown): void {
-    if (typeof data === 'string') {
-      let json: unknown;
-      try {
-        json = JSON.parse(data);
-      } catch {
-        console.warn('[socket] ignored a frame that is not JSON');
-        return;
-      }
-      const parsed = this.frameSchema?.safeParse(json);
-      if (!parsed?.success) {
-        console.warn('[socket] ignored an unknown frame', json);
-        return;
-      }
-      // frames of a replay come before READY: the position is only trusted once READY set its epoch
-      if (this.session) this.track(parsed.data, this.session.roomId);
-      if (parsed.data.type === 'system' && parsed.data.message === 'READY') {
-        this.serverProtocolVersion = parsed.data.protocolVersion ?? 1;
-        this.readyCount += 1;
-        this.setState('ready');
-      }
-      this.emit('frame', parsed.data);
+    if (typeof data !== 'string') {
+      const binary = binaryOf(data);
+      if (binary instanceof ArrayBuffer) this.emit('binary', binary);
+      else void binary?.then((buffer) => this.emit('binary', buffer));
       return;
     }
-    if (data instanceof ArrayBuffer) this.emit('binary', data);
-    else if (ArrayBuffer.isView(data))
-      this.emit('binary', new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice().buffer);
-    else if (typeof Blob !== 'undefined' && data instanceof Blob)
-      void data.arrayBuffer().then((buffer) => this.emit('binary', buffer));
+    const frame = parseServerFrame(data, this.frameSchema);
+    if (!frame) return;
+    // frames of a replay come before READY: the position is only trusted once READY set its epoch
+    if (this.session) this.position = positionAfter(this.position, frame, this.session.roomId);
+    if (frame.type === 'system' && frame.message === 'READY') {
+      this.serverProtocolVersion = frame.protocolVersion ?? 1;
+      this.readyCount += 1;
+      this.quiet.start();
+      this.setState('ready');
+    }
+    this.emit('frame', frame);
   }
 }

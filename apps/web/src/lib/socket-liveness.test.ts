@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { FakeSocket, flush, last, setup, withFakeSockets } from '../test/fake-room-socket';
-import { ANSWER_TIMEOUT_MS, CLOSED_ABNORMALLY } from './socket-client';
+import { CLOSED_ABNORMALLY } from './socket-client';
+import { ANSWER_TIMEOUT_MS, PROBE_AFTER_MS, PROBE_MIN_QUIET_MS } from './socket-timing';
 
 /*
  * A socket that dies without a close (docs/decisions/0139): the client gives it up when the browser goes
@@ -143,5 +144,87 @@ describe('the browser going offline', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     expect(client.state).toBe('idle');
     expect(sessions).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('asking a quiet socket (protocol 5)', () => {
+  const sentPings = (socket: FakeSocket) => socket.sent.filter((data) => data === '{"type":"ping"}').length;
+
+  async function readyOn(version: number, events?: EventTarget) {
+    const made = setup(undefined, events);
+    made.client.join('ABC2345');
+    await flush();
+    last().open();
+    last().receive({ ...READY, protocolVersion: version });
+    return made;
+  }
+
+  it('pings after PROBE_AFTER_MS of silence, and gives the socket up when the ping is not answered', async () => {
+    const { client } = await readyOn(5);
+    const first = last();
+    await vi.advanceTimersByTimeAsync(PROBE_AFTER_MS - 1);
+    expect(sentPings(first)).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sentPings(first)).toBe(1);
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS);
+    await flush();
+    expect(client.state).not.toBe('ready');
+    expect(FakeSocket.all).toHaveLength(2);
+  });
+
+  it('keeps a socket that answers, and asks again only after the next silence', async () => {
+    const { client } = await readyOn(5);
+    await vi.advanceTimersByTimeAsync(PROBE_AFTER_MS);
+    last().receive({ type: 'pong' });
+    await vi.advanceTimersByTimeAsync(PROBE_AFTER_MS - 1);
+    expect(sentPings(last())).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sentPings(last())).toBe(2);
+    last().receive({ type: 'pong' });
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS * 2);
+    expect(client.state).toBe('ready');
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it('does not ask a socket that keeps bringing frames', async () => {
+    await readyOn(5);
+    for (let i = 0; i < 12; i++) {
+      await vi.advanceTimersByTimeAsync(PROBE_AFTER_MS / 3);
+      last().receive({ type: 'noteComplete', originalTimestamp: i, note: 'n' });
+    }
+    expect(sentPings(last())).toBe(0);
+  });
+
+  it('does not ask a server older than protocol 5, nor while the page is hidden', async () => {
+    const { client } = await readyOn(4);
+    await vi.advanceTimersByTimeAsync(PROBE_AFTER_MS * 4);
+    expect(sentPings(last())).toBe(0);
+    expect(client.state).toBe('ready');
+
+    client.leave();
+    FakeSocket.all = [];
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    const hidden = await readyOn(5);
+    await vi.advanceTimersByTimeAsync(PROBE_AFTER_MS * 4);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(sentPings(last())).toBe(0);
+    expect(hidden.client.state).toBe('ready');
+    visibility.mockRestore();
+  });
+
+  it('asks at once when the tab gets focus or the network is back, once while the answer is owed', async () => {
+    const events = new EventTarget();
+    await readyOn(5, events);
+    events.dispatchEvent(new Event('focus'));
+    expect(sentPings(last())).toBe(0); // heard READY just now
+    await vi.advanceTimersByTimeAsync(PROBE_MIN_QUIET_MS);
+    events.dispatchEvent(new Event('focus'));
+    expect(sentPings(last())).toBe(1);
+    events.dispatchEvent(new Event('online'));
+    expect(sentPings(last())).toBe(1);
+    last().receive({ type: 'pong' });
+    await vi.advanceTimersByTimeAsync(PROBE_MIN_QUIET_MS);
+    events.dispatchEvent(new Event('online'));
+    expect(sentPings(last())).toBe(2);
   });
 });

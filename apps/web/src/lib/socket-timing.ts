@@ -56,5 +56,57 @@ export function createSilenceWatch(timers: Timers, timeoutMs: number, onSilent: 
       timers.clearTimeout(timer);
       timer = undefined;
     },
+    /** Whether an answer is owed now. */
+    owed: (): boolean => timer !== undefined,
   };
+}
+
+/**
+ * A socket that has brought nothing for this long is asked whether it is alive (a `ping`, protocol 5),
+ * while the page is visible: a listener who never sends would otherwise never find a dead socket.
+ */
+export const PROBE_AFTER_MS = 30_000;
+/** A socket heard from this recently is not asked again when the tab or the network comes back. */
+export const PROBE_MIN_QUIET_MS = 2_000;
+
+/**
+ * Calls `onQuiet` each time nothing has been heard for `quietMs`. It checks once per `quietMs` instead of
+ * moving a timer on every frame, so a busy socket costs one timer per interval.
+ */
+export function createQuietWatch(
+  timers: Timers,
+  quietMs: number,
+  onQuiet: () => void,
+  now: () => number = Date.now,
+) {
+  let timer: unknown;
+  let lastHeard = 0;
+  function arm(delay: number) {
+    timer = timers.setTimeout(() => {
+      timer = undefined;
+      const quiet = now() - lastHeard;
+      if (quiet < quietMs) return arm(quietMs - quiet);
+      lastHeard = now();
+      arm(quietMs);
+      onQuiet();
+    }, delay);
+  }
+  const watch = {
+    /** Starts watching (a socket got READY), as if something had just been heard. */
+    start(): void {
+      watch.stop();
+      lastHeard = now();
+      arm(quietMs);
+    },
+    heard(): void {
+      lastHeard = now();
+    },
+    /** How long nothing has been heard. */
+    quietFor: (): number => now() - lastHeard,
+    stop(): void {
+      if (timer !== undefined) timers.clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+  return watch;
 }
