@@ -79,7 +79,7 @@ export class SocketClient {
   /** Loaded with the first session (loadRoomSchemas); no socket opens before it is here. */
   private frameSchema: typeof serverFrameSchema | undefined;
   private retryTimer: unknown;
-  /** Runs while the socket owes an answer (the hello, a chat message); anything heard clears it. */
+  /** Runs while the socket owes an answer (the hello, a chat message, a ping); anything heard clears it. */
   private readonly silence: ReturnType<typeof createSilenceWatch>;
   /** Runs while ready: asks the socket (`ping`) when it has brought nothing for PROBE_AFTER_MS. */
   private readonly quiet: ReturnType<typeof createQuietWatch>;
