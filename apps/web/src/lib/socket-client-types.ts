@@ -41,7 +41,8 @@ export interface SocketClientEvents {
 export interface SocketClientOptions {
   createSocket: WebSocketFactory;
   /** POST /xtalk for the room (null = a new room) and build the socket URL. */
-  openSession: (roomId: string | null) => Promise<SessionInfo>;
+  /** `signal` aborts the request when it takes longer than SESSION_TIMEOUT_MS (a network that went dead). */
+  openSession: (roomId: string | null, signal?: AbortSignal) => Promise<SessionInfo>;
   /** The first frame after open: setUsername with the current language. */
   hello: (roomId: string) => ClientFrame;
   /** Session errors not worth retrying (an HTTP answer such as 400/401/404). */

@@ -144,7 +144,7 @@ describe('SocketClient', () => {
     expect(FakeSocket.all).toHaveLength(1);
     client.reconnectNow();
     await flush();
-    expect(sessions).toHaveBeenLastCalledWith('ABC2345');
+    expect(sessions).toHaveBeenLastCalledWith('ABC2345', expect.any(AbortSignal));
     expect(FakeSocket.all).toHaveLength(2);
   });
 

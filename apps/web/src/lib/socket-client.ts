@@ -21,6 +21,7 @@ import {
   MAX_BACKOFF_MS,
   PROBE_AFTER_MS,
   PROBE_MIN_QUIET_MS,
+  SESSION_TIMEOUT_MS,
   backoffDelay,
   browserTimers,
   createQuietWatch,
@@ -284,13 +285,25 @@ export class SocketClient {
     }, delay);
   }
 
+  /** Runs `request` with a signal that aborts it after SESSION_TIMEOUT_MS. */
+  private async withTimeout<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const { timers } = this.options;
+    const timer = timers.setTimeout(() => controller.abort(), SESSION_TIMEOUT_MS);
+    try {
+      return await request(controller.signal);
+    } finally {
+      timers.clearTimeout(timer);
+    }
+  }
+
   private async attempt(): Promise<void> {
     const generation = this.generation;
     let info: SessionInfo;
     try {
       // the frame schema loads (decision 0084) while the session is asked for; a socket opens only with it
       const schemas = loadRoomSchemas();
-      info = await this.options.openSession(this.targetRoom);
+      info = await this.withTimeout((signal) => this.options.openSession(this.targetRoom, signal));
       this.frameSchema = (await schemas).serverFrameSchema;
     } catch (error) {
       if (generation !== this.generation) return;

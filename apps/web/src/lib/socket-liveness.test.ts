@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { FakeSocket, flush, last, setup, withFakeSockets } from '../test/fake-room-socket';
 import { CLOSED_ABNORMALLY } from './socket-client';
-import { ANSWER_TIMEOUT_MS, PROBE_AFTER_MS, PROBE_MIN_QUIET_MS } from './socket-timing';
+import { ANSWER_TIMEOUT_MS, PROBE_AFTER_MS, PROBE_MIN_QUIET_MS, SESSION_TIMEOUT_MS } from './socket-timing';
 
 /*
  * A socket that dies without a close (docs/decisions/0139): the client gives it up when the browser goes
@@ -226,5 +226,40 @@ describe('asking a quiet socket (protocol 5)', () => {
     await vi.advanceTimersByTimeAsync(PROBE_MIN_QUIET_MS);
     events.dispatchEvent(new Event('online'));
     expect(sentPings(last())).toBe(2);
+  });
+});
+
+describe('a session request on a dead network', () => {
+  it('is aborted after SESSION_TIMEOUT_MS, and the next attempt follows on the backoff', async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    const { client, sessions } = setup(
+      (room, signal) =>
+        new Promise((resolve, reject) => {
+          signals.push(signal);
+          // the first request hangs as on a dead network, until aborted; the next one is answered
+          if (signals.length > 1)
+            return resolve({
+              sessionId: 's2',
+              roomId: room ?? 'NEWROOM',
+              url: 'ws://test/xtalk_ws/s2?t=tok',
+            });
+          signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
+    client.join('ABC2345');
+    await flush();
+    await vi.advanceTimersByTimeAsync(SESSION_TIMEOUT_MS - 1);
+    expect(signals[0]?.aborted).toBe(false);
+    expect(client.state).toBe('connecting');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(signals[0]?.aborted).toBe(true);
+    expect(client.state).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(1000);
+    await flush();
+    expect(sessions).toHaveBeenCalledTimes(2);
+    expect(FakeSocket.all).toHaveLength(1);
+    last().open();
+    last().receive(READY);
+    expect(client.state).toBe('ready');
   });
 });

@@ -62,6 +62,13 @@ export function createSilenceWatch(timers: Timers, timeoutMs: number, onSilent: 
 }
 
 /**
+ * How long the session request of an attempt may take. On a network that went dead (the usual reason a
+ * socket was given up, 0139) a request can hang until the browser's TCP gives up, minutes, and no retry
+ * runs meanwhile; aborted, the attempt fails and the next one follows on the backoff.
+ */
+export const SESSION_TIMEOUT_MS = 10_000;
+
+/**
  * A socket that has brought nothing for this long is asked whether it is alive (a `ping`, protocol 5),
  * while the page is visible: a listener who never sends would otherwise never find a dead socket.
  */

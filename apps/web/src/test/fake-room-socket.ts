@@ -67,7 +67,7 @@ export const flush = async () => {
 };
 
 export function setup(
-  openSession?: (room: string | null) => Promise<SessionInfo>,
+  openSession?: (room: string | null, signal?: AbortSignal) => Promise<SessionInfo>,
   events: EventTarget | undefined = undefined,
 ) {
   let n = 0;

@@ -7,11 +7,13 @@ export async function joinRoom(
   token: string,
   roomId: string | null,
   language?: string,
+  signal?: AbortSignal,
 ): Promise<JoinRoomResponse> {
   const [body, { joinRoomResponseSchema }] = await Promise.all([
     request<unknown>('POST', ApiPath.join, {
       token,
       body: { action: 'join', roomId, ...(language ? { language } : {}) },
+      ...(signal ? { signal } : {}),
     }),
     loadRoomSchemas(),
   ]);

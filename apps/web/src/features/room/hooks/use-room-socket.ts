@@ -33,7 +33,7 @@ let helloLanguage = '';
 function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketClient {
   return new SocketClient({
     createSocket: handlers.current.createSocket ?? browserSocket,
-    openSession: async (room) => {
+    openSession: async (room, signal) => {
       // Spec section 5: connecting without a user alerts 'Not logged in'. RequireAuth keeps visitors
       // without a session off this screen, but a session can run out while the room stays open; the
       // automatic retries, 'Tap to Reconnect' and joining another room then arrive here. As a 401 the
@@ -42,7 +42,7 @@ function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketCli
         window.alert(translate(getLanguage(), 'room.notLoggedIn'));
         throw new ApiError(401, null, 'Not logged in');
       }
-      const session = await joinRoom(handlers.current.token, room, getLanguage());
+      const session = await joinRoom(handlers.current.token, room, getLanguage(), signal);
       return { ...session, url: socketUrl(session.sessionId, handlers.current.token) };
     },
     hello: (room): ClientFrame => {
