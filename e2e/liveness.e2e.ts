@@ -47,8 +47,9 @@ describe('a connection that dies without a close', () => {
     const pending = bob.page.getByTestId('pending-message');
     await expect.poll(() => pending.count()).toBe(1);
 
-    // within the answer timeout (10 s) and a reconnect: a new socket, the missed message, the outbox settled
-    await messageWith(bob.page, 'Said into the silence').waitFor({ timeout: 20_000 });
+    // the answer timeout (10 s), then an unanswered ping (5 s), then a reconnect: a new socket, the missed
+    // message, the outbox settled
+    await messageWith(bob.page, 'Said into the silence').waitFor({ timeout: 30_000 });
     expect(sockets).toHaveLength(2);
     await expect.poll(() => pending.count(), { timeout: 10_000 }).toBe(0);
     await messageWith(bob.page, 'Are you there?').waitFor();

@@ -1,6 +1,5 @@
 import {
   CloseCode,
-  PING_PROTOCOL_VERSION,
   PROTOCOL_VERSION,
   type ClientFrame,
   type ResumePosition,
@@ -15,17 +14,14 @@ import type {
   SocketClientOptions,
   WebSocketLike,
 } from './socket-client-types';
+import { SocketLiveness } from './socket-liveness';
 import {
   ANSWER_TIMEOUT_MS,
   INITIAL_BACKOFF_MS,
   MAX_BACKOFF_MS,
-  PROBE_AFTER_MS,
-  PROBE_MIN_QUIET_MS,
   SESSION_TIMEOUT_MS,
   backoffDelay,
   browserTimers,
-  createQuietWatch,
-  createSilenceWatch,
   type Timers,
 } from './socket-timing';
 
@@ -43,21 +39,12 @@ export type * from './socket-client-types';
  * than the server: no retry, the user is asked to reload. The WebSocket constructor, timers, the
  * random source and the browser's events are injected so this runs in Node tests.
  *
- * A socket can also die without a close (a phone changes networks, a NAT forgets it), and the browser
- * says nothing for minutes. The client gives such a socket up itself and goes on as after an abnormal
- * close (docs/decisions/0139): when the browser goes offline, and when the socket owes an answer (to the
- * hello, a chat message or a `ping`) and has brought nothing for ANSWER_TIMEOUT_MS. It pings (protocol 5)
- * when the socket has brought nothing for PROBE_AFTER_MS and when the tab or the network comes back, so a
- * listener who never sends finds a dead socket too. The outbox resends by client id: nothing doubles.
+ * A socket can also die without a close; `SocketLiveness` (socket-liveness.ts, docs/decisions/0139)
+ * finds it and has it given up here, and the outbox resends by client id, so nothing doubles.
  */
 
 /** The code a browser reports for a connection that ended without a close frame (RFC 6455 7.1.5). */
 export const CLOSED_ABNORMALLY = 1006;
-
-/** Whether the page is hidden (a background tab, a locked phone); never in Node tests without a document. */
-function hidden(): boolean {
-  return (globalThis as { document?: Document }).document?.visibilityState === 'hidden';
-}
 
 function defaultIsFatal(error: unknown): boolean {
   const status = (error as { status?: unknown } | null)?.status;
@@ -80,12 +67,8 @@ export class SocketClient {
   /** Loaded with the first session (loadRoomSchemas); no socket opens before it is here. */
   private frameSchema: typeof serverFrameSchema | undefined;
   private retryTimer: unknown;
-  /** Runs while the socket owes an answer (the hello, a chat message, a ping); anything heard clears it. */
-  private readonly silence: ReturnType<typeof createSilenceWatch>;
-  /** Runs while ready: asks the socket (`ping`) when it has brought nothing for PROBE_AFTER_MS. */
-  private readonly quiet: ReturnType<typeof createQuietWatch>;
-  /** Whether the browser's events are listened for: from the first join until leave. */
-  private watching = false;
+  /** Whether the socket is alive: given up when the browser goes offline or it stays silent. */
+  private readonly liveness: SocketLiveness;
   private retries = 0;
   /** Bumped on every join/leave so late callbacks of an abandoned attempt are ignored. */
   private generation = 0;
@@ -98,16 +81,6 @@ export class SocketClient {
   serverProtocolVersion = 1;
   /** Counts READYs: a streamed voice clip belongs to the connection it started on. */
   readyCount = 0;
-  /** The network or the tab is back: retry now when reconnecting, ask the socket when ready. */
-  private readonly wake = () => {
-    if (this.currentState === 'reconnecting') this.retryNow();
-    else if (this.quiet.quietFor() >= PROBE_MIN_QUIET_MS) this.probe();
-  };
-  private readonly onOffline = () => this.lost(false);
-  private readonly onVisibility = () => {
-    if (!hidden()) this.wake();
-  };
-
   constructor(options: SocketClientOptions) {
     this.options = {
       isFatal: defaultIsFatal,
@@ -119,22 +92,17 @@ export class SocketClient {
       timers: browserTimers,
       ...options,
     } as SocketClient['options'];
-    this.silence = createSilenceWatch(this.options.timers, this.options.answerTimeoutMs, () =>
-      this.lost(true),
+    this.liveness = new SocketLiveness(
+      {
+        isReady: () => this.currentState === 'ready',
+        isReconnecting: () => this.currentState === 'reconnecting',
+        serverProtocolVersion: () => this.serverProtocolVersion,
+        sendText: (text) => this.sendText(text),
+        lost: (retryAtOnce) => this.lost(retryAtOnce),
+        retryNow: () => this.retryNow(),
+      },
+      this.options,
     );
-    this.quiet = createQuietWatch(this.options.timers, PROBE_AFTER_MS, () => this.probe());
-  }
-
-  /** Listens for the network and the tab coming and going (`online`, `offline`, `focus`, visibility). */
-  private watch(on: boolean): void {
-    const events = this.options.events;
-    if (!events || on === this.watching) return;
-    this.watching = on;
-    const method = on ? 'addEventListener' : 'removeEventListener';
-    events[method]('online', this.wake);
-    events[method]('focus', this.wake);
-    events[method]('visibilitychange', this.onVisibility);
-    events[method]('offline', this.onOffline);
   }
 
   /** The network or the tab is back: try now instead of waiting for the backoff. */
@@ -187,7 +155,7 @@ export class SocketClient {
   /** Join a room (null = create one) with a fresh session; any current socket is closed first. */
   join(roomId: string | null): void {
     this.dropSocket();
-    this.watch(true);
+    this.liveness.watch(true);
     this.targetRoom = roomId;
     this.session = undefined;
     this.position = undefined;
@@ -199,7 +167,7 @@ export class SocketClient {
   /** 'Tap to Reconnect': retry the current room now with a fresh session, resetting the backoff. */
   reconnectNow(): void {
     this.dropSocket();
-    this.watch(true);
+    this.liveness.watch(true);
     this.retries = 0;
     this.targetRoom = this.roomId;
     this.setState('reconnecting');
@@ -209,14 +177,19 @@ export class SocketClient {
   /** Intentional leave: close with 1000 and stay idle. */
   leave(): void {
     this.dropSocket();
-    this.watch(false);
+    this.liveness.watch(false);
     this.setState('idle');
   }
 
   send(frame: ClientFrame): boolean {
+    if (!this.sendText(JSON.stringify(frame))) return false;
+    if (frame.type === 'chat') this.liveness.answerOwed();
+    return true;
+  }
+
+  private sendText(text: string): boolean {
     if (!this.socket || !this.isOpen) return false;
-    this.socket.send(JSON.stringify(frame));
-    if (frame.type === 'chat') this.silence.expect();
+    this.socket.send(text);
     return true;
   }
 
@@ -231,8 +204,7 @@ export class SocketClient {
     this.generation++;
     if (this.retryTimer !== undefined) this.options.timers.clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
-    this.silence.heard();
-    this.quiet.stop();
+    this.liveness.reset();
     const socket = this.socket;
     this.socket = undefined;
     if (socket) {
@@ -243,17 +215,6 @@ export class SocketClient {
         console.warn('[socket] close failed', error);
       }
     }
-  }
-
-  /**
-   * Asks a ready socket whether it is alive (protocol 5): `ping`, which the server answers at once. Not
-   * while the page is hidden (nobody is looking; the browser throttles timers) or on an older server.
-   */
-  private probe(): void {
-    if (this.currentState !== 'ready' || !this.socket || hidden()) return;
-    if (this.serverProtocolVersion < PING_PROTOCOL_VERSION || this.silence.owed()) return;
-    this.socket.send(JSON.stringify({ type: 'ping' } satisfies ClientFrame));
-    this.silence.expect();
   }
 
   /**
@@ -336,12 +297,11 @@ export class SocketClient {
       this.retries = 0;
       this.setState('connected');
       socket.send(JSON.stringify(this.helloFor(info.roomId)));
-      this.silence.expect();
+      this.liveness.answerOwed();
     };
     socket.onmessage = (event) => {
       if (stale()) return;
-      this.silence.heard();
-      this.quiet.heard();
+      this.liveness.heard();
       this.receive(event.data);
     };
     socket.onerror = (event) => {
@@ -351,8 +311,7 @@ export class SocketClient {
     socket.onclose = (event) => {
       if (stale()) return;
       this.socket = undefined;
-      this.silence.heard();
-      this.quiet.stop();
+      this.liveness.reset();
       this.emit('close', event.code, false);
       if (
         event.code === CloseCode.Normal ||
@@ -392,7 +351,7 @@ export class SocketClient {
     if (frame.type === 'system' && frame.message === 'READY') {
       this.serverProtocolVersion = frame.protocolVersion ?? 1;
       this.readyCount += 1;
-      this.quiet.start();
+      this.liveness.ready();
       this.setState('ready');
     }
     this.emit('frame', frame);

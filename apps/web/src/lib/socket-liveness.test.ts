@@ -1,7 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { FakeSocket, flush, last, setup, withFakeSockets } from '../test/fake-room-socket';
 import { CLOSED_ABNORMALLY } from './socket-client';
-import { ANSWER_TIMEOUT_MS, PROBE_AFTER_MS, PROBE_MIN_QUIET_MS, SESSION_TIMEOUT_MS } from './socket-timing';
+import {
+  ANSWER_TIMEOUT_MS,
+  PONG_TIMEOUT_MS,
+  PROBE_AFTER_MS,
+  PROBE_MIN_QUIET_MS,
+  SESSION_TIMEOUT_MS,
+} from './socket-timing';
 
 /*
  * A socket that dies without a close (docs/decisions/0139): the client gives it up when the browser goes
@@ -103,6 +109,40 @@ describe('a socket that goes silent', () => {
     await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS * 2);
     expect(client.state).toBe('idle');
     expect(FakeSocket.all).toHaveLength(1);
+  });
+});
+
+describe('a silent socket on a server that answers pings (protocol 5)', () => {
+  async function readyOn5() {
+    const made = await ready();
+    last().receive({ ...READY, protocolVersion: 5 });
+    return made;
+  }
+  const pings = () => last().sent.filter((data) => data === '{"type":"ping"}').length;
+
+  it('is asked before it is given up, and kept when it answers (a slow server is not a dead socket)', async () => {
+    const { client, closes } = await readyOn5();
+    client.send(chat);
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS);
+    expect(pings()).toBe(1);
+    expect(client.state).toBe('ready');
+    await vi.advanceTimersByTimeAsync(PONG_TIMEOUT_MS - 1);
+    last().receive({ type: 'pong' });
+    await vi.advanceTimersByTimeAsync(PONG_TIMEOUT_MS * 2);
+    expect(client.state).toBe('ready');
+    expect(closes).toEqual([]);
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it('is given up when the ping is not answered either', async () => {
+    const { client, closes } = await readyOn5();
+    client.send(chat);
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS + PONG_TIMEOUT_MS - 1);
+    expect(client.state).toBe('ready');
+    await vi.advanceTimersByTimeAsync(1);
+    await flush();
+    expect(closes).toEqual([CLOSED_ABNORMALLY]);
+    expect(FakeSocket.all).toHaveLength(2);
   });
 });
 

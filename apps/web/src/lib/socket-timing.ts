@@ -22,6 +22,11 @@ export const MAX_BACKOFF_MS = 1000;
  * written; ten seconds without a single frame after either is a dead socket, not a slow server.
  */
 export const ANSWER_TIMEOUT_MS = 10_000;
+/**
+ * How long a `ping` (protocol 5) may go unanswered. The server answers it at once, ahead of whatever it is
+ * still working on, so this is a round trip and nothing else.
+ */
+export const PONG_TIMEOUT_MS = 5_000;
 
 /**
  * Backoff before retry number `attempt` (0-based): 0.3 s, 0.6 s, then 1 s, each scaled by a random
@@ -41,10 +46,11 @@ export function backoffDelay(
  * runs out, `onSilent` gives the socket up. Armed again while armed, it keeps the first deadline (the
  * oldest answer owed).
  */
-export function createSilenceWatch(timers: Timers, timeoutMs: number, onSilent: () => void) {
+export function createSilenceWatch(timers: Timers, onSilent: () => void) {
   let timer: unknown;
   return {
-    expect(): void {
+    /** Something must be heard within `timeoutMs` (or within the wait already running). */
+    expect(timeoutMs: number): void {
       if (timer !== undefined) return;
       timer = timers.setTimeout(() => {
         timer = undefined;
