@@ -20,11 +20,14 @@ describe('a connection that dies without a close', () => {
     await server?.dispose();
   });
 
-  it('is given up when a message hears nothing back; it is then delivered once and nothing is missed', async () => {
-    // the server's frames to Bob's current socket stop arriving (his own frames still reach the server)
+  /**
+   * Alice and Bob in a room, Bob's sockets through a route: once muted, the server's frames to that socket
+   * stop arriving (his own still reach the server), and no close comes.
+   */
+  async function withMutableBob() {
     const muted = new Set<WebSocketRoute>();
     const sockets: WebSocketRoute[] = [];
-    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
+    const people = await twoGuestsInRoom(browser, server.url, (person) =>
       person.context.routeWebSocket(/\/xtalk_ws\//, (ws) => {
         const toServer = ws.connectToServer();
         sockets.push(ws);
@@ -34,11 +37,16 @@ describe('a connection that dies without a close', () => {
         });
       }),
     );
+    return { ...people, sockets, mute: (ws: WebSocketRoute) => muted.add(ws) };
+  }
+
+  it('is given up when a message hears nothing back; it is then delivered once and nothing is missed', async () => {
+    const { alice, bob, sockets, mute } = await withMutableBob();
     await say(alice.page, 'Before the silence');
     await messageWith(bob.page, 'Before the silence').waitFor();
     expect(sockets).toHaveLength(1);
 
-    muted.add(sockets[0]!);
+    mute(sockets[0]!);
     await say(alice.page, 'Said into the silence');
     await messageWith(alice.page, 'Said into the silence').waitFor();
     // Bob's message reaches the server, which stores it, but its acknowledgement never reaches him
@@ -67,21 +75,10 @@ describe('a connection that dies without a close', () => {
   });
 
   it('is found dead by a listener who sends nothing: the tab coming back asks the socket (ping)', async () => {
-    const muted = new Set<WebSocketRoute>();
-    const sockets: WebSocketRoute[] = [];
-    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
-      person.context.routeWebSocket(/\/xtalk_ws\//, (ws) => {
-        const toServer = ws.connectToServer();
-        sockets.push(ws);
-        ws.onMessage((message) => toServer.send(message));
-        toServer.onMessage((message) => {
-          if (!muted.has(ws)) ws.send(message);
-        });
-      }),
-    );
+    const { alice, bob, sockets, mute } = await withMutableBob();
     await say(alice.page, 'Are you listening?');
     await messageWith(bob.page, 'Are you listening?').waitFor();
-    muted.add(sockets[0]!);
+    mute(sockets[0]!);
     await say(alice.page, 'Said while the line was dead');
     await messageWith(alice.page, 'Said while the line was dead').waitFor();
     // the client asks only a socket quiet for a moment (PROBE_MIN_QUIET_MS, 2 s) when the tab comes back
