@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { PROTOCOL_VERSION } from '@xtalk/protocol';
+import { HELLO_IN_URL_PROTOCOL_VERSION, PROTOCOL_VERSION } from '@xtalk/protocol';
 import WebSocket from 'ws';
 import { guestLogin, joinRoom, mapLimit } from '../lib/guest.js';
 import { summarise, type Summary } from '../lib/stats.js';
@@ -21,6 +21,8 @@ interface Member {
   token?: string;
   username?: string;
   sessionId?: string;
+  /** The join's server reads the hello from the socket's URL (protocol 5, decision 0141). */
+  helloInUrl?: boolean;
 }
 
 const MARK = Buffer.from('b#');
@@ -78,10 +80,26 @@ function markReady(member: Member) {
 
 function urlOf(member: Member): string {
   const room = roomIds[member.room]!;
-  if (kind === 'xtalk')
-    return `${wsBase}/xtalk_ws/${member.sessionId}?t=${encodeURIComponent(member.token ?? '')}`;
+  if (kind === 'xtalk') {
+    const url = `${wsBase}/xtalk_ws/${member.sessionId}?t=${encodeURIComponent(member.token ?? '')}`;
+    return member.helloInUrl ? `${url}&hello=${encodeURIComponent(helloOf(member))}` : url;
+  }
   if (kind === 'socketio') return `${wsBase}/socket.io/?EIO=4&transport=websocket&room=${room}`;
   return `${wsBase}/?room=${room}`;
+}
+
+/**
+ * The hello in the current protocol, as the web client speaks it: a client below 3 gets a coalesced JOIN
+ * one person per frame (realtime/legacy-frames.ts), so a room of those fills in n²/2 frames.
+ */
+function helloOf(member: Member): string {
+  return JSON.stringify({
+    type: 'setUsername',
+    username: member.username,
+    language: 'en',
+    room: roomIds[member.room],
+    protocolVersion: PROTOCOL_VERSION,
+  });
 }
 
 function open(member: Member): Promise<void> {
@@ -91,17 +109,8 @@ function open(member: Member): Promise<void> {
     socket.on('message', (data: Buffer) => onData(member, data));
     socket.once('open', () => {
       if (kind === 'ws') markReady(member);
-      if (kind === 'xtalk') {
-        const frame = {
-          type: 'setUsername',
-          username: member.username,
-          language: 'en',
-          room: roomIds[member.room],
-        };
-        // the current protocol, as the web client speaks it: a client below 3 gets a coalesced JOIN one
-        // person per frame (realtime/legacy-frames.ts), so a room of those fills in n²/2 frames
-        socket.send(JSON.stringify({ ...frame, protocolVersion: PROTOCOL_VERSION }));
-      }
+      // as the web client does: the hello in the URL when the join said protocol 5, else as a frame
+      if (kind === 'xtalk' && !member.helloInUrl) socket.send(helloOf(member));
       resolve();
     });
     socket.on('error', (error) => {
@@ -129,12 +138,16 @@ async function prepare(request: Extract<GeneratorRequest, { cmd: 'prepare' }>) {
     const created = await joinRoom(baseUrl, logins[first]!.token, null);
     roomIds[room] = created.roomId;
     members[first]!.sessionId = created.sessionId;
+    members[first]!.helloInUrl = (created.protocolVersion ?? 0) >= HELLO_IN_URL_PROTOCOL_VERSION;
   }
   await mapLimit(members, request.concurrency, async (member, index) => {
     const login = logins[index]!;
     member.token = login.token;
     member.username = login.user.username;
-    member.sessionId ??= (await joinRoom(baseUrl, login.token, roomIds[member.room]!)).sessionId;
+    if (member.sessionId) return;
+    const joined = await joinRoom(baseUrl, login.token, roomIds[member.room]!);
+    member.sessionId = joined.sessionId;
+    member.helloInUrl = (joined.protocolVersion ?? 0) >= HELLO_IN_URL_PROTOCOL_VERSION;
   });
 }
 

@@ -13,11 +13,15 @@ export const PRODUCT_NAME = 'XTalk';
  *    (docs/decisions/0126-notices-by-kind-and-failed-translations.md); a client below 4 is not sent it.
  * 5: ping, which the server answers with pong whatever the client's version, so that a client can tell a
  *    quiet room from a dead socket (docs/decisions/0139-a-socket-that-dies-without-a-close.md). A client
- *    sends it only to a server whose READY says 5 or more; no frame changes for older clients.
+ *    sends it only to a server whose READY says 5 or more; no frame changes for older clients. The hello
+ *    may come in the socket's URL (`&hello=`), which POST /xtalk's `protocolVersion` announces
+ *    (docs/decisions/0141-the-hello-in-the-socket-url.md).
  */
 export const PROTOCOL_VERSION = 5;
 /** The first version whose server answers ping with pong. */
 export const PING_PROTOCOL_VERSION = 5;
+/** The first version whose server reads the hello from the socket's URL (`&hello=`). */
+export const HELLO_IN_URL_PROTOCOL_VERSION = 5;
 /** The first version that understands messageEdited (older clients get the edit as a `message` frame). */
 export const EDITS_PROTOCOL_VERSION = 3;
 /** The first version that understands translationFailed (older clients are not sent it). */

@@ -151,7 +151,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     socket: Duplex,
     head: Buffer,
     ip: string,
-    { auth, session }: AuthorisedUpgrade,
+    { auth, session, hello }: AuthorisedUpgrade,
     releaseIp: (() => void) | undefined,
   ) {
     const caps = options.caps;
@@ -161,6 +161,8 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
       if (closing) return ws.close(CloseCode.GoingAway, 'Server is shutting down.');
       if (releaseIp) socket.off('close', releaseIp);
       accept(new WsPeer(ws, socket, batcher, ip, session.id), auth, session.room_id);
+      // the hello of the URL, as if it were the socket's first frame (0141)
+      if (hello !== undefined) live.get(ws)?.connection.onText(hello);
     });
   }
 

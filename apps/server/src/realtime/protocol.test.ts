@@ -86,6 +86,40 @@ describe('room protocol', () => {
     a.close();
   });
 
+  it('takes the hello from the socket URL (protocol 5): READY comes without a frame from the client', async () => {
+    const join = await joinRoom(server.app, bob.token, roomId);
+    expect(join.protocolVersion).toBe(PROTOCOL_VERSION);
+    const hello = {
+      type: 'setUsername',
+      username: bob.user.username,
+      language: 'ja',
+      room: join.roomId,
+      protocolVersion: PROTOCOL_VERSION,
+    };
+    const url = `${server.wsBase}/xtalk_ws/${join.sessionId}?t=${bob.token}`;
+    const b = await TestClient.open(`${url}&hello=${encodeURIComponent(JSON.stringify(hello))}`);
+    const ready = await b.next<SystemFrame>((frame) => frame.type === 'system' && frame.message === 'READY');
+    expect(ready.protocolVersion).toBe(PROTOCOL_VERSION);
+    // the same hello again as a frame (a client unsure whether the server read its URL) changes nothing
+    b.send(hello);
+    b.send({ type: 'chat', language: 'ja', message: 'URLから', room: join.roomId });
+    await b.next(isMessage('URLから'));
+    expect(b.frames.filter((frame) => frame.type === 'system' && frame.message === 'READY')).toHaveLength(1);
+    expect(b.frames.filter((frame) => frame.type === 'error')).toEqual([]);
+    b.close();
+
+    // a hello in the URL is checked like a frame: a bad one is an error frame, and the socket stays open
+    const again = await joinRoom(server.app, bob.token, roomId);
+    const bad = await TestClient.open(
+      `${server.wsBase}/xtalk_ws/${again.sessionId}?t=${bob.token}&hello=${encodeURIComponent('{"type":"setUsername"')}`,
+    );
+    const error = await bad.next<ErrorFrame>((frame) => frame.type === 'error');
+    expect(error.code).toBe('bad_frame');
+    bad.send({ ...hello, room: again.roomId });
+    await bad.next((frame) => frame.type === 'system' && frame.message === 'READY');
+    bad.close();
+  });
+
   it('keeps the socket open and answers bad input with an error frame', async () => {
     const a = await TestClient.join(server, alice, roomId);
     const cases: [unknown, string][] = [

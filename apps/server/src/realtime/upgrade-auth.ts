@@ -30,10 +30,13 @@ export async function authoriseUpgrade(request: IncomingMessage, options: Upgrad
   }
   const sessionId = match[1]!;
   const token = url.searchParams.get('t') ?? undefined;
+  // protocol 5: the client's first frame (setUsername) may come in the URL, so READY follows the 101 at
+  // once; it is handled exactly as if it had come as a frame (decision 0141)
+  const hello = url.searchParams.get('hello') ?? undefined;
   // The first socket after a join on this node, with the join's own token, takes what the join checked
   // and read (decision 0138): no signature to check again, no statement.
   const handed = token === undefined ? undefined : options.handoffs?.take(sessionId, token);
-  if (handed) return { auth: { claims: handed.claims, user: handed.user }, session: handed.session };
+  if (handed) return { auth: { claims: handed.claims, user: handed.user }, session: handed.session, hello };
   // Otherwise the token is checked first, without the database; then its user and the session are read in
   // one statement: a connect's statements are most of its CPU, each on the database thread (decision 0125).
   const claims = await options.authenticator.claimsOf(token);
@@ -43,7 +46,7 @@ export async function authoriseUpgrade(request: IncomingMessage, options: Upgrad
   if (!session)
     throw new HttpError(401, 'Session is unknown or expired; join the room again.', 'session_expired');
   if (session.user_id !== auth.user.id) throw new HttpError(403, 'This session belongs to someone else.');
-  return { auth, session };
+  return { auth, session, hello };
 }
 export type AuthorisedUpgrade = Awaited<ReturnType<typeof authoriseUpgrade>>;
 

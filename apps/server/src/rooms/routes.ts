@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiPath, NEW_ROOM, joinRoomBodySchema, type JoinRoomResponse } from '@xtalk/protocol';
+import {
+  ApiPath,
+  NEW_ROOM,
+  PROTOCOL_VERSION,
+  joinRoomBodySchema,
+  type JoinRoomResponse,
+} from '@xtalk/protocol';
 import { bearerTokenOf, type Authenticator } from '../auth/authenticate.js';
 import { HttpError, parseOr400 } from '../http-errors.js';
 import type { RoomsRepo } from './rooms-repo.js';
@@ -33,6 +39,6 @@ export async function roomRoutes(
     await deps.rooms.recordMembership(user.id, roomId);
     const session = await deps.rooms.createSession(user.id, roomId, deps.sessionTtlSeconds);
     deps.handoffs?.hold({ session, user, claims, token: token! });
-    return { sessionId: session.id, roomId };
+    return { sessionId: session.id, roomId, protocolVersion: PROTOCOL_VERSION };
   });
 }

@@ -22,6 +22,8 @@ export interface SessionInfo {
   roomId: string;
   /** Absolute ws(s):// URL to open for this session. */
   url: string;
+  /** The version of the server that made the session (POST /xtalk); from 5 the hello goes in the URL. */
+  protocolVersion?: number | undefined;
 }
 
 export interface SocketClientEvents {

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
 import { FakeSocket, flush, last, setup, withFakeSockets } from '../test/fake-room-socket';
 import type { SessionInfo } from './socket-client';
-import { backoffDelay } from './socket-timing';
+import { HELLO_FALLBACK_MS, backoffDelay } from './socket-timing';
 
 withFakeSockets();
 
@@ -26,6 +26,42 @@ describe('SocketClient', () => {
     });
     last().receive({ type: 'system', message: 'READY', timestamp: 1, roomId: 'NEWROOM', protocolVersion: 1 });
     expect(states).toEqual(['connecting', 'connected', 'ready']);
+  });
+
+  it('puts the hello in the URL when the session says protocol 5, and sends it as a frame only when nothing comes', async () => {
+    const { client } = setup(async (room) => ({
+      sessionId: 's1',
+      roomId: room ?? 'NEWROOM',
+      url: 'ws://test/xtalk_ws/s1?t=tok',
+      protocolVersion: 5,
+    }));
+    client.join('ABC2345');
+    await flush();
+    const url = new URL(last().url);
+    expect(url.searchParams.get('t')).toBe('tok');
+    const hello = {
+      type: 'setUsername',
+      username: 'g_me',
+      language: 'en',
+      room: 'ABC2345',
+      protocolVersion: PROTOCOL_VERSION,
+    };
+    expect(JSON.parse(url.searchParams.get('hello')!)).toEqual(hello);
+    last().open();
+    await vi.advanceTimersByTimeAsync(HELLO_FALLBACK_MS - 1);
+    expect(last().sent).toEqual([]);
+    // a node of an older version read no URL hello: it goes as a frame as well
+    await vi.advanceTimersByTimeAsync(1);
+    expect(last().sent.map((data) => JSON.parse(data))).toEqual([hello]);
+
+    // a server that read it answers at once: no frame follows
+    client.reconnectNow();
+    await flush();
+    last().open();
+    last().receive({ type: 'system', message: 'READY', timestamp: 1, roomId: 'ABC2345', protocolVersion: 5 });
+    await vi.advanceTimersByTimeAsync(HELLO_FALLBACK_MS * 2);
+    expect(last().sent).toEqual([]);
+    expect(client.state).toBe('ready');
   });
 
   it('passes valid frames and binary audio on, and ignores unknown or broken frames', async () => {

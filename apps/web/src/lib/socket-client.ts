@@ -1,5 +1,6 @@
 import {
   CloseCode,
+  HELLO_IN_URL_PROTOCOL_VERSION,
   PROTOCOL_VERSION,
   type ClientFrame,
   type ResumePosition,
@@ -18,6 +19,7 @@ import { SocketLiveness } from './socket-liveness';
 import {
   ANSWER_TIMEOUT_MS,
   INITIAL_BACKOFF_MS,
+  HELLO_FALLBACK_MS,
   MAX_BACKOFF_MS,
   SESSION_TIMEOUT_MS,
   backoffDelay,
@@ -287,20 +289,31 @@ export class SocketClient {
   }
 
   private open(info: SessionInfo, generation: number): void {
-    const socket = this.options.createSocket(info.url);
+    // protocol 5: the hello rides in the URL, so READY follows the 101 without a round trip (0141)
+    const hello = JSON.stringify(this.helloFor(info.roomId));
+    const inUrl = (info.protocolVersion ?? 0) >= HELLO_IN_URL_PROTOCOL_VERSION;
+    const socket = this.options.createSocket(
+      inUrl ? `${info.url}&hello=${encodeURIComponent(hello)}` : info.url,
+    );
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
     const stale = () => generation !== this.generation;
+    let heard = false;
 
     socket.onopen = () => {
       if (stale()) return;
       this.retries = 0;
       this.setState('connected');
-      socket.send(JSON.stringify(this.helloFor(info.roomId)));
       this.liveness.answerOwed();
+      if (!inUrl) return socket.send(hello);
+      // a node of an older version reads no URL hello: nothing comes, and the hello goes as a frame too
+      this.options.timers.setTimeout(() => {
+        if (!stale() && !heard) socket.send(hello);
+      }, HELLO_FALLBACK_MS);
     };
     socket.onmessage = (event) => {
       if (stale()) return;
+      heard = true;
       this.liveness.heard();
       this.receive(event.data);
     };

@@ -68,6 +68,13 @@ export function createSilenceWatch(timers: Timers, onSilent: () => void) {
 }
 
 /**
+ * With the hello in the socket's URL (protocol 5), how long the client waits for a first frame before it
+ * sends the hello as a frame too: the socket may have reached a node of an older version (a rolling
+ * deploy), which reads no URL hello. A server that did read it takes the second one as a language update.
+ */
+export const HELLO_FALLBACK_MS = 1_500;
+
+/**
  * How long the session request of an attempt may take. On a network that went dead (the usual reason a
  * socket was given up, 0139) a request can hang until the browser's TCP gives up, minutes, and no retry
  * runs meanwhile; aborted, the attempt fails and the next one follows on the backoff.
