@@ -160,13 +160,11 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     wss.handleUpgrade(request, socket, head, (ws) => {
       if (closing) return ws.close(CloseCode.GoingAway, 'Server is shutting down.');
       if (releaseIp) socket.off('close', releaseIp);
-      accept(new WsPeer(ws, socket, batcher, ip, session.id), auth, session.room_id);
-      // the hello of the URL, as if it were the socket's first frame (0141)
-      if (hello !== undefined) live.get(ws)?.connection.onText(hello);
+      accept(new WsPeer(ws, socket, batcher, ip, session.id), auth, session.room_id, hello);
     });
   }
 
-  function accept(peer: WsPeer, auth: AuthorisedUpgrade['auth'], roomId: string) {
+  function accept(peer: WsPeer, auth: AuthorisedUpgrade['auth'], roomId: string, hello?: string) {
     const { ws } = peer;
     peer.connection = createConnection(peer, { roomId }, auth.user, options.connectionDeps);
     // the caps count the socket from here until onClose; a socket open for the same session is replaced
@@ -177,6 +175,8 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     ws.on('message', onMessage);
     ws.on('error', onError);
     ws.on('close', onClose);
+    // the hello of the URL, as if it were the socket's first frame (0141)
+    if (hello !== undefined) peer.connection.onText(hello);
   }
 
   app.server.on('upgrade', onUpgrade);

@@ -3,7 +3,6 @@ import type {
   MessageEditedFrame,
   MessageFrame,
   NoteCompleteFrame,
-  ServerFrame,
   SystemFrame,
   TranslationCompleteFrame,
 } from '@xtalk/protocol';
@@ -301,13 +300,11 @@ describe('two nodes on PostgreSQL and Redis', () => {
       const { roomId } = await joinRoom(c.app, author.token, null);
       const atC = await TestClient.join(c, author, roomId, 'en');
       const atB = await TestClient.join(b, listener, roomId, 'ja');
-      const isPresence = (event: string) => (frame: ServerFrame) =>
-        frame.type === 'system' && frame.message === event;
-      await atC.next(isPresence('JOIN')); // announced once node B has counted the listener
+      await atC.next(presenceOf('JOIN', listener.user.username)); // announced once node B has counted the listener
       atC.send({ type: 'chat', language: 'en', message: 'heard on node B', room: roomId });
       await expect.poll(() => atB.binary.length, { timeout: 5000 }).toBe(1);
       atB.close();
-      await atC.next(isPresence('LEAVE')); // announced once node B no longer counts her
+      await atC.next(presenceOf('LEAVE', listener.user.username)); // announced once node B no longer counts her
       atC.send({ type: 'chat', language: 'en', message: 'no one left to hear', room: roomId });
       await atC.next(
         (frame) => frame.type === 'translationComplete' && frame.fullText === '[ja] no one left to hear',
