@@ -1,11 +1,17 @@
-import { renderHook, waitFor } from '@testing-library/react';
+import { PROTOCOL_VERSION } from '@xtalk/protocol';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-session';
 import { setLanguage } from '../../../lib/i18n';
+import { FakeSocket, last } from '../../../test/fake-room-socket';
 import { testUser } from '../../../test/fixtures';
 import { useRoomConnection } from './use-room-connection';
+import { READY_TOAST } from './use-room-socket';
 
-vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
+vi.mock('sonner', () => ({
+  toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn(), dismiss: vi.fn() }),
+}));
 
 function options() {
   return {
@@ -55,5 +61,43 @@ describe('useRoomConnection without a user (spec section 5)', () => {
     await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
     expect(alert).not.toHaveBeenCalled();
     authStore.clear();
+  });
+});
+
+describe("useRoomConnection's 'Ready!' toast (spec section 4)", () => {
+  it('shows it on READY and takes it away when the connection is lost', async () => {
+    authStore.set({ token: 'tok', user: testUser() });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {}); // the dropped socket's error
+    const session = { sessionId: 's1', roomId: 'ABC2345', protocolVersion: PROTOCOL_VERSION };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify(session), { headers: { 'Content-Type': 'application/json' } }),
+      ),
+    );
+    FakeSocket.all = [];
+    const props = { ...options(), createSocket: (url: string) => new FakeSocket(url) };
+    const { result } = renderHook(() => useRoomConnection(props));
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    act(() => {
+      last().open();
+      last().receive({
+        type: 'system',
+        message: 'READY',
+        timestamp: 1,
+        roomId: 'ABC2345',
+        protocolVersion: PROTOCOL_VERSION,
+      });
+    });
+    expect(result.current.state).toBe('ready');
+    expect(toast.success).toHaveBeenCalledWith('Ready!', { id: READY_TOAST, duration: 1500 });
+    expect(toast.dismiss).not.toHaveBeenCalled();
+
+    act(() => last().drop(1006));
+    expect(result.current.state).toBe('reconnecting');
+    expect(toast.dismiss).toHaveBeenCalledWith(READY_TOAST);
+    authStore.clear();
+    warn.mockRestore();
   });
 });

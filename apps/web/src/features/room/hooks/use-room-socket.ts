@@ -26,6 +26,9 @@ interface RoomSocketSinks {
   flush: (roomId: string) => void;
 }
 
+/** The one 'Ready!' toast: a new READY replaces it, losing the connection takes it away. */
+export const READY_TOAST = 'room-ready';
+
 /** The language the last hello listened in (READY may reveal a pick the hello could not know yet). */
 let helloLanguage = '';
 
@@ -63,8 +66,11 @@ function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => vo
   return [
     client.on('state', (next) => {
       sinks.setState(next);
+      // A socket given up right after READY (decision 0139) would show 'Ready!' over the reconnecting
+      // banner on a phone for the rest of its 1.5 s: the toast goes when the connection does.
+      if (next === 'reconnecting') toast.dismiss(READY_TOAST);
       if (next !== 'ready') return;
-      toast.success(t('room.ready'), { duration: 1500 });
+      toast.success(t('room.ready'), { id: READY_TOAST, duration: 1500 });
       if (client.roomId) sinks.flush(client.roomId);
     }),
     client.on('session', (info, resumed) => {
