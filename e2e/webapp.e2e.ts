@@ -92,6 +92,11 @@ describe('web app', () => {
     expect(await carol.page.getByTestId('room-id').textContent()).toBe('·······');
     expect(await carol.page.evaluate(() => localStorage.getItem('rid'))).toBeNull();
     expect(await carol.page.getByTestId('message-list').count()).toBe(0);
+    // nothing to send to, invite to or record into: the composer, the microphone and Invite are off
+    expect(await carol.page.getByTestId('chat-input').isDisabled()).toBe(true);
+    expect(await carol.page.getByTestId('send-button').isDisabled()).toBe(true);
+    expect(await carol.page.getByTestId('mic-button').isDisabled()).toBe(true);
+    expect(await carol.page.getByTestId('invite-button').isDisabled()).toBe(true);
 
     // the two ways on: join another (the dialog), or create one
     await carol.page.getByTestId('room-missing-join').click();
@@ -101,6 +106,9 @@ describe('web app', () => {
     await carol.page.waitForURL((url) => /^[A-Z0-9]{7}$/.test(url.searchParams.get('r') ?? ''));
     await carol.page.getByTestId('message-list').waitFor();
     expect(await roomIdOf(carol.page)).not.toBe('ZZZZZZ9');
+    await carol.page.getByTestId('invite-button').waitFor();
+    expect(await carol.page.getByTestId('chat-input').isDisabled()).toBe(false);
+    expect(await carol.page.getByTestId('mic-button').isDisabled()).toBe(false);
     await carol.context.close();
   });
 

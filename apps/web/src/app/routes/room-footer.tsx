@@ -17,6 +17,8 @@ export interface RoomFooterProps {
   languages: readonly string[];
   listening: string;
   onListening(language: string): void;
+  /** No room (a link to one that does not exist): nothing to type or record into. */
+  noRoom?: boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export function RoomFooter({
   languages,
   listening,
   onListening,
+  noRoom = false,
 }: RoomFooterProps) {
   const { t } = useI18n();
   return (
@@ -56,12 +59,14 @@ export function RoomFooter({
       <ChatComposer
         onSend={onSend}
         isTyping={isTyping}
+        disabled={noRoom}
         micSlot={
           <VoiceControls
             state={recorder.state}
             elapsedSeconds={recorder.elapsedSeconds}
             analyser={recorder.analyser}
             onTap={recorder.tap}
+            disabled={noRoom}
           />
         }
         languageSlot={

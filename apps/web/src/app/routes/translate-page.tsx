@@ -140,6 +140,7 @@ export function TranslatePage() {
         {...listeningHandlers(connection, setListening)}
         languages={room.languages}
         listening={listening}
+        noRoom={joinProblem !== null}
       />
 
       <LandscapeView items={chat.items} myUsername={session.user.username} />

@@ -12,17 +12,25 @@ export interface ChatComposerProps {
   micSlot?: ReactNode;
   /** Slot for the JA/EN switch. */
   languageSlot?: ReactNode;
+  /** Nothing can be sent: there is no room to send to (a link to one that does not exist). */
+  disabled?: boolean;
 }
 
 /** The bottom bar: text input and Send (Enter sends), the language switch and the typing indicator. */
-export function ChatComposer({ onSend, isTyping, micSlot, languageSlot }: ChatComposerProps) {
+export function ChatComposer({
+  onSend,
+  isTyping,
+  micSlot,
+  languageSlot,
+  disabled = false,
+}: ChatComposerProps) {
   const { t } = useI18n();
   const [text, setText] = useState('');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const message = text.trim();
-    if (!message) return;
+    if (!message || disabled) return;
     if (onSend(message)) setText('');
   };
 
@@ -33,7 +41,7 @@ export function ChatComposer({ onSend, isTyping, micSlot, languageSlot }: ChatCo
       </div>
       <form onSubmit={submit} className="flex items-center gap-1.5 sm:gap-2">
         {micSlot}
-        <div className="flex min-w-0 flex-1 items-center rounded-full border border-slate-300 bg-white py-1 pr-1 pl-3 shadow-sm sm:pl-4 focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-200 dark:border-slate-700 dark:bg-slate-900 dark:focus-within:ring-indigo-900">
+        <div className="flex min-w-0 flex-1 items-center rounded-full has-[input:disabled]:opacity-50 border border-slate-300 bg-white py-1 pr-1 pl-3 shadow-sm sm:pl-4 focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-200 dark:border-slate-700 dark:bg-slate-900 dark:focus-within:ring-indigo-900">
           <input
             data-testid="chat-input"
             value={text}
@@ -41,13 +49,14 @@ export function ChatComposer({ onSend, isTyping, micSlot, languageSlot }: ChatCo
             placeholder={t('chat.placeholder')}
             maxLength={MAX_MESSAGE_LENGTH}
             enterKeyHint="send"
+            disabled={disabled}
             aria-label={t('chat.placeholder')}
-            className="min-w-0 flex-1 bg-transparent py-1.5 text-base text-slate-900 placeholder:text-slate-500 focus:outline-none dark:text-slate-100 dark:placeholder:text-slate-400"
+            className="min-w-0 flex-1 bg-transparent py-1.5 disabled:cursor-not-allowed text-base text-slate-900 placeholder:text-slate-500 focus:outline-none dark:text-slate-100 dark:placeholder:text-slate-400"
           />
           <button
             type="submit"
             data-testid="send-button"
-            disabled={text.trim() === ''}
+            disabled={disabled || text.trim() === ''}
             aria-label={t('chat.send')}
             className="inline-flex h-9 shrink-0 cursor-pointer items-center gap-1.5 rounded-full bg-indigo-600 px-3 text-sm sm:px-4 font-semibold text-white hover:bg-indigo-500 disabled:cursor-not-allowed disabled:opacity-40 dark:bg-indigo-500"
           >

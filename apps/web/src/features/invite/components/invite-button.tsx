@@ -7,7 +7,7 @@ import { useI18n } from '../../../lib/i18n';
 // The dialog (and the QR code library) load when it is first opened (decision 0084).
 const InviteDialog = lazyDialog(async () => (await import('./invite-dialog')).InviteDialog);
 
-/** The header's Invite button; it opens the Invite/Share dialog. */
+/** The header's Invite button; it opens the Invite/Share dialog. Off until there is a room to share. */
 export function InviteButton({ roomId }: { roomId: string | null }) {
   const { t } = useI18n();
   const [open, setOpen] = useState(false);
@@ -17,6 +17,7 @@ export function InviteButton({ roomId }: { roomId: string | null }) {
         data-testid="invite-button"
         aria-haspopup="dialog"
         onClick={() => setOpen(true)}
+        disabled={!roomId}
         icon={<UserPlus />}
         label={t('room.invite')}
         className="bg-slate-100 dark:bg-slate-800"

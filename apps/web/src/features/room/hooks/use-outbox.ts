@@ -75,7 +75,9 @@ export function useOutbox(clientRef: RefObject<SocketClient | null>) {
   const sendChat = useCallback(
     (message: string): boolean => {
       const room = clientRef.current?.roomId;
-      if (!room || room === NEW_ROOM) {
+      // idle: the join failed for good (a room that does not exist) or the room was left; no socket
+      // will come back to send a waiting message, so it stays in the input instead
+      if (!room || room === NEW_ROOM || clientRef.current?.state === 'idle') {
         toastNotConnected();
         return false;
       }

@@ -101,3 +101,40 @@ describe("useRoomConnection's 'Ready!' toast (spec section 4)", () => {
     warn.mockRestore();
   });
 });
+
+describe("useRoomConnection's outbox without a room", () => {
+  it('keeps nothing for a room that does not exist, and says so', async () => {
+    authStore.set({ token: 'tok', user: testUser() });
+    const notFound = {
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'No such room.',
+      code: 'room_not_found',
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify(notFound), {
+            status: 404,
+            headers: { 'Content-Type': 'application/json' },
+          }),
+      ),
+    );
+    const props = { ...options(), routeRoom: 'ZZZZZZ9' };
+    const { result } = renderHook(() => useRoomConnection(props));
+    await waitFor(() => expect(props.onJoinFailed).toHaveBeenCalledTimes(1));
+    expect(result.current.state).toBe('idle');
+    vi.mocked(toast.error).mockClear();
+
+    let sent = true;
+    act(() => {
+      sent = result.current.sendChat('Is anyone here?');
+    });
+    // refused (the composer keeps the text) rather than kept for a socket that will never open
+    expect(sent).toBe(false);
+    expect(toast.error).toHaveBeenCalledWith('Not connected.', { duration: 2000 });
+    expect(localStorage.getItem('outbox') ?? '[]').not.toContain('Is anyone here?');
+    authStore.clear();
+  });
+});

@@ -7,10 +7,12 @@ import type { RecorderState } from '../utils/recorder-machine';
 export interface MicButtonProps {
   state: RecorderState;
   onTap: () => void;
+  /** No room to send a clip to (a recording could only be lost). */
+  disabled?: boolean;
 }
 
 /** Tap to record, tap again to send (spec section 4). Disabled while the microphone starts. */
-export function MicButton({ state, onTap }: MicButtonProps) {
+export function MicButton({ state, onTap, disabled = false }: MicButtonProps) {
   const { t } = useI18n();
   const recording = state === 'recording';
   const busy = state === 'initialising' || state === 'stopping';
@@ -23,7 +25,7 @@ export function MicButton({ state, onTap }: MicButtonProps) {
       aria-pressed={recording}
       aria-label={label}
       title={label}
-      disabled={busy}
+      disabled={busy || (disabled && !recording)}
       onClick={onTap}
       className={cn(
         'relative inline-flex size-11 shrink-0 cursor-pointer items-center justify-center rounded-full text-white shadow-sm transition-colors focus-visible:ring-2 focus-visible:ring-offset-2 focus-visible:outline-none disabled:cursor-wait dark:focus-visible:ring-offset-slate-900',
@@ -31,6 +33,7 @@ export function MicButton({ state, onTap }: MicButtonProps) {
           ? 'bg-rose-600 hover:bg-rose-500 focus-visible:ring-rose-400'
           : 'bg-indigo-600 hover:bg-indigo-500 focus-visible:ring-indigo-400 dark:bg-indigo-500 dark:hover:bg-indigo-400',
         busy && 'opacity-70',
+        disabled && !busy && !recording && 'cursor-not-allowed opacity-40',
       )}
     >
       {recording && (

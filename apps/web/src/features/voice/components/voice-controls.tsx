@@ -10,15 +10,16 @@ export interface VoiceControlsProps {
   elapsedSeconds: number;
   analyser?: AnalyserNode;
   onTap: () => void;
+  disabled?: boolean;
 }
 
 /** The voice part of the bottom bar: mic button, recording timer and frequency bars (spec section 2). */
-export function VoiceControls({ state, elapsedSeconds, analyser, onTap }: VoiceControlsProps) {
+export function VoiceControls({ state, elapsedSeconds, analyser, onTap, disabled }: VoiceControlsProps) {
   const { t } = useI18n();
   const recording = state === 'recording';
   return (
     <div className="flex shrink-0 items-center gap-2">
-      <MicButton state={state} onTap={onTap} />
+      <MicButton state={state} onTap={onTap} disabled={disabled} />
       <div
         className={cn(
           'items-center gap-2 rounded-full px-2.5 py-1.5 transition-colors',
