@@ -65,7 +65,7 @@ describe('useRoomConnection without a user (spec section 5)', () => {
 });
 
 describe("useRoomConnection's 'Ready!' toast (spec section 4)", () => {
-  it('shows it on READY and takes it away when the connection is lost', async () => {
+  it('shows it on READY and takes it away when the connection is lost or the room screen goes', async () => {
     authStore.set({ token: 'tok', user: testUser() });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {}); // the dropped socket's error
     const session = { sessionId: 's1', roomId: 'ABC2345', protocolVersion: PROTOCOL_VERSION };
@@ -78,8 +78,9 @@ describe("useRoomConnection's 'Ready!' toast (spec section 4)", () => {
     );
     FakeSocket.all = [];
     const props = { ...options(), createSocket: (url: string) => new FakeSocket(url) };
-    const { result } = renderHook(() => useRoomConnection(props));
+    const { result, unmount } = renderHook(() => useRoomConnection(props));
     await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    vi.mocked(toast.dismiss).mockClear(); // the tests before unmounted their room screens
     act(() => {
       last().open();
       last().receive({
@@ -96,6 +97,10 @@ describe("useRoomConnection's 'Ready!' toast (spec section 4)", () => {
 
     act(() => last().drop(1006));
     expect(result.current.state).toBe('reconnecting');
+    expect(toast.dismiss).toHaveBeenCalledWith(READY_TOAST);
+    vi.mocked(toast.dismiss).mockClear();
+    // and when the room screen goes (to the login page, say)
+    unmount();
     expect(toast.dismiss).toHaveBeenCalledWith(READY_TOAST);
     authStore.clear();
     warn.mockRestore();

@@ -143,6 +143,8 @@ export function useRoomSocket(
     const offs = wireRoomEvents(client, { handlers, setState, setRoomId, settle, flush });
     return () => {
       for (const off of offs) off();
+      // leaving the room screen (Login, logout) takes its 'Ready!' along rather than onto the next page
+      toast.dismiss(READY_TOAST);
       client.leave();
       clientRef.current = null;
     };
