@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enterAsGuest, launchBrowser, newPerson, ProductServer, say } from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { enterAsGuest, newPerson, productInBrowser, say } from './harness.js';
 
 /*
  * Issue 12, accessibility: axe finds no serious or critical violation on any screen, in either language
@@ -18,23 +18,13 @@ async function seriousViolations(page: Page, what: string): Promise<string[]> {
 }
 
 describe('accessibility (axe)', () => {
-  let server: ProductServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await ProductServer.start();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-  });
+  const product = productInBrowser();
 
   for (const language of ['en', 'ja'] as const) {
     for (const theme of ['light', 'dark'] as const) {
       it(`has no serious or critical violations (${language}, ${theme})`, async () => {
         const found: string[] = [];
-        const person = await newPerson(browser, server.url, { language, tutorial: true });
+        const person = await newPerson(product.browser, product.server.url, { language, tutorial: true });
         const page = person.page;
         await page.addInitScript((t) => localStorage.setItem('ui-theme', t), theme);
         const check = async (what: string) => found.push(...(await seriousViolations(page, what)));
@@ -47,7 +37,7 @@ describe('accessibility (axe)', () => {
         await check('404');
 
         await enterAsGuest(page);
-        const other = await newPerson(browser, server.url);
+        const other = await newPerson(product.browser, product.server.url);
         await enterAsGuest(other.page, page.url());
         await say(other.page, 'Hello there');
         await say(page, 'Hi!');

@@ -1,34 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import {
-  enterAsGuest,
-  launchBrowser,
-  messageWith,
-  newPerson,
-  ProductServer,
-  roomIdOf,
-  say,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { enterAsGuest, messageWith, newPerson, productInBrowser, roomIdOf, say } from './harness.js';
 
 /*
  * Issue 2's whole path: two people enter as guests, one creates a room and invites the other by link,
  * they chat both ways, see each other come and go, and survive a server restart.
  */
 describe('guests chatting in a room', () => {
-  let server: ProductServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await ProductServer.start();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-  });
+  const product = productInBrowser();
 
   it('invite by link, chat both ways, JOIN/LEAVE, and a restart loses nothing', async () => {
-    const alice = await newPerson(browser, server.url);
+    const alice = await newPerson(product.browser, product.server.url);
     await enterAsGuest(alice.page, '/');
     const roomId = await roomIdOf(alice.page);
     expect(roomId).toMatch(/^[A-Z0-9]{7}$/);
@@ -38,11 +19,11 @@ describe('guests chatting in a room', () => {
     // the invite dialog carries the share link by the spec's rule
     await alice.page.getByTestId('invite-button').click();
     const link = await alice.page.getByTestId('share-link').inputValue();
-    expect(link).toBe(`${server.url}/translate?r=${roomId}`);
+    expect(link).toBe(`${product.server.url}/translate?r=${roomId}`);
     await alice.page.keyboard.press('Escape');
 
     // Bob opens the link: guest entry first, then straight into Alice's room
-    const bob = await newPerson(browser, server.url);
+    const bob = await newPerson(product.browser, product.server.url);
     await enterAsGuest(bob.page, link);
     expect(await roomIdOf(bob.page)).toBe(roomId);
     await alice.page.getByTestId('system-pill').filter({ hasText: 'has joined the chat' }).waitFor();
@@ -58,7 +39,7 @@ describe('guests chatting in a room', () => {
     expect(await firstAtAlice.textContent()).toBe('こんにちは、アリス');
 
     // restart the server: both get back in (automatically or by tapping), history intact
-    await server.restart();
+    await product.server.restart();
     for (const person of [alice, bob]) {
       const page = person.page;
       const deadline = Date.now() + 30_000;
@@ -90,7 +71,7 @@ describe('guests chatting in a room', () => {
   });
 
   it('shows the not-found and error pages', async () => {
-    const { context, page } = await newPerson(browser, server.url);
+    const { context, page } = await newPerson(product.browser, product.server.url);
     await page.goto('/no/such/page');
     await page.getByText('Oops! Page Not Found.').waitFor();
     await page.getByText('Go back home').waitFor();

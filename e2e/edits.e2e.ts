@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { twoGuestsInRoom, launchBrowser, messageWith, ProductServer, say } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
 
 /* Issue 14, corrections: the author edits a word and the listener's translation follows. */
 describe('corrections in the browser', () => {
-  let server: ProductServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await ProductServer.start({ FAKE_AI_CHUNK_DELAY_MS: '30' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-  });
+  const product = productInBrowser({ FAKE_AI_CHUNK_DELAY_MS: '30' });
 
   it('lets the author fix a word from the keyboard; the listener sees the new text, translation and mark', async () => {
-    const { alice, bob } = await twoGuestsInRoom(browser, server.url);
+    const { alice, bob } = await twoGuestsInRoom(product.browser, product.server.url);
     const text = 'I will bring the red book tomorrow';
     await say(alice.page, text);
     const atBob = messageWith(bob.page, text);
@@ -61,20 +50,10 @@ describe('corrections in the browser', () => {
 
 /* Issue 14, more than two languages: the listener picks French from the server's list. */
 describe('a listening language beyond EN/JA', () => {
-  let server: ProductServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await ProductServer.start({ LANGUAGES: 'en,ja,fr' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-  });
+  const product = productInBrowser({ LANGUAGES: 'en,ja,fr' });
 
   it('offers the server’s languages and shows the listener’s translation first', async () => {
-    const { alice, bob } = await twoGuestsInRoom(browser, server.url);
+    const { alice, bob } = await twoGuestsInRoom(product.browser, product.server.url);
     const picker = bob.page.getByRole('combobox', { name: 'Listening language' });
     await picker.waitFor({ timeout: 20_000 });
     await picker.selectOption('fr');

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /*
  * Browser tests run the built product as a person gets it: `apps/server/dist/server.js` in a child
@@ -134,6 +135,41 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
       ...extraArgs,
     ],
   });
+}
+
+/** What a describe block's tests run against: the built product and one Chromium. */
+export interface ProductInBrowser {
+  readonly server: ProductServer;
+  readonly browser: Browser;
+}
+
+/**
+ * Starts the product (with `env`) and Chromium before the block's tests and closes both after them.
+ * Read `server` and `browser` inside the tests: they exist from `beforeAll` on.
+ */
+export function productInBrowser(env: Record<string, string> = {}): ProductInBrowser {
+  let server: ProductServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await ProductServer.start(env);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('productInBrowser: read it inside a test, after beforeAll');
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get browser() {
+      return started(browser);
+    },
+  };
 }
 
 export interface Person {

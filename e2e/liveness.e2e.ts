@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, WebSocketRoute } from 'playwright-core';
-import { launchBrowser, messageWith, ProductServer, say, twoGuestsInRoom } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import type { WebSocketRoute } from 'playwright-core';
+import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
 
 /*
  * A socket that dies without a close (docs/decisions/0139), in Chromium against the real server. Bob's
@@ -8,17 +8,7 @@ import { launchBrowser, messageWith, ProductServer, say, twoGuestsInRoom } from 
  * network does: frames stop arriving, and no close comes. His page must notice by itself and reconnect.
  */
 describe('a connection that dies without a close', () => {
-  let server: ProductServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await ProductServer.start();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-  });
+  const product = productInBrowser();
 
   /**
    * Alice and Bob in a room, Bob's sockets through a route: once muted, the server's frames to that socket
@@ -27,7 +17,7 @@ describe('a connection that dies without a close', () => {
   async function withMutableBob() {
     const muted = new Set<WebSocketRoute>();
     const sockets: WebSocketRoute[] = [];
-    const people = await twoGuestsInRoom(browser, server.url, (person) =>
+    const people = await twoGuestsInRoom(product.browser, product.server.url, (person) =>
       person.context.routeWebSocket(/\/xtalk_ws\//, (ws) => {
         const toServer = ws.connectToServer();
         sockets.push(ws);
@@ -92,7 +82,7 @@ describe('a connection that dies without a close', () => {
 
   it('shows reconnecting as soon as the browser goes offline, and is back at once when online', async () => {
     const sockets: WebSocketRoute[] = [];
-    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
+    const { alice, bob } = await twoGuestsInRoom(product.browser, product.server.url, (person) =>
       person.context.routeWebSocket(/\/xtalk_ws\//, (ws) => {
         sockets.push(ws);
         ws.connectToServer();

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, WebSocketRoute } from 'playwright-core';
-import { launchBrowser, messageWith, ProductServer, say, twoGuestsInRoom } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import type { WebSocketRoute } from 'playwright-core';
+import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
 
 /*
  * Issue 16's outbox in the browser: Bob goes offline, types two messages (shown as sending, 'Not
@@ -8,23 +8,13 @@ import { launchBrowser, messageWith, ProductServer, say, twoGuestsInRoom } from 
  * messages arrive once, for him and for Alice.
  */
 describe('the outbox across a reload', () => {
-  let server: ProductServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await ProductServer.start();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-  });
+  const product = productInBrowser();
 
   it('keeps messages typed offline through a reload and delivers each once when back', async () => {
     // Bob's WebSockets pass through a switch: while "offline" they are refused as a dead network would
     let offline = false;
     const sockets: WebSocketRoute[] = [];
-    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
+    const { alice, bob } = await twoGuestsInRoom(product.browser, product.server.url, (person) =>
       person.context.routeWebSocket(/\/xtalk_ws\//, (ws) => {
         if (offline) return void ws.close({ code: 1001, reason: 'offline' }).catch(() => undefined);
         sockets.push(ws);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { enterAsGuest, twoGuestsInRoom, launchBrowser, messageWith, ProductServer, say } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { enterAsGuest, messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
 
 /*
  * The transcript menu (spec section 2 header, section 7 Export) and the landscape view, in Chromium:
@@ -15,20 +15,10 @@ async function translated(page: Page, text: string): Promise<void> {
 }
 
 describe('chat transcript', () => {
-  let server: ProductServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await ProductServer.start();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-  });
+  const product = productInBrowser();
 
   it('downloads and copies the chat as markdown; a phone held sideways shows the latest translation', async () => {
-    const { alice, bob, roomId } = await twoGuestsInRoom(browser, server.url);
+    const { alice, bob, roomId } = await twoGuestsInRoom(product.browser, product.server.url);
 
     const english = 'Good morning, shall we start?';
     const japanese = 'おはようございます、始めましょう';
@@ -50,7 +40,7 @@ describe('chat transcript', () => {
     const lines = markdown.split('\n');
     expect(lines[0]).toBe('# Transcript for XTalk Chat');
     expect(markdown).toContain(`**Room:** ${roomId}`);
-    expect(markdown).toContain(`[Open Chat](${server.url}/translate?r=${roomId})`);
+    expect(markdown).toContain(`[Open Chat](${product.server.url}/translate?r=${roomId})`);
     // a date heading (en-US, full date) above the lines; two only if the test straddles midnight
     const headings = lines.filter((line) => line.startsWith('## '));
     expect(headings.length === 1 || headings.length === 2).toBe(true);
@@ -80,13 +70,13 @@ describe('chat transcript', () => {
     await alice.page.keyboard.press('Escape');
 
     // A touch phone in landscape: the latest message (Bob's Japanese) large in English, original below
-    const phone = await browser.newContext({
-      baseURL: server.url,
+    const phone = await product.browser.newContext({
+      baseURL: product.server.url,
       viewport: { width: 844, height: 390 },
       hasTouch: true,
       isMobile: true,
     });
-    await phone.grantPermissions(['microphone'], { origin: server.url });
+    await phone.grantPermissions(['microphone'], { origin: product.server.url });
     const phonePage = await phone.newPage();
     await enterAsGuest(phonePage, `/translate?r=${roomId}`);
     await phonePage.getByTestId('landscape-view').waitFor();

@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { twoGuestsInRoom, launchBrowser, messageWith, ProductServer, say } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
 
 /* Issue 3 in the browser: a translation appears piece by piece, and a hint sits behind its toggle. */
 describe('translations in the browser', () => {
-  let server: ProductServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    // the fake engine streams word by word, slowly enough to watch
-    server = await ProductServer.start({ FAKE_AI_CHUNK_DELAY_MS: '250' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-  });
+  // the fake engine streams word by word, slowly enough to watch
+  const product = productInBrowser({ FAKE_AI_CHUNK_DELAY_MS: '250' });
 
   it('streams the translation into the listener’s view and offers the hint on others’ messages', async () => {
-    const { alice, bob } = await twoGuestsInRoom(browser, server.url);
+    const { alice, bob } = await twoGuestsInRoom(product.browser, product.server.url);
 
     const text = 'break a leg tonight, it is an idiom for good luck';
     await say(alice.page, text);
@@ -65,7 +54,7 @@ describe('translations in the browser', () => {
   });
 
   it('tells each person of a failed translation in their own interface language, the message shown as written', async () => {
-    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
+    const { alice, bob } = await twoGuestsInRoom(product.browser, product.server.url, (person) =>
       person.context.addInitScript(() => localStorage.setItem('lang', 'ja')),
     );
     // the fake engine fails this text on every attempt; the room gets one notice, worded by its kind

@@ -1,13 +1,12 @@
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { FIRST_LOAD_BUDGET_BYTES } from '../scripts/first-load-size.js';
 import {
   enterAsGuest,
-  launchBrowser,
   messageWith,
   newPerson,
-  ProductServer,
+  productInBrowser,
   roomIdOf,
   say,
   twoGuestsInRoom,
@@ -18,17 +17,7 @@ import {
  * says so, toasts below the header, XTalkChan's tutorial, pasted room codes and links, the first-load budget.
  */
 describe('web app', () => {
-  let server: ProductServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await ProductServer.start();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-  });
+  const product = productInBrowser();
 
   const focusedTestId = (page: Page) =>
     page.evaluate(
@@ -36,7 +25,7 @@ describe('web app', () => {
     );
 
   it('keeps the focus in an open dialog while messages arrive, traps Tab, and menus take arrow keys', async () => {
-    const { alice, bob } = await twoGuestsInRoom(browser, server.url);
+    const { alice, bob } = await twoGuestsInRoom(product.browser, product.server.url);
     await alice.page.getByTestId('settings-menu').click();
     await alice.page.getByRole('menuitem', { name: 'Join A Room' }).click();
     const input = alice.page.getByTestId('join-room-input');
@@ -79,7 +68,7 @@ describe('web app', () => {
   });
 
   it('a link to a room that does not exist says so and creates nothing until asked', async () => {
-    const carol = await newPerson(browser, server.url, { language: 'ja' });
+    const carol = await newPerson(product.browser, product.server.url, { language: 'ja' });
     await carol.page.goto('/translate?r=ZZZZZZ9');
     await carol.page.getByTestId('mic-permission').click({ timeout: 30_000 });
     const missing = carol.page.getByTestId('room-missing');
@@ -117,7 +106,7 @@ describe('web app', () => {
     { width: 390, height: 844 },
   ]) {
     it(`shows toasts top-centre below the header (${viewport.width}x${viewport.height})`, async () => {
-      const dave = await newPerson(browser, server.url, { viewport });
+      const dave = await newPerson(product.browser, product.server.url, { viewport });
       await enterAsGuest(dave.page);
       await dave.page.getByTestId('invite-button').click();
       await dave.page.getByTestId('copy-link').click();
@@ -140,7 +129,7 @@ describe('web app', () => {
   }
 
   it("greets a first connection with XTalkChan's tutorial, in the user's language, for that user only", async () => {
-    const erin = await newPerson(browser, server.url, { tutorial: true, language: 'ja' });
+    const erin = await newPerson(product.browser, product.server.url, { tutorial: true, language: 'ja' });
     await enterAsGuest(erin.page);
     const tutorial = erin.page.locator('[data-tutorial]');
     await expect.poll(() => tutorial.count()).toBe(4);
@@ -158,14 +147,14 @@ describe('web app', () => {
 
     // someone else in the same room never sees it
     const roomId = await roomIdOf(erin.page);
-    const frank = await newPerson(browser, server.url);
+    const frank = await newPerson(product.browser, product.server.url);
     await enterAsGuest(frank.page, `/translate?r=${roomId}`);
     await say(frank.page, 'hello erin');
     await messageWith(erin.page, 'hello erin').waitFor();
     expect(await frank.page.locator('[data-tutorial]').count()).toBe(0);
 
     // a first connection to a room that has a chat log gets none either (spec section 4)
-    const hana = await newPerson(browser, server.url, { tutorial: true });
+    const hana = await newPerson(product.browser, product.server.url, { tutorial: true });
     await enterAsGuest(hana.page, `/translate?r=${roomId}`); // returns once READY is past
     await messageWith(hana.page, 'hello erin').waitFor();
     expect(await hana.page.locator('[data-tutorial]').count()).toBe(0);
@@ -180,7 +169,7 @@ describe('web app', () => {
   });
 
   it('joins by a pasted code with spaces and by a pasted full share link', async () => {
-    const { alice, bob, roomId } = await twoGuestsInRoom(browser, server.url);
+    const { alice, bob, roomId } = await twoGuestsInRoom(product.browser, product.server.url);
     // Create A Room asks first (window.confirm), then Bob is in a room of his own
     const createRoom = async () => {
       bob.page.once('dialog', (dialog) => void dialog.accept());
@@ -209,7 +198,7 @@ describe('web app', () => {
     await messageWith(alice.page, 'back by code').waitFor();
 
     await createRoom();
-    await paste(`${server.url}/translate?r=${roomId}`);
+    await paste(`${product.server.url}/translate?r=${roomId}`);
     await bob.page.waitForURL((url) => url.searchParams.get('r') === roomId);
     await say(bob.page, 'back by link');
     await messageWith(alice.page, 'back by link').waitFor();
@@ -218,7 +207,7 @@ describe('web app', () => {
   });
 
   it('loads at most 100 KB of gzipped JavaScript on a first visit', async () => {
-    const gina = await newPerson(browser, server.url);
+    const gina = await newPerson(product.browser, product.server.url);
     const scripts: Promise<number>[] = [];
     gina.page.on('response', (response) => {
       if (response.request().resourceType() !== 'script') return;
