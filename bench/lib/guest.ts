@@ -1,7 +1,14 @@
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import WebSocket from 'ws';
-import { ApiPath, type GuestLoginResponse, type JoinRoomResponse, type ServerFrame } from '@xtalk/protocol';
+import {
+  ApiPath,
+  HELLO_IN_URL_PROTOCOL_VERSION,
+  PROTOCOL_VERSION,
+  type GuestLoginResponse,
+  type JoinRoomResponse,
+  type ServerFrame,
+} from '@xtalk/protocol';
 
 /* Talks to the server the way the browser does: ALTCHA guest login, POST /xtalk, then the socket. */
 
@@ -37,7 +44,11 @@ export function joinRoom(baseUrl: string, token: string, roomId: string | null):
   return postJson<JoinRoomResponse>(`${baseUrl}${ApiPath.join}`, { action: 'join', roomId }, token);
 }
 
-/** Opens the socket, sends setUsername and resolves once the server says READY. */
+/**
+ * Opens the socket with the hello as the web client sends it (the current protocol; in the socket's URL
+ * when the join says the server reads it there, decision 0141, else as the first frame) and resolves once
+ * the server says READY.
+ */
 export function openSocket(
   wsBase: string,
   login: GuestLoginResponse,
@@ -47,7 +58,17 @@ export function openSocket(
   timeoutMs = 15_000,
 ): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const url = `${wsBase}${ApiPath.socket(session.sessionId)}?t=${encodeURIComponent(login.token)}`;
+    const hello = JSON.stringify({
+      type: 'setUsername',
+      username: login.user.username,
+      language,
+      room: session.roomId,
+      protocolVersion: PROTOCOL_VERSION,
+    });
+    const helloInUrl = (session.protocolVersion ?? 0) >= HELLO_IN_URL_PROTOCOL_VERSION;
+    const url =
+      `${wsBase}${ApiPath.socket(session.sessionId)}?t=${encodeURIComponent(login.token)}` +
+      (helloInUrl ? `&hello=${encodeURIComponent(hello)}` : '');
     const ws = new WebSocket(url, { perMessageDeflate: false });
     let ready = false;
     const timer = setTimeout(() => {
@@ -65,16 +86,9 @@ export function openSocket(
       }
       onFrame(frame, receivedAt);
     });
-    ws.once('open', () =>
-      ws.send(
-        JSON.stringify({
-          type: 'setUsername',
-          username: login.user.username,
-          language,
-          room: session.roomId,
-        }),
-      ),
-    );
+    ws.once('open', () => {
+      if (!helloInUrl) ws.send(hello);
+    });
     ws.once('unexpected-response', (_request, response) => {
       clearTimeout(timer);
       reject(new Error(`socket refused with HTTP ${response.statusCode}`));
