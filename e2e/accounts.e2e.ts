@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startOidcProvider, type TestOidcProvider } from '../apps/server/src/test/oidc-provider.js';
 import {
-  twoGuestsInRoom,
-  launchBrowser,
   messageWith,
-  newPerson,
-  ProductServer,
   movedRoomIdOf,
+  newPerson,
+  productInBrowser,
+  ProductServer,
   roomIdOf,
   say,
+  twoGuestsInRoom,
 } from './harness.js';
 
 /*
@@ -32,28 +32,20 @@ async function signInWithGoogle(page: Page) {
 
 describe('accounts: sign-in, profile, Past Rooms, logout', () => {
   let provider: TestOidcProvider;
-  let server: ProductServer;
-  let browser: Browser;
-
   beforeAll(async () => {
     provider = await startOidcProvider();
     provider.nextIdentity({ sub: 'e2e-alice', name: 'Alice Example', email: 'alice@example.com' });
-    server = await ProductServer.start({
-      OIDC_ISSUER: provider.issuer,
-      GOOGLE_CLIENT_ID: 'xtalk-e2e',
-      GOOGLE_CLIENT_SECRET: 'xtalk-e2e-secret',
-    });
-    browser = await launchBrowser();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-    await provider?.close();
-  });
+  afterAll(() => provider?.close());
+  const product = productInBrowser(() => ({
+    OIDC_ISSUER: provider.issuer,
+    GOOGLE_CLIENT_ID: 'xtalk-e2e',
+    GOOGLE_CLIENT_SECRET: 'xtalk-e2e-secret',
+  }));
 
   it('signs in keeping the room, renames, reopens Past Rooms and rejoins, and logs out', async () => {
     // Alice and Bob are guests in one room
-    const { alice, bob, roomId } = await twoGuestsInRoom(browser, server.url);
+    const { alice, bob, roomId } = await twoGuestsInRoom(product.browser, product.server.url);
     expect(await roomIdOf(bob.page)).toBe(roomId);
 
     // as a guest, Past Rooms and the profile only invite her to log in
@@ -87,7 +79,7 @@ describe('accounts: sign-in, profile, Past Rooms, logout', () => {
     expect(await alice.page.getByTestId('login-button').count()).toBe(0);
     // the one-time code is spent: the address that carried it signs no one in again
     expect(codeUrls.size).toBe(1);
-    const thief = await newPerson(browser, server.url);
+    const thief = await newPerson(product.browser, product.server.url);
     await thief.page.goto([...codeUrls][0]!);
     await thief.page.getByText(/Sign-in failed: .*already used/).waitFor();
     expect(await thief.page.evaluate(() => localStorage.getItem('token'))).toBeNull();
@@ -145,7 +137,7 @@ describe('accounts: sign-in, profile, Past Rooms, logout', () => {
     await messageWith(bob.page, 'Back again').waitFor({ timeout: 15_000 });
 
     // the history follows the account: another device signs in and sees the same rooms
-    const laptop = await newPerson(browser, server.url);
+    const laptop = await newPerson(product.browser, product.server.url);
     await laptop.page.goto('/login');
     await signInWithGoogle(laptop.page);
     await laptop.page.waitForURL(/\/translate\?r=/, { timeout: 30_000 });
@@ -180,7 +172,7 @@ describe('accounts: sign-in, profile, Past Rooms, logout', () => {
   it('says when sign-in is not configured', async () => {
     const bare = await ProductServer.start();
     try {
-      const { context, page } = await newPerson(browser, bare.url);
+      const { context, page } = await newPerson(product.browser, bare.url);
       for (const path of ['/login', '/signup']) {
         await page.goto(path);
         await page.getByTestId('google-unavailable').waitFor();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startOidcProvider, type TestOidcProvider } from '../apps/server/src/test/oidc-provider.js';
-import { enterAsGuest, launchBrowser, messageWith, newPerson, ProductServer, say } from './harness.js';
+import { enterAsGuest, messageWith, newPerson, productInBrowser, say } from './harness.js';
 
 /*
  * Issue 9's web path in Chromium against the built server (embedded defaults: PGlite, the fake AI, the
@@ -19,28 +19,20 @@ const balanceOf = (page: Page) =>
 
 describe('credits in the browser', () => {
   let provider: TestOidcProvider;
-  let server: ProductServer;
-  let browser: Browser;
-
   beforeAll(async () => {
     provider = await startOidcProvider();
     provider.nextIdentity({ sub: 'e2e-buyer', name: 'Carol Buyer', email: 'carol@example.com' });
-    server = await ProductServer.start({
-      OIDC_ISSUER: provider.issuer,
-      GOOGLE_CLIENT_ID: 'xtalk-e2e',
-      GOOGLE_CLIENT_SECRET: 'xtalk-e2e-secret',
-      CREDITS_DAILY_FREE: '1000',
-    });
-    browser = await launchBrowser();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-    await provider?.close();
-  });
+  afterAll(() => provider?.close());
+  const product = productInBrowser(() => ({
+    OIDC_ISSUER: provider.issuer,
+    GOOGLE_CLIENT_ID: 'xtalk-e2e',
+    GOOGLE_CLIENT_SECRET: 'xtalk-e2e-secret',
+    CREDITS_DAILY_FREE: '1000',
+  }));
 
   it('shows the balance, spends it on translation, and buys 1,000 credits in a new window', async () => {
-    const { context, page } = await newPerson(browser, server.url);
+    const { context, page } = await newPerson(product.browser, product.server.url);
 
     // a guest keeps the Login button and sees no balance
     await enterAsGuest(page);

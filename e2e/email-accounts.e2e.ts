@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startMailbox, type Mailbox, type ReceivedMail } from '../apps/server/src/test/mailbox.js';
+import type { Page } from 'playwright-core';
+import { type Mailbox, type ReceivedMail, startMailbox } from '../apps/server/src/test/mailbox.js';
 import {
   enterAsGuest,
-  launchBrowser,
   messageWith,
-  newPerson,
-  ProductServer,
   movedRoomIdOf,
+  newPerson,
+  productInBrowser,
   roomIdOf,
   say,
 } from './harness.js';
@@ -33,22 +32,14 @@ async function signInWithEmail(page: Page, email: string, password: string) {
 
 describe('email accounts in the browser', () => {
   let mailbox: Mailbox;
-  let server: ProductServer;
-  let browser: Browser;
-
   beforeAll(async () => {
     mailbox = await startMailbox();
-    server = await ProductServer.start({ SMTP_URL: mailbox.url });
-    browser = await launchBrowser();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-    await mailbox?.close();
-  });
+  afterAll(() => mailbox?.close());
+  const product = productInBrowser(() => ({ SMTP_URL: mailbox.url }));
 
   it('signs up with email, confirms from the mail, signs in and changes the password', async () => {
-    const { context, page } = await newPerson(browser, server.url);
+    const { context, page } = await newPerson(product.browser, product.server.url);
     await page.goto('/signup');
     await signInWithEmail(page, 'erin@example.com', 'first-password');
     await page.getByTestId('email-notice').waitFor();
@@ -101,21 +92,21 @@ describe('email accounts in the browser', () => {
 
   it('a guest who chatted signs in with email and still sees that room in Past Rooms', async () => {
     // an existing, confirmed account
-    const register = await fetch(`${server.url}/api/auth/email/register`, {
+    const register = await fetch(`${product.server.url}/api/auth/email/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'gus@example.com', password: 'gus-password' }),
     });
     expect(register.status).toBe(202);
     const token = new URL(linkIn(await mailbox.next())).searchParams.get('token');
-    const verify = await fetch(`${server.url}/api/auth/email/verify`, {
+    const verify = await fetch(`${product.server.url}/api/auth/email/verify`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ token }),
     });
     expect(verify.status).toBe(200);
 
-    const { context, page } = await newPerson(browser, server.url);
+    const { context, page } = await newPerson(product.browser, product.server.url);
     await enterAsGuest(page);
     const chatted = await roomIdOf(page);
     await say(page, 'Hello as a guest');

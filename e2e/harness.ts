@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -143,16 +143,25 @@ export interface ProductInBrowser {
   readonly browser: Browser;
 }
 
+/** A value, or a function that gives it once the block's earlier `beforeAll` hooks have run. */
+type Later<T> = T | (() => T);
+const valueOf = <T>(later: Later<T>): T => (typeof later === 'function' ? (later as () => T)() : later);
+
 /**
- * Starts the product (with `env`) and Chromium before the block's tests and closes both after them.
- * Read `server` and `browser` inside the tests: they exist from `beforeAll` on.
+ * Starts the product (with `env`) and Chromium (with `browserArgs`) before the block's tests and closes
+ * both after them. Read `server` and `browser` inside the tests: they exist from `beforeAll` on. A setting
+ * that depends on something the block starts first (an OpenID provider's address, a fake microphone's
+ * file) is passed as a function: hooks run in the order they were registered, and close in reverse.
  */
-export function productInBrowser(env: Record<string, string> = {}): ProductInBrowser {
+export function productInBrowser(
+  env: Later<Record<string, string>> = {},
+  browserArgs: Later<string[]> = [],
+): ProductInBrowser {
   let server: ProductServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    server = await ProductServer.start(env);
-    browser = await launchBrowser();
+    server = await ProductServer.start(valueOf(env));
+    browser = await launchBrowser(valueOf(browserArgs));
   });
   afterAll(async () => {
     await browser?.close();
@@ -168,6 +177,42 @@ export function productInBrowser(env: Record<string, string> = {}): ProductInBro
     },
     get browser() {
       return started(browser);
+    },
+  };
+}
+
+/**
+ * A microphone that speaks `text` (espeak-ng, then sox to 48 kHz mono 16-bit with a little silence around
+ * it; Chromium loops the file), made before the block's tests and removed after them. Its `path` goes to
+ * Chromium as `--use-file-for-fake-audio-capture`.
+ */
+export function speakingMicrophone(text: string): { readonly path: string } {
+  let workDir: string | undefined;
+  beforeAll(() => {
+    workDir = mkdtempSync(join(tmpdir(), 'xtalk-mic-'));
+    const speech = join(workDir, 'speech.wav');
+    execFileSync('espeak-ng', ['-v', 'en-us', '-w', speech, text]);
+    execFileSync('sox', [
+      speech,
+      '-r',
+      '48000',
+      '-c',
+      '1',
+      '-b',
+      '16',
+      join(workDir, 'fake-mic.wav'),
+      'pad',
+      '0.3',
+      '0.3',
+    ]);
+  });
+  afterAll(() => {
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  });
+  return {
+    get path() {
+      if (!workDir) throw new Error('speakingMicrophone: read it after beforeAll');
+      return join(workDir, 'fake-mic.wav');
     },
   };
 }

@@ -1,10 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, messageWith, ProductServer, twoGuestsInRoom } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { messageWith, productInBrowser, speakingMicrophone, twoGuestsInRoom } from './harness.js';
 
 /*
  * Streaming voice in Chromium (issue 14): the fake microphone speaks (espeak-ng, looped), the recorder
@@ -17,33 +12,13 @@ import { launchBrowser, messageWith, ProductServer, twoGuestsInRoom } from './ha
 const TRANSCRIPT = 'Hello from the microphone. This caption is live. We keep talking here.';
 
 describe('streaming voice in the browser', () => {
-  let server: ProductServer;
-  let browser: Browser;
-  let workDir: string;
-
-  beforeAll(async () => {
-    workDir = mkdtempSync(join(tmpdir(), 'xtalk-voice-stream-'));
-    const speech = join(workDir, 'speech.wav');
-    const mic = join(workDir, 'fake-mic.wav');
-    execFileSync('espeak-ng', [
-      '-v',
-      'en-us',
-      '-w',
-      speech,
-      'Hello from the microphone. This caption is live.',
-    ]);
-    execFileSync('sox', [speech, '-r', '48000', '-c', '1', '-b', '16', mic, 'pad', '0.3', '0.3']);
-    server = await ProductServer.start({ FAKE_AI_TRANSCRIPT: TRANSCRIPT, FAKE_AI_DELTA_MS: '100' });
-    browser = await launchBrowser([`--use-file-for-fake-audio-capture=${mic}`]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
-  });
+  const microphone = speakingMicrophone('Hello from the microphone. This caption is live.');
+  const product = productInBrowser({ FAKE_AI_TRANSCRIPT: TRANSCRIPT, FAKE_AI_DELTA_MS: '100' }, () => [
+    `--use-file-for-fake-audio-capture=${microphone.path}`,
+  ]);
 
   it('the listener reads the live caption while the speaker records, then the message and its translation', async () => {
-    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
+    const { alice, bob } = await twoGuestsInRoom(product.browser, product.server.url, (person) =>
       person.context.addInitScript(() => localStorage.setItem('lang', 'ja')),
     );
     const mic = alice.page.getByTestId('mic-button');

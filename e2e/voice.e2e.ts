@@ -1,16 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { MIC_DEBOUNCE_MS } from '@xtalk/protocol';
 import {
   enterAsGuest,
-  launchBrowser,
   messageWith,
   newPerson,
-  ProductServer,
+  productInBrowser,
+  speakingMicrophone,
   twoGuestsInRoom,
 } from './harness.js';
 
@@ -25,32 +23,17 @@ const TRANSCRIPT = 'Hello from the microphone';
 const artifacts = resolve(import.meta.dirname, 'artifacts');
 
 describe('voice input in the browser', () => {
-  let server: ProductServer;
-  let browser: Browser;
-  let workDir: string;
-
-  beforeAll(async () => {
-    workDir = mkdtempSync(join(tmpdir(), 'xtalk-voice-'));
-    const speech = join(workDir, 'speech.wav');
-    const mic = join(workDir, 'fake-mic.wav');
-    execFileSync('espeak-ng', ['-v', 'en-us', '-w', speech, 'Hello from the microphone. This is a test.']);
-    // 48 kHz mono 16-bit with a little silence around it; Chromium loops the file
-    execFileSync('sox', [speech, '-r', '48000', '-c', '1', '-b', '16', mic, 'pad', '0.3', '0.3']);
-    server = await ProductServer.start({ FAKE_AI_TRANSCRIPT: TRANSCRIPT });
-    browser = await launchBrowser([`--use-file-for-fake-audio-capture=${mic}`]);
-    mkdirSync(artifacts, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
-  });
+  const microphone = speakingMicrophone('Hello from the microphone. This is a test.');
+  const product = productInBrowser({ FAKE_AI_TRANSCRIPT: TRANSCRIPT }, () => [
+    `--use-file-for-fake-audio-capture=${microphone.path}`,
+  ]);
+  beforeAll(() => mkdirSync(artifacts, { recursive: true }));
 
   const micButton = (page: Page) => page.getByTestId('mic-button');
 
   it('tap, speak, tap: the other person sees the transcript and its translation and hears it', async () => {
     // Bob listens in Japanese (he gets the spoken translation) and lets the test count what he receives
-    const { alice, bob } = await twoGuestsInRoom(browser, server.url, (person) =>
+    const { alice, bob } = await twoGuestsInRoom(product.browser, product.server.url, (person) =>
       person.context.addInitScript(() => {
         localStorage.setItem('lang', 'ja');
         localStorage.setItem('xtalk:test-hooks', '1');
@@ -124,7 +107,7 @@ describe('voice input in the browser', () => {
   });
 
   it('picks the microphone from the settings menu and remembers it', async () => {
-    const carol = await newPerson(browser, server.url);
+    const carol = await newPerson(product.browser, product.server.url);
     await enterAsGuest(carol.page);
     await carol.page.getByTestId('settings-menu').click();
     await carol.page.getByRole('menuitem', { name: 'Microphone' }).click();
@@ -150,17 +133,17 @@ describe('voice input in the browser', () => {
   });
 
   it('says "Not connected." when a clip finishes while the connection is down', async () => {
-    const dave = await newPerson(browser, server.url);
+    const dave = await newPerson(product.browser, product.server.url);
     await enterAsGuest(dave.page);
     const mic = micButton(dave.page);
     await mic.click();
     await expect.poll(() => mic.getAttribute('data-state'), { timeout: 10_000 }).toBe('recording');
     await dave.page.waitForTimeout(1000);
-    await server.stop();
+    await product.server.stop();
     // the reconnect overlay covers the bar now; the tap goes to the button itself
     await mic.dispatchEvent('click');
     await dave.page.getByText('Not connected.').waitFor({ timeout: 10_000 });
-    await server.boot();
+    await product.server.boot();
     await dave.context.close();
   });
 });
