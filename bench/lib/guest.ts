@@ -45,10 +45,32 @@ export function joinRoom(baseUrl: string, token: string, roomId: string | null):
 }
 
 /**
- * Opens the socket with the hello as the web client sends it (the current protocol; in the socket's URL
- * when the join says the server reads it there, decision 0141, else as the first frame) and resolves once
- * the server says READY.
+ * Where an XTalk socket opens, with its hello as the web client sends it: in the current protocol (a client
+ * below 3 gets a coalesced JOIN one person per frame, realtime/legacy-frames.ts, so a room of those fills
+ * in n²/2 frames), in the URL when the join says the server reads it there (decision 0141), else as
+ * `helloFrame`, to send once the socket is open.
  */
+export function socketTarget(
+  wsBase: string,
+  token: string,
+  session: JoinRoomResponse,
+  username: string,
+  language: string,
+): { url: string; helloFrame?: string } {
+  const hello = JSON.stringify({
+    type: 'setUsername',
+    username,
+    language,
+    room: session.roomId,
+    protocolVersion: PROTOCOL_VERSION,
+  });
+  const url = `${wsBase}${ApiPath.socket(session.sessionId)}?t=${encodeURIComponent(token)}`;
+  return (session.protocolVersion ?? 0) >= HELLO_IN_URL_PROTOCOL_VERSION
+    ? { url: `${url}&hello=${encodeURIComponent(hello)}` }
+    : { url, helloFrame: hello };
+}
+
+/** Opens the socket with its hello (socketTarget) and resolves once the server says READY. */
 export function openSocket(
   wsBase: string,
   login: GuestLoginResponse,
@@ -58,17 +80,7 @@ export function openSocket(
   timeoutMs = 15_000,
 ): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const hello = JSON.stringify({
-      type: 'setUsername',
-      username: login.user.username,
-      language,
-      room: session.roomId,
-      protocolVersion: PROTOCOL_VERSION,
-    });
-    const helloInUrl = (session.protocolVersion ?? 0) >= HELLO_IN_URL_PROTOCOL_VERSION;
-    const url =
-      `${wsBase}${ApiPath.socket(session.sessionId)}?t=${encodeURIComponent(login.token)}` +
-      (helloInUrl ? `&hello=${encodeURIComponent(hello)}` : '');
+    const { url, helloFrame } = socketTarget(wsBase, login.token, session, login.user.username, language);
     const ws = new WebSocket(url, { perMessageDeflate: false });
     let ready = false;
     const timer = setTimeout(() => {
@@ -87,7 +99,7 @@ export function openSocket(
       onFrame(frame, receivedAt);
     });
     ws.once('open', () => {
-      if (!helloInUrl) ws.send(hello);
+      if (helloFrame) ws.send(helloFrame);
     });
     ws.once('unexpected-response', (_request, response) => {
       clearTimeout(timer);

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { HELLO_IN_URL_PROTOCOL_VERSION, PROTOCOL_VERSION } from '@xtalk/protocol';
+import type { JoinRoomResponse } from '@xtalk/protocol';
 import WebSocket from 'ws';
-import { guestLogin, joinRoom, mapLimit } from '../lib/guest.js';
+import { guestLogin, joinRoom, mapLimit, socketTarget } from '../lib/guest.js';
 import { summarise, type Summary } from '../lib/stats.js';
 import type { GeneratorReply, GeneratorRequest, PeerKind } from './generator-protocol.js';
 
@@ -20,9 +20,7 @@ interface Member {
   /** XTalk only: the login and session the socket opens with. */
   token?: string;
   username?: string;
-  sessionId?: string;
-  /** The join's server reads the hello from the socket's URL (protocol 5, decision 0141). */
-  helloInUrl?: boolean;
+  session?: JoinRoomResponse;
 }
 
 const MARK = Buffer.from('b#');
@@ -78,39 +76,23 @@ function markReady(member: Member) {
   if (++readyCount === readyTarget) onAllReady?.();
 }
 
-function urlOf(member: Member): string {
+/** Where a member's socket opens; for XTalk also the hello to send once open, if not in the URL. */
+function targetOf(member: Member): { url: string; helloFrame?: string } {
   const room = roomIds[member.room]!;
-  if (kind === 'xtalk') {
-    const url = `${wsBase}/xtalk_ws/${member.sessionId}?t=${encodeURIComponent(member.token ?? '')}`;
-    return member.helloInUrl ? `${url}&hello=${encodeURIComponent(helloOf(member))}` : url;
-  }
-  if (kind === 'socketio') return `${wsBase}/socket.io/?EIO=4&transport=websocket&room=${room}`;
-  return `${wsBase}/?room=${room}`;
-}
-
-/**
- * The hello in the current protocol, as the web client speaks it: a client below 3 gets a coalesced JOIN
- * one person per frame (realtime/legacy-frames.ts), so a room of those fills in n²/2 frames.
- */
-function helloOf(member: Member): string {
-  return JSON.stringify({
-    type: 'setUsername',
-    username: member.username,
-    language: 'en',
-    room: roomIds[member.room],
-    protocolVersion: PROTOCOL_VERSION,
-  });
+  if (kind === 'xtalk') return socketTarget(wsBase, member.token!, member.session!, member.username!, 'en');
+  if (kind === 'socketio') return { url: `${wsBase}/socket.io/?EIO=4&transport=websocket&room=${room}` };
+  return { url: `${wsBase}/?room=${room}` };
 }
 
 function open(member: Member): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(urlOf(member), { perMessageDeflate: false, skipUTF8Validation: true });
+    const { url, helloFrame } = targetOf(member);
+    const socket = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
     member.socket = socket;
     socket.on('message', (data: Buffer) => onData(member, data));
     socket.once('open', () => {
       if (kind === 'ws') markReady(member);
-      // as the web client does: the hello in the URL when the join said protocol 5, else as a frame
-      if (kind === 'xtalk' && !member.helloInUrl) socket.send(helloOf(member));
+      if (helloFrame) socket.send(helloFrame);
       resolve();
     });
     socket.on('error', (error) => {
@@ -137,17 +119,14 @@ async function prepare(request: Extract<GeneratorRequest, { cmd: 'prepare' }>) {
     const first = members.findIndex((member) => member.room === room);
     const created = await joinRoom(baseUrl, logins[first]!.token, null);
     roomIds[room] = created.roomId;
-    members[first]!.sessionId = created.sessionId;
-    members[first]!.helloInUrl = (created.protocolVersion ?? 0) >= HELLO_IN_URL_PROTOCOL_VERSION;
+    members[first]!.session = created;
   }
   await mapLimit(members, request.concurrency, async (member, index) => {
     const login = logins[index]!;
     member.token = login.token;
     member.username = login.user.username;
-    if (member.sessionId) return;
-    const joined = await joinRoom(baseUrl, login.token, roomIds[member.room]!);
-    member.sessionId = joined.sessionId;
-    member.helloInUrl = (joined.protocolVersion ?? 0) >= HELLO_IN_URL_PROTOCOL_VERSION;
+    if (member.session) return;
+    member.session = await joinRoom(baseUrl, login.token, roomIds[member.room]!);
   });
 }
 
