@@ -147,6 +147,12 @@ export interface ProductInBrowser {
 type Later<T> = T | (() => T);
 const valueOf = <T>(later: Later<T>): T => (typeof later === 'function' ? (later as () => T)() : later);
 
+/** What a `beforeAll` made, read in a test; read before it ran, it says so rather than being undefined. */
+function made<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what}: read it inside a test, after beforeAll`);
+  return value;
+}
+
 /**
  * Starts the product (with `env`) and Chromium (with `browserArgs`) before the block's tests and closes
  * both after them. Read `server` and `browser` inside the tests: they exist from `beforeAll` on. A setting
@@ -167,16 +173,12 @@ export function productInBrowser(
     await browser?.close();
     await server?.dispose();
   });
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('productInBrowser: read it inside a test, after beforeAll');
-    return value;
-  };
   return {
     get server() {
-      return started(server);
+      return made(server, 'productInBrowser');
     },
     get browser() {
-      return started(browser);
+      return made(browser, 'productInBrowser');
     },
   };
 }
@@ -188,31 +190,20 @@ export function productInBrowser(
  */
 export function speakingMicrophone(text: string): { readonly path: string } {
   let workDir: string | undefined;
+  let mic: string | undefined;
   beforeAll(() => {
     workDir = mkdtempSync(join(tmpdir(), 'xtalk-mic-'));
+    mic = join(workDir, 'fake-mic.wav');
     const speech = join(workDir, 'speech.wav');
     execFileSync('espeak-ng', ['-v', 'en-us', '-w', speech, text]);
-    execFileSync('sox', [
-      speech,
-      '-r',
-      '48000',
-      '-c',
-      '1',
-      '-b',
-      '16',
-      join(workDir, 'fake-mic.wav'),
-      'pad',
-      '0.3',
-      '0.3',
-    ]);
+    execFileSync('sox', [speech, '-r', '48000', '-c', '1', '-b', '16', mic, 'pad', '0.3', '0.3']);
   });
   afterAll(() => {
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
   return {
     get path() {
-      if (!workDir) throw new Error('speakingMicrophone: read it after beforeAll');
-      return join(workDir, 'fake-mic.wav');
+      return made(mic, 'speakingMicrophone');
     },
   };
 }

@@ -30,7 +30,7 @@ export function ChatComposer({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const message = text.trim();
-    if (!message || disabled) return;
+    if (!message) return;
     if (onSend(message)) setText('');
   };
 

@@ -28,6 +28,14 @@ function options() {
   };
 }
 
+/** Every request (the join, POST /xtalk) gets `body` back with `status`. */
+function answerJoinsWith(body: unknown, status = 200) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(JSON.stringify(body), { status })),
+  );
+}
+
 beforeEach(() => {
   setLanguage('en');
   authStore.reset();
@@ -69,13 +77,7 @@ describe("useRoomConnection's 'Ready!' toast (spec section 4)", () => {
     authStore.set({ token: 'tok', user: testUser() });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {}); // the dropped socket's error
     const session = { sessionId: 's1', roomId: 'ABC2345', protocolVersion: PROTOCOL_VERSION };
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(
-        async () =>
-          new Response(JSON.stringify(session), { headers: { 'Content-Type': 'application/json' } }),
-      ),
-    );
+    answerJoinsWith(session);
     FakeSocket.all = [];
     const props = { ...options(), createSocket: (url: string) => new FakeSocket(url) };
     const { result, unmount } = renderHook(() => useRoomConnection(props));
@@ -116,16 +118,7 @@ describe("useRoomConnection's outbox without a room", () => {
       message: 'No such room.',
       code: 'room_not_found',
     };
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(
-        async () =>
-          new Response(JSON.stringify(notFound), {
-            status: 404,
-            headers: { 'Content-Type': 'application/json' },
-          }),
-      ),
-    );
+    answerJoinsWith(notFound, 404);
     const props = { ...options(), routeRoom: 'ZZZZZZ9' };
     const { result } = renderHook(() => useRoomConnection(props));
     await waitFor(() => expect(props.onJoinFailed).toHaveBeenCalledTimes(1));
