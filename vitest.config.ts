@@ -10,7 +10,7 @@ export default defineConfig({
     // the full report lands in coverage/ for a closer look.
     coverage: {
       provider: 'v8',
-      include: ['packages/protocol/src/**/*.ts', 'apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+      include: ['packages/*/src/**/*.ts', 'apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
       exclude: ['**/*.test.{ts,tsx}', '**/*.services.ts', '**/test/**', '**/testing/**', '**/*.d.ts'],
       reporter: ['text-summary', 'html'],
       reportsDirectory: 'coverage',
@@ -23,6 +23,15 @@ export default defineConfig({
           name: 'protocol',
           include: ['packages/protocol/src/**/*.test.ts'],
           environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'pglite-engine',
+          include: ['packages/pglite-engine/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
         },
       },
       {

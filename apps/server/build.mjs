@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { server: 'src/server.ts', 'pglite-worker': 'src/store/pglite-worker.ts' },
+  entryPoints: { server: 'src/server.ts', 'pglite-worker': '../../packages/pglite-engine/src/worker.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

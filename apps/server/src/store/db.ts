@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { inProcessEngine, threadEngine, type PgliteEngine } from './pglite-engine.js';
-import { createLanes, type Lane } from './pglite-lanes.js';
+import { openPglite, type Queryable } from '@xtalk/pglite-engine';
+
+export type { Queryable };
 
 /**
  * The one database interface the modules see. PGlite (PostgreSQL compiled to WASM) by default, a real
@@ -22,7 +19,7 @@ export interface Db {
   /**
    * The same database for work that can wait (translation writes, credit spends; decision 0117): on
    * PGlite's one connection it is handed over only while no chat work waits, and a few statements at a
-   * time (store/pglite-lanes.ts), so chat inserts and joins never queue behind more than those. On
+   * time (the engine's lanes), so chat inserts and joins never queue behind more than those. On
    * PostgreSQL it is the same pool.
    */
   readonly background: Pick<Db, 'query' | 'transaction' | 'kind'>;
@@ -33,11 +30,6 @@ export interface Db {
    */
   readonly lost?: Promise<Error>;
 }
-export interface Queryable {
-  query: Db['query'];
-  /** Runs a script of several statements without parameters (migrations). */
-  exec(sql: string): Promise<void>;
-}
 
 export interface DbOptions {
   databaseUrl?: string | undefined;
@@ -46,7 +38,7 @@ export interface DbOptions {
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openEmbedded(options.dataDir);
 }
 
 /**
@@ -74,84 +66,11 @@ export const pgliteSettings = (): string[] =>
   Object.entries(PGLITE_MEMORY).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
 
 /**
- * A fresh data directory is initialised (initdb) by a short-lived child process: initdb's own WASM
- * instance and its buffers take ~400 MB that V8 does not give back to the OS for minutes, so done
- * in-process it would dominate the server's RSS at start.
+ * PGlite from its own package: over a data directory on a thread of its own, so its file writes and query
+ * work never stall the sockets (docs/decisions/0118); in memory (tests) in this thread.
  */
-async function initialiseInChild(dir: string): Promise<void> {
-  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const script =
-    'const { PGlite } = require(process.argv[1]);' +
-    'PGlite.create(process.argv[2]).then((db) => db.query("select 1").then(() => db.close()))' +
-    '.catch((error) => { console.error(error); process.exit(1); });';
-  await promisify(execFile)(process.execPath, ['-e', script, entry, dir], { timeout: 120_000 });
-}
-
-async function openPglite(dataDir: string | undefined): Promise<Db> {
-  let dir: string | undefined;
-  if (dataDir) {
-    dir = join(dataDir, 'db');
-    mkdirSync(dir, { recursive: true });
-    if (!existsSync(join(dir, 'PG_VERSION'))) await initialiseInChild(dir);
-  }
-  // a server's database gets a thread of its own, so its file writes and query work never stall the sockets
-  // (docs/decisions/0118); an in-memory one (tests) stays in this thread, where it starts faster
-  const engine = dir
-    ? await threadEngine(dir, pgliteSettings())
-    : await inProcessEngine(undefined, pgliteSettings());
-  // PGlite is one connection: every statement and transaction goes through the lanes (pglite-lanes.ts),
-  // so a statement never lands inside another caller's open transaction.
-  const enqueue = createLanes();
-  const query =
-    (lane: Lane): Db['query'] =>
-    (sql, params) =>
-      enqueue(lane, false, () => engine.query(sql, params) as never);
-  const transaction =
-    (lane: Lane): Db['transaction'] =>
-    (fn) =>
-      enqueue(lane, true, () => inTransaction(engine, fn));
-  return {
-    kind: 'pglite',
-    query: query('foreground'),
-    transaction: transaction('foreground'),
-    background: { kind: 'pglite', query: query('background'), transaction: transaction('background') },
-    close: () => enqueue('foreground', true, () => engine.close()),
-    lost: engine.lost,
-  };
-}
-
-/**
- * BEGIN, the caller's statements, COMMIT; ROLLBACK if any throws. The handle refuses use after the end, so
- * a statement a caller forgot to await cannot land in whoever's work comes next on the connection.
- */
-async function inTransaction<T>(engine: PgliteEngine, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  let open = true;
-  const guard = () => {
-    if (!open) throw new Error('This transaction has already ended.');
-  };
-  await engine.exec('begin');
-  try {
-    const result = await fn({
-      query: async (sql, params) => {
-        guard();
-        return engine.query(sql, params) as never;
-      },
-      exec: async (sql) => {
-        guard();
-        await engine.exec(sql);
-      },
-    });
-    open = false;
-    await engine.exec('commit');
-    return result;
-  } catch (error) {
-    if (open) {
-      open = false;
-      await engine.exec('rollback');
-    }
-    throw error;
-  }
-}
+const openEmbedded = (dataDir: string | undefined): Promise<Db> =>
+  openPglite({ dir: dataDir && join(dataDir, 'db'), settings: pgliteSettings() });
 
 async function openPostgres(databaseUrl: string): Promise<Db> {
   // the driver is loaded only with DATABASE_URL: the embedded default never needs it (decision 0116)

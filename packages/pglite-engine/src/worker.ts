@@ -1,17 +1,17 @@
 import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import { collectStartupGarbage } from '../startup-garbage.js';
+import { runInNewContext } from 'node:vm';
 import {
   inProcessEngine,
   type EngineReply,
   type EngineRequest,
   type EngineStart,
   type PgliteEngine,
-} from './pglite-engine.js';
+} from './engine.js';
 
 /*
- * PGlite on a thread of its own (docs/decisions/0118): the server's main thread hands it statements
- * (threadEngine in pglite-engine.ts, several at once through db.ts's lanes) and goes on with its sockets
+ * PGlite on a thread of its own (docs/decisions/0118): the caller's thread hands it statements
+ * (threadEngine in engine.ts, several at once through the lanes) and goes on with its own work
  * while PostgreSQL parses, plans and writes here. They run and are answered in the order they came.
  */
 
@@ -57,6 +57,17 @@ async function answer(engine: PgliteEngine, request: EngineRequest): Promise<voi
   }
 }
 
+/**
+ * One full garbage collection. `gc` exists only with --expose-gc, so the flag is set just long enough to
+ * take the function from a fresh context, then cleared again.
+ */
+function collectGarbageOnce(): void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as (() => void) | undefined;
+  setFlagsFromString('--no-expose-gc');
+  gc?.();
+}
+
 try {
   // the same engine as in-process (prepared statements, one call at a time in order), here on this thread
   const engine = await inProcessEngine(dir, settings);
@@ -64,7 +75,7 @@ try {
   // 9 MB buffer PGlite read pglite.wasm into is garbage once compiled, but this thread allocates little
   // while idle, so it could stay resident for minutes. Without this it was still there 2 s after the
   // server answered in 4 of 5 starts (docs/decisions/0132).
-  collectStartupGarbage();
+  collectGarbageOnce();
   port.on('message', (request: EngineRequest) => void answer(engine, request));
   port.postMessage({ id: 0 } satisfies EngineReply);
 } catch (error) {

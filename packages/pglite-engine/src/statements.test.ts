@@ -1,6 +1,6 @@
 import { PGlite, protocol, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PREPARED, preparedStatements } from './pglite-statements.js';
+import { MAX_PREPARED, preparedStatements } from './statements.js';
 
 /*
  * Prepared statements on PGlite (decision 0118) must be invisible to callers: the same rows, types and

@@ -1,6 +1,6 @@
 import { PGlite, protocol } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindExecuteSync, ReplyReader, type WireValue } from './pglite-wire.js';
+import { bindExecuteSync, ReplyReader, type WireValue } from './wire.js';
 
 /*
  * The statement run's own wire code (docs/decisions/0128) against PGlite's: the same bytes out, and the

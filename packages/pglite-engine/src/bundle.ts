@@ -6,7 +6,7 @@ import { MessageChannel } from 'node:worker_threads';
  * PGlite ships a PostgreSQL installation's files (`pglite.data`, 6.2 MB) and reads them into one buffer at
  * start; every file in its in-memory file system is a view into that buffer, so all of it stays resident
  * for as long as any one file is kept. Most of it is read by initdb alone (which runs in a child process for
- * the server: db.ts), or only by features this server does not use. This keeps the files a running database
+ * a server: open.ts), or only by features this server does not use. This keeps the files a running database
  * can still open — time zones, the PL/pgSQL language, configuration samples, and anything not named below —
  * in buffers of their own, removes the rest, and detaches the big buffer, so that PGlite's own references to
  * it (its loader keeps one) hold nothing.

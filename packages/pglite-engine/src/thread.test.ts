@@ -2,25 +2,26 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, pgliteSettings, type Db } from './db.js';
-import { threadEngine } from './pglite-engine.js';
+import { openPglite, type EmbeddedPglite, type PgliteLane } from './open.js';
+import { threadEngine } from './engine.js';
 
-/** An engine on its own thread over a data directory made the way the server makes one (openDb). */
+/** An engine on its own thread over a data directory made the way openPglite makes one. */
 async function startedEngine(dataDir: string) {
-  await (await openDb({ dataDir })).close();
-  return threadEngine(join(dataDir, 'db'), pgliteSettings());
+  const dir = join(dataDir, 'db');
+  await (await openPglite({ dir })).close();
+  return threadEngine(dir, []);
 }
 
 /*
- * A server's PGlite runs on a thread of its own (decision 0118). Through it the database must behave as
+ * PGlite over a data directory runs on a thread of its own (decision 0118). Through it the database must behave as
  * in-process: rows, errors with their codes, transactions that commit or roll back, both lanes, and what
  * was committed is there after a reopen.
  */
 describe('PGlite on its own thread', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'xtalk-thread-'));
-  let db: Db;
+  let db: EmbeddedPglite;
   beforeAll(async () => {
-    db = await openDb({ dataDir });
+    db = await openPglite({ dir: join(dataDir, 'db') });
     await db.query('create table notes (id int primary key, body text not null, at timestamptz)');
   });
   afterAll(async () => {
@@ -32,18 +33,6 @@ describe('PGlite on its own thread', () => {
     const at = new Date(1_790_000_000_000);
     const { rows } = await db.query('insert into notes values ($1, $2, $3) returning *', [1, 'one', at]);
     expect(rows).toEqual([{ id: 1, body: 'one', at }]);
-  });
-
-  it("runs with a chat server's small shared memory (decisions 0123, 0125)", async () => {
-    // PGlite zeroes all of its shared memory at start, so every megabyte here is resident from the
-    // first second: shared_buffers 8 MB, a 256 kB WAL buffer, and slots for 5 connections, not 100
-    const { rows } = await db.query<{ name: string; setting: string }>(
-      `select name, setting from pg_settings where name in ('shared_memory_size', 'max_connections')`,
-    );
-    expect(Object.fromEntries(rows.map((row) => [row.name, Number(row.setting)]))).toEqual({
-      shared_memory_size: 12,
-      max_connections: 5,
-    });
   });
 
   it('passes database errors on with their code, and goes on serving', async () => {
@@ -69,7 +58,7 @@ describe('PGlite on its own thread', () => {
   });
 
   it('refuses a transaction handle used after its transaction ended', async () => {
-    let kept: Parameters<Parameters<Db['transaction']>[0]>[0] | undefined;
+    let kept: Parameters<Parameters<PgliteLane['transaction']>[0]>[0] | undefined;
     await db.transaction(async (tx) => {
       kept = tx;
     });
@@ -78,7 +67,7 @@ describe('PGlite on its own thread', () => {
 
   it('keeps what was committed across a close and a reopen', async () => {
     await db.close();
-    db = await openDb({ dataDir });
+    db = await openPglite({ dir: join(dataDir, 'db') });
     const { rows } = await db.query<{ body: string }>('select body from notes order by id');
     expect(rows.map((row) => row.body)).toEqual(['one', 'two', 'three']);
   });

@@ -1,10 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import { releaseFsBundle, type BundleFs } from './pglite-bundle.js';
-import { preparedStatements } from './pglite-statements.js';
+import { releaseFsBundle, type BundleFs } from './bundle.js';
+import { preparedStatements } from './statements.js';
 
 /**
- * What db.ts needs of PGlite: run one statement, run a script, close. In this thread (in-memory databases:
- * tests) or on a worker thread of its own (a data directory: the server; docs/decisions/0118).
+ * What open.ts needs of PGlite: run one statement, run a script, close. In this thread (in-memory
+ * databases) or on a worker thread of its own (a data directory).
  */
 export interface PgliteEngine {
   query(sql: string, params?: unknown[]): Promise<{ rows: object[] }>;
@@ -41,8 +41,8 @@ export interface EngineReply {
 
 /**
  * PGlite in the calling thread. `settings` are added after PGlite's own start parameters. PGlite is loaded
- * here, on first use, not when this module is: the server's main thread only starts the worker, and
- * loading PGlite's JavaScript there cost ~1.6 MiB of heap for nothing (docs/decisions/0123).
+ * here, on first use, not when this module is: a caller that runs it on a thread only starts the worker,
+ * and loading PGlite's JavaScript in its thread would hold heap for nothing.
  */
 export async function inProcessEngine(dir: string | undefined, settings: string[]): Promise<PgliteEngine> {
   const pglite = await import('@electric-sql/pglite');
@@ -50,7 +50,7 @@ export async function inProcessEngine(dir: string | undefined, settings: string[
   const db = dir
     ? await pglite.PGlite.create(dir, { startParams })
     : await pglite.PGlite.create({ startParams });
-  // PostgreSQL has started: the installation files only initdb and unused features read can go (0132)
+  // PostgreSQL has started: the installation files only initdb and unused features read can go (bundle.ts)
   releaseFsBundle(db.Module.FS as unknown as BundleFs);
   const statements = preparedStatements(db, pglite);
   // one call at a time, in the order made, as the worker thread does: the lanes hand several statements
@@ -70,21 +70,22 @@ export async function inProcessEngine(dir: string | undefined, settings: string[
 }
 
 /**
- * The thread's young generation (where V8 allocates new objects) is held to 4 MB: left to grow, it reached
- * ~12 MB while PGlite started, nearly empty afterwards, and the pages stay resident (docs/decisions/0119).
+ * The thread's young generation (where V8 allocates new objects) is held small: left to grow, it swelled
+ * while PGlite started, nearly empty afterwards, and the pages stayed resident.
  * What the thread allocates per statement (a request, its rows) is short-lived and small, so the smaller
  * space only means more frequent, cheap scavenges.
  */
 const resourceLimits = { maxYoungGenerationSizeMb: 4 };
 
 /**
- * The worker: its own file built next to server.js (build.mjs); run from source (tests, `npm run dev`),
- * a two-line bootstrap registers tsx in the thread first, as a thread does not inherit the loader.
+ * The worker. Bundled, this module lives inside the caller's bundle, and worker.ts is expected beside it
+ * as `pglite-worker.js` (a bundler builds it as a second entry). Run from source (tests, a dev server), a
+ * two-line bootstrap registers tsx in the thread first, as a thread does not inherit the loader.
  */
 function startWorker(workerData: EngineStart): Worker {
   if (!import.meta.url.endsWith('.ts'))
     return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData, resourceLimits });
-  const source = new URL('./pglite-worker.ts', import.meta.url).href;
+  const source = new URL('./worker.ts', import.meta.url).href;
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
   return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
 }
@@ -96,7 +97,7 @@ function errorOf(reply: NonNullable<EngineReply['error']>): Error {
 }
 
 /**
- * PGlite on its own thread. db.ts's lanes may hand over several statements at once; the thread runs them
+ * PGlite on its own thread. The lanes may hand over several statements at once; the thread runs them
  * in the order sent, and each reply is matched to its call by id. If the thread dies, every waiting and later
  * call fails with the reason instead of hanging.
  */
@@ -146,7 +147,7 @@ export async function threadEngine(dir: string, settings: string[]): Promise<Thr
     exec: async (sql) => void (await ask({ op: 'exec', sql })),
     close: async () => {
       closing = true;
-      // a thread already gone has nothing left to close (the server stops after a loss: server.ts)
+      // a thread already gone has nothing left to close
       if (dead) return void (await worker.terminate());
       try {
         await ask({ op: 'close' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from './db.js';
-import { MAX_BACKGROUND_AHEAD, MAX_IN_FLIGHT } from './pglite-lanes.js';
+import { openPglite, type EmbeddedPglite, type PgliteLane } from './open.js';
+import { MAX_BACKGROUND_AHEAD, MAX_IN_FLIGHT } from './lanes.js';
 
 /*
  * PGlite's one connection in two lanes (decisions 0117, 0118): work that can wait (translation writes,
@@ -8,16 +8,16 @@ import { MAX_BACKGROUND_AHEAD, MAX_IN_FLIGHT } from './pglite-lanes.js';
  * insert never queues behind more than those; statements are pipelined, transactions have it alone.
  */
 describe('the background lane on PGlite', () => {
-  let db: Db;
+  let db: EmbeddedPglite;
   beforeAll(async () => {
-    db = await openDb({});
+    db = await openPglite();
     await db.query('create table lane_log (n serial primary key, what text not null)');
   });
   afterAll(() => db.close());
 
   it('lets foreground work waiting go before background work waiting; each lane keeps its order', async () => {
     const done: string[] = [];
-    const write = (lane: Pick<Db, 'query'>, what: string) =>
+    const write = (lane: Pick<PgliteLane, 'query'>, what: string) =>
       lane.query('insert into lane_log (what) values ($1)', [what]).then(() => done.push(what));
     // more background statements than may be handed over at once, then a background transaction
     const background = Array.from({ length: MAX_BACKGROUND_AHEAD + 3 }, (_, i) => `background ${i + 1}`);

@@ -1,5 +1,5 @@
 import type * as PgliteModule from '@electric-sql/pglite';
-import { bindExecuteSync, ReplyReader, type WireValue } from './pglite-wire.js';
+import { bindExecuteSync, ReplyReader, type WireValue } from './wire.js';
 
 /** PGlite's protocol and type modules, passed in: the server loads PGlite only where it runs it. */
 export type PgliteCodecs = Pick<typeof PgliteModule, 'protocol' | 'types'>;
@@ -12,7 +12,7 @@ export type PgliteCodecs = Pick<typeof PgliteModule, 'protocol' | 'types'>;
  * query). Here a statement's SQL is parsed and described once under a name; after that one call binds,
  * executes and syncs. Values are serialised and rows parsed with the database's own type handlers, so
  * rows look exactly as `query` returns them. That call's bytes are written and its answer read by
- * pglite-wire.ts rather than by PGlite's general serializer and parser, which cost ~30 % of a short
+ * wire.ts rather than by PGlite's general serializer and parser, which cost ~30 % of a short
  * statement's CPU back to back (docs/decisions/0128); an error is still parsed, and thrown, by PGlite's
  * own parser.
  */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { notNeededOnceRunning, releaseFsBundle, type BundleFs } from './pglite-bundle.js';
+import { notNeededOnceRunning, releaseFsBundle, type BundleFs } from './bundle.js';
 
 const fsOf = (db: PGlite) => db.Module.FS as unknown as BundleFs;
 const exists = (fs: BundleFs, path: string) => {
