@@ -6,7 +6,7 @@ import type { Summary } from './lib/stats.js';
 import type { TranslationE2eResult } from './translation-e2e.js';
 import type { TranslationRunResult } from './translation-run.js';
 
-/* The readable table printed at the end of `npm run bench`; the same data goes to bench/results/latest.json. */
+/* The readable table printed at the end of `npm run bench`; the same data goes to bench/results/ as JSON. */
 
 export interface BenchResults {
   date: string;

@@ -184,10 +184,14 @@ async function main(): Promise<void> {
   if (flood) printFloodReport(flood.result);
   if (joinHistory) printJoinHistoryReport(joinHistory.result);
   if (fanout) printFanoutReport(fanout);
+  // latest.json for a quick look (not committed); a dated copy to commit beside what a change quotes
+  const dated = join(here, 'results', `${results.date.slice(0, 16).replace(':', '-')}.json`);
   const out = process.env.BENCH_OUT ?? join(here, 'results', 'latest.json');
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-  log(`results written to ${out}`);
+  for (const file of process.env.BENCH_OUT ? [out] : [out, dated]) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  }
+  log(`results written to ${out}${process.env.BENCH_OUT ? '' : ` and ${dated}`}`);
 }
 
 main().then(
