@@ -18,6 +18,7 @@ const CLIENTS = 5;
 const MESSAGES_PER_CYCLE = 8;
 /** How long the clients get, once the faults stop, to empty their outboxes and catch up. */
 const SETTLE_MS = 60_000;
+const PROGRESS_EVERY = 100;
 
 const FAULTS = ['kill', 'skewed-restart', 'redis', 'drop', 'slow'] as const;
 type Fault = (typeof FAULTS)[number];
@@ -64,6 +65,12 @@ async function main(): Promise<number> {
       const fault = nextFault();
       counts[fault]++;
       await inject(fault, cluster, clients, () => chat(MESSAGES_PER_CYCLE / 2));
+      // a long run shows it is alive
+      if ((cycle + 1) % PROGRESS_EVERY === 0 && cycle + 1 < CYCLES) {
+        console.log(
+          `chaos: ${cycle + 1} cycles, ${said} messages, ${Math.round((Date.now() - started) / 1000)} s`,
+        );
+      }
     }
     const faultsMs = Date.now() - started;
 
