@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 /*
  * Browser tests run the built product as a person gets it: `apps/server/dist/server.js` in a child
@@ -117,8 +117,43 @@ export class ProductServer {
  */
 export const BROWSER_UI_FEATURES_OFF = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
+/*
+ * The server sends its Content-Security-Policy in every test: whatever a page, popup or worker does that
+ * the policy blocks fails the test it happened in (or, from a beforeAll, the block's first test).
+ * Chromium reports a violation twice over: a `securitypolicyviolation` event in the document (read by an
+ * init script) and a console error (which also covers workers, where init scripts do not run).
+ */
+const cspViolations: string[] = [];
+const CSP_MESSAGE = /Content Security Policy|CSP violation/;
+
+function reportPolicyViolations() {
+  addEventListener(
+    'securitypolicyviolation',
+    (event) => {
+      const where = `${event.sourceFile || location.href}:${event.lineNumber}`;
+      console.error(
+        `CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${where})`,
+      );
+    },
+    true,
+  );
+}
+
+async function watchPolicy(context: BrowserContext): Promise<void> {
+  context.on('console', (message) => {
+    if (message.type() === 'error' && CSP_MESSAGE.test(message.text())) cspViolations.push(message.text());
+  });
+  await context.addInitScript(reportPolicyViolations);
+}
+
+function expectNoPolicyViolations() {
+  expect(cspViolations.splice(0), 'Content-Security-Policy violations').toEqual([]);
+}
+afterEach(expectNoPolicyViolations);
+afterAll(expectNoPolicyViolations);
+
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -135,6 +170,14 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
       ...extraArgs,
     ],
   });
+  // every context (browser.newPage makes one too) is watched from its first page on
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await watchPolicy(context);
+    return context;
+  };
+  return browser;
 }
 
 /** What a describe block's tests run against: the built product and one Chromium. */

@@ -27,6 +27,7 @@ import { startBalanceEvents } from './credits/index.js';
 import { registerBodyGuard } from './http/body-guard.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerRateLimits } from './http/rate-limits.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { frameLimitSettings } from './realtime/frame-limits.js';
 import type { ConnectionDeps } from './realtime/connection-core.js';
 import { createGateway } from './realtime/gateway.js';
@@ -97,6 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   registerBodyGuard(app);
+  await registerSecurityHeaders(app, config);
 
   const { db, redis, bus, presence } = await openStores(config, options.inMemoryDb, app.log);
   const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);

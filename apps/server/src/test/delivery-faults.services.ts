@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../test/free-port.js';
-import { guestLogin, joinRoom, startServer, type TestServer } from '../test/harness.js';
+import { chatNodeOf, guestLogin, joinRoom, startServer, type TestServer } from '../test/harness.js';
 import { ResumingClient } from '../test/resuming-client.js';
+import { startRedis, stopRedis } from './redis-server.js';
+import { seeded, sleep } from './seeded.js';
 import { scratchDatabase } from './scratch-database.js';
 
 /*
@@ -17,45 +19,6 @@ const MESSAGES_PER_CYCLE = 24;
 const CLIENTS = 4;
 
 const database = scratchDatabase('xtalk_faults');
-
-/** mulberry32: a small seeded generator, so a failing run can be repeated with FAULT_SEED. */
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A redis-server of this test's own, on a free port, without persistence. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (/ready to accept connections/i.test(chunk.toString())) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', () => reject(new Error('redis-server exited')));
-  });
-  return child;
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 describe('delivery under faults: two nodes, PostgreSQL, a Redis of its own', () => {
   let redis: ChildProcess;
@@ -86,11 +49,12 @@ describe('delivery under faults: two nodes, PostgreSQL, a Redis of its own', () 
   it('stores every acknowledged message once and delivers each to every client once, in order', async () => {
     const random = seeded(SEED);
     const up = () => nodes.filter((node): node is TestServer => node !== undefined);
+    const upNodes = () => up().map(chatNodeOf);
     const logins = await Promise.all(
       Array.from({ length: CLIENTS }, (_, i) => guestLogin(nodes[i % 2]!.app)),
     );
     const { roomId } = await joinRoom(nodes[0]!.app, logins[0]!.token, null);
-    const clients = logins.map((login) => new ResumingClient(login, roomId, up, random));
+    const clients = logins.map((login) => new ResumingClient(login, roomId, upNodes, random));
     await Promise.all(clients.map((client) => client.connect()));
     await expect.poll(() => clients.every((client) => client.isReady), { timeout: 10_000 }).toBe(true);
 
@@ -126,7 +90,12 @@ describe('delivery under faults: two nodes, PostgreSQL, a Redis of its own', () 
           })
           .toMatchObject({ status: 'degraded', busConnected: false });
         // joining during the outage works on a node (its own rooms keep going from the log)
-        const joiner = new ResumingClient(await guestLogin(node.app), roomId, () => [node], random);
+        const joiner = new ResumingClient(
+          await guestLogin(node.app),
+          roomId,
+          () => [chatNodeOf(node)],
+          random,
+        );
         await joiner.connect();
         await expect.poll(() => joiner.isReady, { timeout: 10_000 }).toBe(true);
         joiner.stop();

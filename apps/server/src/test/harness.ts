@@ -9,6 +9,7 @@ import type { GuestLoginResponse, JoinRoomResponse, ResumePosition, ServerFrame 
 import { buildApp, type AppOptions } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../store/db.js';
+import type { ChatNode } from './resuming-client.js';
 
 /*
  * Test harness: the real app on a real port, with its database in memory (or in a temp DATA_DIR when a
@@ -92,6 +93,12 @@ export async function guestLogin(app: FastifyInstance): Promise<GuestLoginRespon
   if (response.statusCode !== 200) throw new Error(`guest login failed: ${response.body}`);
   return response.json();
 }
+
+/** An in-process server as a node a ResumingClient reconnects to. */
+export const chatNodeOf = (server: TestServer): ChatNode => ({
+  wsBase: server.wsBase,
+  join: (token, roomId) => joinRoom(server.app, token, roomId),
+});
 
 export async function joinRoom(
   app: FastifyInstance,

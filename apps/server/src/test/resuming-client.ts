@@ -1,7 +1,13 @@
 import WebSocket from 'ws';
 import type { GuestLoginResponse, MessageFrame, ServerFrame } from '@xtalk/protocol';
 import { PROTOCOL_VERSION } from '@xtalk/protocol';
-import { joinRoom, type TestServer } from './harness.js';
+
+/** A node a client can (re)connect to: in-process (test/harness.ts) or a server process (the chaos run). */
+export interface ChatNode {
+  wsBase: string;
+  /** POST /xtalk for this user and room: the session its socket opens. */
+  join(token: string, roomId: string): Promise<{ sessionId: string }>;
+}
 
 /*
  * A client that behaves like the web app's socket client, for fault tests: it remembers {epoch, offset},
@@ -31,7 +37,7 @@ export class ResumingClient {
     readonly login: GuestLoginResponse,
     readonly roomId: string,
     /** The nodes up now; a reconnect picks one of them. */
-    private readonly nodes: () => TestServer[],
+    private readonly nodes: () => ChatNode[],
     private readonly random: () => number,
   ) {}
 
@@ -59,8 +65,8 @@ export class ResumingClient {
     }
   }
 
-  private async open(node: TestServer): Promise<void> {
-    const session = await joinRoom(node.app, this.login.token, this.roomId);
+  private async open(node: ChatNode): Promise<void> {
+    const session = await node.join(this.login.token, this.roomId);
     const ws = new WebSocket(`${node.wsBase}/xtalk_ws/${session.sessionId}?t=${this.login.token}`);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
@@ -148,6 +154,14 @@ export class ResumingClient {
     const clientId = `${this.login.user.username}-${++this.counter}`;
     this.outbox.set(clientId, text);
     if (this.isReady) this.sendChat(clientId, text);
+  }
+
+  /** A slow reader: the socket is not read for `ms` (the server's sends pile up meanwhile). */
+  stall(ms: number) {
+    const ws = this.ws;
+    if (!ws) return;
+    ws.pause();
+    setTimeout(() => ws.resume(), ms);
   }
 
   /** The network drops: no close handshake. */

@@ -1,0 +1,71 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Config } from '../config.js';
+
+/** The path Telegram's web client frames as the Mini App; every other page refuses to be framed. */
+export const TELEGRAM_MINI_APP_PATH = '/translate';
+/** Where Telegram's web client runs (its apps open a Mini App in a web view, not a frame). */
+export const TELEGRAM_WEB_ORIGIN = 'https://web.telegram.org';
+const TELEGRAM_SCRIPTS = 'https://telegram.org';
+const TELEGRAM_WIDGET_FRAME = 'https://oauth.telegram.org';
+const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
+
+const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+type Directives = Record<string, Iterable<string | ((req: IncomingMessage) => string)>>;
+
+/**
+ * What the web app loads, and nothing else: its own scripts (no inline ones), WebAssembly for the Opus
+ * encoder, workers and worklets from its own files (the service worker, ALTCHA's solver, the encoder)
+ * or blobs, audio played from blob: and data: addresses, and the third parties a configuration turns on
+ * (Turnstile, Telegram's widget). Styles may be inline: React and the bot-check widget set them, and a
+ * style cannot run code.
+ */
+export function policyDirectives(config: Config): Directives {
+  const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
+  const turnstile = config.TURNSTILE_SITE_KEY && config.TURNSTILE_SECRET_KEY ? [TURNSTILE_ORIGIN] : [];
+  const telegram = config.TELEGRAM_BOT_TOKEN !== undefined;
+  const frames = [...turnstile, ...(telegram ? [TELEGRAM_WIDGET_FRAME] : [])];
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", "'wasm-unsafe-eval'", ...turnstile, ...(telegram ? [TELEGRAM_SCRIPTS] : [])],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'media-src': ["'self'", 'data:', 'blob:'],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'"],
+    'worker-src': ["'self'", 'blob:'],
+    'manifest-src': ["'self'"],
+    'frame-src': frames.length > 0 ? frames : ["'none'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': [(req) => frameAncestorsOf(req.url ?? '/', telegram)],
+    // over plain HTTP (a local run) there is nothing to upgrade to
+    ...(https ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+}
+
+function frameAncestorsOf(url: string, telegram: boolean): string {
+  const path = url.split('?')[0];
+  return telegram && path === TELEGRAM_MINI_APP_PATH ? TELEGRAM_WEB_ORIGIN : "'none'";
+}
+
+/**
+ * Security headers on every response (helmet). `frame-ancestors` is what forbids framing: every browser
+ * that runs the app honours it, and unlike X-Frame-Options it can let Telegram frame the Mini App path,
+ * so the legacy header is not sent. HSTS only when the public address is https: over plain HTTP it would
+ * be ignored, and a local run must not pin a host to TLS.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: policyDirectives(config) },
+    // the Stripe checkout and Telegram's login open in windows of their own and may talk back
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: https ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false } : false,
+    xFrameOptions: false,
+  });
+}
