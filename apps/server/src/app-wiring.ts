@@ -14,6 +14,7 @@ import type { Tokens } from './auth/tokens.js';
 import type { UsersRepo } from './auth/users-repo.js';
 import { createMemoryBus, type Bus } from './bus/bus.js';
 import { createRedisBus } from './bus/redis-bus.js';
+import { redisOptions, watchRedis } from './bus/redis-outage.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createCreditMeter, createGuestCheck, createLedger, dailyAllowance } from './credits/index.js';
@@ -22,6 +23,7 @@ import { paymentsRoutes } from './payments/index.js';
 import { paymentServiceRoutes } from './payments/service.js';
 import { playerRoutes } from './players/routes.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
+import { withMemoryFallback } from './realtime/presence-fallback.js';
 import type { RoomHub } from './realtime/room-hub.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createFairRooms, withFairRooms } from './rooms/fair-rooms.js';
@@ -52,13 +54,22 @@ export async function openStores(config: Config, inMemoryDb: boolean | undefined
   await migrate(db);
   // ioredis is loaded only with REDIS_URL (decision 0116)
   const redis: Redis | undefined = config.REDIS_URL
-    ? new (await import('ioredis')).Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 })
+    ? new (await import('ioredis')).Redis(config.REDIS_URL, redisOptions(config.REDIS_COMMAND_TIMEOUT_MS))
     : undefined;
-  // while Redis is away the client reconnects by itself; the callers see their command fail
+  // while Redis is away the client reconnects by itself; its users go on without it (redis-outage.ts)
   redis?.on('error', (error) => log.debug({ err: error }, 'redis unavailable'));
-  const bus: Bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL) : createMemoryBus();
-  const presence = redis ? createRedisPresence(redis) : createMemoryPresence();
-  return { db, redis, bus, presence };
+  const redisOutage = redis ? watchRedis(redis, log) : undefined;
+  const [bus] = await Promise.all([
+    config.REDIS_URL
+      ? createRedisBus(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS)
+      : Promise.resolve(createMemoryBus()),
+    redis?.connect(),
+  ]);
+  const presence =
+    redis && redisOutage
+      ? withMemoryFallback(createRedisPresence(redis), redisOutage)
+      : createMemoryPresence();
+  return { db, redis, redisOutage, bus, presence };
 }
 
 /**

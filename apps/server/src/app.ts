@@ -100,7 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerBodyGuard(app);
   await registerSecurityHeaders(app, config);
 
-  const { db, redis, bus, presence } = await openStores(config, options.inMemoryDb, app.log);
+  const { db, redis, redisOutage, bus, presence } = await openStores(config, options.inMemoryDb, app.log);
   const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
   const tokens = createTokens(secret, config.SESSION_TTL_SECONDS, clock);
   const users = createUsersRepo(db);
@@ -144,7 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sampledLog = createLogSampler(app.log, clock);
 
   // before any route: each route gets its limit when it is added
-  await registerRateLimits(app, { config, tokens, redis });
+  await registerRateLimits(app, { config, tokens, redis, redisOutage });
   await app.register(authRoutes, { botCheck, tokens, users, authenticator });
   const { oidc } = await registerAccounts(app, { config, db, clock, tokens, users, links, authenticator });
   await registerPayments(app, { config, db, clock, ledger: credits.ledger, users, authenticator });

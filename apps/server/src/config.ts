@@ -41,6 +41,8 @@ export const configSchema = z
     DATABASE_URL: optionalString,
     /** Unset: fan-out and presence stay in this process (one node). */
     REDIS_URL: optionalString,
+    /** The longest a Redis command on a request's path waits before the node goes on without Redis (ms). */
+    REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(500),
     /** Unset: generated once and kept in DATA_DIR/auth-secret. */
     AUTH_SECRET: optionalString,
     SESSION_TTL_SECONDS: z.coerce.number().int().positive().default(DEFAULT_SESSION_TTL_SECONDS),

@@ -1,17 +1,18 @@
 import type { Bus } from './bus.js';
+import { redisOptions } from './redis-outage.js';
 
 /**
  * Redis pub/sub bus. A subscriber connection cannot publish, so there are two. Several local handlers
  * of one channel share one Redis subscription.
  *
- * Neither connection queues commands while Redis is away: a publish fails at once (the hub then reads
- * the room log instead of waiting), and every channel is subscribed again when the subscriber is back,
- * after which `onReconnect` listeners read from the log whatever was published meanwhile.
+ * Neither connection queues commands while Redis is away, nor waits long for an answer (redis-outage.ts):
+ * a publish fails at once (the hub then reads the room log instead of waiting), and every channel is
+ * subscribed again when the subscriber is back, after which `onReconnect` listeners read from the log whatever was published meanwhile.
  */
-export async function createRedisBus(url: string): Promise<Bus> {
+export async function createRedisBus(url: string, commandTimeoutMs: number): Promise<Bus> {
   // loaded only with REDIS_URL: one node runs without it (decision 0116)
   const { Redis } = await import('ioredis');
-  const options = { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false } as const;
+  const options = redisOptions(commandTimeoutMs);
   const publisher = new Redis(url, options);
   const subscriber = new Redis(url, options);
   // errors while Redis is away are expected; the connections retry by themselves

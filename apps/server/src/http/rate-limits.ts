@@ -5,12 +5,14 @@ import { ApiPath } from '@xtalk/protocol';
 import { bearerTokenOf } from '../auth/authenticate.js';
 import type { Tokens } from '../auth/tokens.js';
 import type { Config } from '../config.js';
+import type { RedisOutage } from '../bus/redis-outage.js';
 import { HttpError } from '../http-errors.js';
+import { fallbackStore } from './rate-limit-store.js';
 
 /*
  * HTTP rate limits (docs/decisions/0070-limits-on-every-door.md). Counted by @fastify/rate-limit's store:
- * in memory on one node, in Redis when REDIS_URL is set so every node counts together. Windows are one
- * minute. A limited request gets 429, the usual JSON error body and `retry-after` (seconds).
+ * in memory on one node, in Redis when REDIS_URL is set so every node counts together (in memory while
+ * Redis is away: rate-limit-store.ts). Windows are one minute. A limited request gets 429, the usual JSON error body and `retry-after` (seconds).
  *
  * Every route gets a policy from ROUTE_POLICIES by its path (so a route added later under /api/ is
  * limited as `api` without doing anything), or names one itself:
@@ -57,6 +59,8 @@ export interface RateLimitDeps {
   tokens: Tokens;
   /** Shared counters across nodes; without it, counted in this process. */
   redis?: Redis;
+  /** Where the counters go on while Redis is away (in this node's memory). */
+  redisOutage?: RedisOutage;
 }
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
@@ -68,8 +72,10 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
   const { config } = deps;
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(deps.redis ? { redis: deps.redis, nameSpace: 'xtalk:rate:' } : {}),
-    // a Redis outage must not turn every request into an error: limits pause, the routes still answer
+    ...(deps.redis && deps.redisOutage
+      ? { store: fallbackStore(deps.redis, deps.redisOutage, 'xtalk:rate:') }
+      : {}),
+    // a counter that cannot be read does not turn a request into an error
     skipOnError: true,
   });
   const userIds = new WeakMap<FastifyRequest, string>();
