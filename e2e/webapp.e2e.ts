@@ -128,7 +128,7 @@ describe('web app', () => {
     });
   }
 
-  it("greets a first connection with XTalkChan's tutorial, in the user's language, for that user only", async () => {
+  it("greets a first connection with XTalkChan's tutorial, in the user's language and following a switch, for that user only", async () => {
     const erin = await newPerson(product.browser, product.server.url, { tutorial: true, language: 'ja' });
     await enterAsGuest(erin.page);
     const tutorial = erin.page.locator('[data-tutorial]');
@@ -138,6 +138,13 @@ describe('web app', () => {
     expect(text).toContain('マイク');
     expect(text).toContain('招待');
     expect(text).toContain('ヒント');
+    // and follows a switch of the interface language, in place
+    await erin.page.getByTestId('language-switch').locator('[data-value="en"]').click();
+    await expect.poll(async () => (await tutorial.allTextContents()).join('\n')).toContain('Tap the mic');
+    expect(await tutorial.count()).toBe(4);
+    expect((await tutorial.allTextContents()).join('\n')).not.toContain('マイク');
+    await erin.page.getByTestId('language-switch').locator('[data-value="ja"]').click();
+    await expect.poll(async () => (await tutorial.allTextContents()).join('\n')).toContain('マイク');
     // the mascot's name is yellow (hue 48), made readable
     const colour = await tutorial
       .first()
