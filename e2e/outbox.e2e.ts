@@ -3,8 +3,8 @@ import type { WebSocketRoute } from 'playwright-core';
 import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
 
 /*
- * Issue 16's outbox in the browser: Bob goes offline, types two messages (shown as sending, 'Not
- * connected.'), reloads the page while his socket still cannot get through, comes back, and both
+ * Issue 16's outbox in the browser: Bob goes offline, types two messages (each saying 'Will send
+ * when connected', no error), reloads the page while his socket still cannot get through, comes back, and both
  * messages arrive once, for him and for Alice.
  */
 describe('the outbox across a reload', () => {
@@ -31,7 +31,8 @@ describe('the outbox across a reload', () => {
 
     // typing works while reconnecting; the messages wait, shown as sending
     await say(bob.page, 'Typed offline, one');
-    await bob.page.getByText('Not connected.').first().waitFor();
+    await bob.page.getByText('Will send when connected').first().waitFor();
+    expect(await bob.page.getByText('Not connected.').count()).toBe(0);
     await say(bob.page, 'Typed offline, two');
     const pending = bob.page.getByTestId('pending-message');
     await expect.poll(() => pending.count()).toBe(2);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiPath } from '@xtalk/protocol';
@@ -24,6 +25,7 @@ import { paymentServiceRoutes } from './payments/service.js';
 import { playerRoutes } from './players/routes.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import { withMemoryFallback } from './realtime/presence-fallback.js';
+import { createFileReturners, createRedisReturners, type Returners } from './realtime/returners.js';
 import type { RoomHub } from './realtime/room-hub.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createFairRooms, withFairRooms } from './rooms/fair-rooms.js';
@@ -266,4 +268,17 @@ export function startSweeps(config: Config, db: Db, clock: Clock, log: FastifyBa
     EXPIRY_SWEEP_MS,
     (error) => log.warn({ err: error }, 'removing expired sessions, codes or idle guests failed'),
   );
+}
+
+/** Who a restart sent away (0161): in Redis when nodes share rooms, else in DATA_DIR (none in memory). */
+export function createReturners(
+  config: Config,
+  redis: Redis | undefined,
+  clock: Clock,
+  inMemoryDb: boolean | undefined,
+): Returners | undefined {
+  const graceMs = config.LEAVE_GRACE_SECONDS * 1000;
+  if (redis) return createRedisReturners(redis, graceMs, clock);
+  if (inMemoryDb) return undefined;
+  return createFileReturners(join(config.DATA_DIR, 'presence-at-shutdown.json'), graceMs, clock);
 }

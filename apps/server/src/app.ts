@@ -12,6 +12,7 @@ import {
   registerPayments,
   startSweeps,
   translationStore,
+  createReturners,
 } from './app-wiring.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { resolveAuthSecret } from './auth/auth-secret.js';
@@ -191,6 +192,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       presence,
       announcer: createPresenceAnnouncer(hub, clock),
       departures: createDepartures(config.LEAVE_GRACE_SECONDS * 1000),
+      returners: createReturners(config, redis, clock, options.inMemoryDb),
       chat,
       rooms,
       users,

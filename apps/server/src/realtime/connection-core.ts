@@ -7,6 +7,7 @@ import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { CatchUpDeps } from './resume.js';
 import type { FrameLimitPolicy } from './frame-limits.js';
 import type { Presence } from './presence.js';
+import type { Returners } from './returners.js';
 import type { Departures } from './departures.js';
 import type { PresenceAnnouncer, PresenceEvent } from './presence-announcer.js';
 import type { HubMember, RoomHub, UserMember } from './room-hub.js';
@@ -16,6 +17,8 @@ export interface ConnectionDeps {
   presence: Presence;
   /** JOIN/LEAVE coalesced per room (docs/decisions/0110); without it each is broadcast at once. */
   announcer?: PresenceAnnouncer;
+  /** Who a restart sent away: not announced as joining when back within the grace (0161). */
+  returners?: Returners;
   /** The grace before a closed connection leaves the room's presence (0140); without it, at once. */
   departures?: Departures;
   chat: ChatService;

@@ -117,7 +117,17 @@ async function announceJoin(core: ConnectionCore) {
       return false;
     },
   );
-  if (first) await announcePresence(core, 'JOIN');
+  if (first && !(await backAfterRestart(core))) await announcePresence(core, 'JOIN');
+}
+
+/** Someone a restart sent away, back within the grace (0161): nobody hears they joined. */
+async function backAfterRestart(core: ConnectionCore): Promise<boolean> {
+  const returners = core.deps.returners;
+  if (!returners) return false;
+  return returners.returning(core.roomId, core.user.username).catch((error: unknown) => {
+    core.log.warn({ err: error }, 'returners unavailable; announcing the join');
+    return false;
+  });
 }
 
 async function balanceAfterReady(core: ConnectionCore): Promise<ServerFrame | undefined> {

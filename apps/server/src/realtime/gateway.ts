@@ -88,6 +88,18 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     ws.close(CloseCode.TokenExpired, 'Your login has expired.'),
   );
 
+  /** Who is in a room as the process goes, for the next one (0161); an error never holds the shutdown. */
+  async function rememberPresent(connections: Connection[]) {
+    const returners = options.connectionDeps.returners;
+    if (!returners) return;
+    const people = connections
+      .filter((connection) => connection.present)
+      .map((connection) => ({ roomId: connection.roomId, username: connection.user.username }));
+    await returners
+      .remember(people)
+      .catch((error: unknown) => options.logger.warn({ err: error }, 'could not remember who was present'));
+  }
+
   // One listener of each kind for every socket, the socket being `this` (issue 13: no closures per socket)
   function onMessage(this: WebSocket, data: RawData, isBinary: boolean) {
     const connection = live.get(this)?.connection;
@@ -197,6 +209,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
       expiries.stop();
       const connections = [...live.entries()];
       await Promise.allSettled(connections.map(([, peer]) => peer.connection.settled()));
+      await rememberPresent(connections.map(([, peer]) => peer.connection));
       const closed = connections.map(
         ([ws]) =>
           new Promise<void>((resolve) => {

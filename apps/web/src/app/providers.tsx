@@ -2,7 +2,9 @@ import { useEffect, type ReactNode } from 'react';
 import { Toaster } from 'sonner';
 import { applyTheme, useTheme } from '../lib/theme';
 
-/** App-wide providers: theme class on <html> and the toaster (top-centre, 2 visible, close button). */
+const TOAST_BOTTOM = 'calc(var(--toast-floor, 0px) + 12px)';
+
+/** App-wide providers: theme class on <html> and the toaster (bottom-centre above the footer, 2 visible, close button). */
 export function AppProviders({ children }: { children: ReactNode }) {
   const theme = useTheme();
   useEffect(() => {
@@ -19,13 +21,14 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <>
       {children}
       <Toaster
-        position="top-center"
+        position="bottom-center"
         visibleToasts={2}
         closeButton
         richColors
-        // Below the room header (h-14), never over Invite or the menus (issue 12, item 3).
-        offset={{ top: 68 }}
-        mobileOffset={{ top: 68 }}
+        // Just above the room's footer: never over the header, the newest message (the list's top) or the
+        // composer; the toaster clips what would slide below that line (index.css).
+        offset={{ bottom: TOAST_BOTTOM }}
+        mobileOffset={{ bottom: TOAST_BOTTOM }}
         theme={resolved}
         // Both interface languages (en, ja) read left to right. Without it sonner asks getComputedStyle on
         // every render of the toaster, a forced style recalculation in the task that shows 'Ready!'.

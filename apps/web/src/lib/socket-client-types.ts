@@ -3,7 +3,11 @@ import type { Timers } from './socket-timing';
 
 /* What the room client (socket-client.ts) is given and what it tells: its states, events and options. */
 
-export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'ready' | 'reconnecting';
+/**
+ * `reconnecting` retries by itself; `disconnected` has given up (another tab took the session, or the
+ * server stayed away too long) and waits for 'Tap to Reconnect'.
+ */
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'ready' | 'reconnecting' | 'disconnected';
 
 /** The part of the browser WebSocket this client uses (the `ws` package and fakes fit too). */
 export interface WebSocketLike {
@@ -56,6 +60,10 @@ export interface SocketClientOptions {
   random?: () => number;
   /** Where `online`, `offline`, `focus` and `visibilitychange` come from (the window in a browser). */
   events?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | undefined;
+  /** How long the client retries by itself before it gives up and waits for a tap (`disconnected`). */
+  giveUpAfterMs?: number;
+  /** The time, in ms (Date.now by default). */
+  now?: () => number;
   /** How long a socket may stay silent after a frame the server answers before it is given up. */
   answerTimeoutMs?: number;
 }

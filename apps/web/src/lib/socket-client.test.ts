@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
 import { FakeSocket, flush, last, setup, withFakeSockets } from '../test/fake-room-socket';
 import type { SessionInfo } from './socket-client';
-import { HELLO_FALLBACK_MS, backoffDelay } from './socket-timing';
+import { GIVE_UP_AFTER_MS, HELLO_FALLBACK_MS, backoffDelay } from './socket-timing';
 
 withFakeSockets();
 
@@ -141,6 +141,28 @@ describe('SocketClient', () => {
     expect(client.state).toBe('connected');
   });
 
+  it('gives up once it has retried for a while, and a tap starts over', async () => {
+    let fail = true;
+    const { client, sessions } = setup(async (room) => {
+      if (fail) throw new TypeError('Failed to fetch');
+      return { sessionId: 's', roomId: room ?? 'X', url: 'ws://test/s' };
+    });
+    client.join('ABC2345');
+    await flush();
+    await vi.advanceTimersByTimeAsync(GIVE_UP_AFTER_MS - 1000);
+    expect(client.state).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(client.state).toBe('disconnected');
+    const tries = sessions.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sessions).toHaveBeenCalledTimes(tries);
+    fail = false;
+    client.reconnectNow();
+    await flush();
+    last().open();
+    expect(client.state).toBe('connected');
+  });
+
   it('stops on a session error the server answered (e.g. 404 room)', async () => {
     const { client, sessions } = setup(async () => {
       throw Object.assign(new Error('Room not found.'), { status: 404 });
@@ -169,14 +191,14 @@ describe('SocketClient', () => {
     expect(FakeSocket.all).toHaveLength(1);
   });
 
-  it('waits for a tap after 4000 (session taken over) and reconnects at once on reconnectNow()', async () => {
+  it('gives up at once after 4000 (session taken over), waits for a tap, and reconnects at once on reconnectNow()', async () => {
     const { client, sessions } = setup();
     client.join('ABC2345');
     await flush();
     last().open();
     last().drop(4000);
     await vi.advanceTimersByTimeAsync(20_000);
-    expect(client.state).toBe('reconnecting');
+    expect(client.state).toBe('disconnected');
     expect(FakeSocket.all).toHaveLength(1);
     client.reconnectNow();
     await flush();

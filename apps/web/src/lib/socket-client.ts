@@ -21,6 +21,7 @@ import {
   INITIAL_BACKOFF_MS,
   HELLO_FALLBACK_MS,
   MAX_BACKOFF_MS,
+  GIVE_UP_AFTER_MS,
   SESSION_TIMEOUT_MS,
   backoffDelay,
   browserTimers,
@@ -72,6 +73,8 @@ export class SocketClient {
   /** Whether the socket is alive: given up when the browser goes offline or it stays silent. */
   private readonly liveness: SocketLiveness;
   private retries = 0;
+  /** When the client last began to reconnect: past GIVE_UP_AFTER_MS it gives up. */
+  private reconnectingSince = 0;
   /** Bumped on every join/leave so late callbacks of an abandoned attempt are ignored. */
   private generation = 0;
   private currentState: ConnectionState = 'idle';
@@ -88,6 +91,8 @@ export class SocketClient {
       isFatal: defaultIsFatal,
       initialBackoffMs: INITIAL_BACKOFF_MS,
       maxBackoffMs: MAX_BACKOFF_MS,
+      giveUpAfterMs: GIVE_UP_AFTER_MS,
+      now: Date.now,
       random: Math.random,
       answerTimeoutMs: ANSWER_TIMEOUT_MS,
       events: typeof window === 'undefined' ? undefined : window,
@@ -150,6 +155,7 @@ export class SocketClient {
 
   private setState(next: ConnectionState): void {
     if (next === this.currentState) return;
+    if (next === 'reconnecting') this.reconnectingSince = this.options.now();
     this.currentState = next;
     this.emit('state', next);
   }
@@ -234,6 +240,10 @@ export class SocketClient {
   }
 
   private scheduleRetry(): void {
+    if (this.options.now() - this.reconnectingSince >= this.options.giveUpAfterMs) {
+      this.setState('disconnected');
+      return;
+    }
     const delay = backoffDelay(
       this.retries,
       this.options.initialBackoffMs,
@@ -334,7 +344,7 @@ export class SocketClient {
         this.setState('idle');
       } else if (event.code === CloseCode.SessionEnded) {
         // Another tab took the session over: retrying by itself would make the tabs fight; wait for a tap.
-        this.setState('reconnecting');
+        this.setState('disconnected');
       } else {
         this.setState('reconnecting');
         this.scheduleRetry();

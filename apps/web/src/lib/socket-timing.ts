@@ -18,6 +18,12 @@ export const INITIAL_BACKOFF_MS = 300;
 export const MAX_BACKOFF_MS = 1000;
 
 /**
+ * How long the client retries by itself before it gives up and waits for a tap. A restart is back well
+ * within it; past it, 'Disconnected.' is the truth.
+ */
+export const GIVE_UP_AFTER_MS = 30_000;
+
+/**
  * The server answers a chat message as soon as it is stored (milliseconds) and a hello once the replay is
  * written; ten seconds without a single frame after either is a dead socket, not a slow server.
  */

@@ -6,6 +6,7 @@ import { ChatComposer } from '../../features/chat/components/chat-composer';
 import { VoiceControls } from '../../features/voice/components/voice-controls';
 import type { useRecorder } from '../../features/voice/hooks/use-recorder';
 import { useI18n } from '../../lib/i18n';
+import { useToastFloor } from './use-toast-floor';
 
 export interface RoomFooterProps {
   onSend(text: string): boolean;
@@ -54,8 +55,12 @@ export function RoomFooter({
   noRoom = false,
 }: RoomFooterProps) {
   const { t } = useI18n();
+  const toastFloor = useToastFloor();
   return (
-    <footer className="border-t border-slate-200 bg-white/95 dark:border-slate-800 dark:bg-slate-900/95">
+    <footer
+      ref={toastFloor}
+      className="border-t border-slate-200 bg-white/95 dark:border-slate-800 dark:bg-slate-900/95"
+    >
       <ChatComposer
         onSend={onSend}
         isTyping={isTyping}

@@ -1,5 +1,5 @@
 import type { ServerFrame } from '@xtalk/protocol';
-import { startTransition, useCallback, useReducer, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { balanceStore } from '../../features/credits/hooks/use-balance';
 import { tutorialFrames } from '../../features/chat/utils/tutorial';
@@ -8,7 +8,7 @@ import { chatReducer, initialChatState } from '../../features/chat/utils/message
 import { listeningLanguage } from '../../features/room/utils/listening';
 import { frameErrorText } from '../../lib/error-text';
 import { noticeText } from '../../lib/notice-text';
-import { getLanguage, translate } from '../../lib/i18n';
+import { getLanguage, translate, useI18n } from '../../lib/i18n';
 import { StorageKey, readString, writeString } from '../../lib/storage';
 
 /**
@@ -24,6 +24,14 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
   // so the language this person listens in
   const [room, setRoom] = useState({ languages: [] as readonly string[], editWindowMs: 0 });
   const [listening, setListening] = useState(() => listeningLanguage());
+  // When this session's tutorial was made: its messages' ids, so a language switch retells them in place
+  const tutorialAt = useRef<number | undefined>(undefined);
+  const { language } = useI18n();
+  useEffect(() => {
+    if (tutorialAt.current === undefined) return;
+    for (const tutorial of tutorialFrames(language, tutorialAt.current))
+      dispatch({ type: 'frame', frame: tutorial });
+  }, [language]);
   const onFrame = useCallback(
     (frame: ServerFrame) => {
       // The list's update is a transition: React renders it in slices that yield to input and painting,
@@ -48,7 +56,8 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
           // Spec section 4: on a first connection with no chat log, XTalkChan's tutorial, for this user only.
           if (frame.message === 'READY' && !hasChatLog.current && readString(StorageKey.tut) !== '1') {
             writeString(StorageKey.tut, '1');
-            for (const tutorial of tutorialFrames(getLanguage(), Date.now()))
+            tutorialAt.current = Date.now();
+            for (const tutorial of tutorialFrames(getLanguage(), tutorialAt.current))
               dispatch({ type: 'frame', frame: tutorial });
           }
           break;
@@ -69,6 +78,7 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
   /** A new session (another room, or a resume that could not be): the list starts over. */
   const onNewSession = useCallback(() => {
     hasChatLog.current = false;
+    tutorialAt.current = undefined;
     dispatch({ type: 'reset' });
   }, []);
   return { chat, onFrame, onNewSession, room, listening, setListening };

@@ -25,5 +25,8 @@ describe('dictionaries', () => {
     expect(en['menu.createConfirm']).toBe('Create a new chat room? This will leave your current room.');
     expect(en['notFound.title']).toBe('Oops! Page Not Found.');
     expect(en['chat.empty']).toBe('Start chatting by tapping the mic!');
+    expect(en['audio.avatarError']).toBe('Avatar playback error');
+    expect(en['voice.noAudioContext']).toBe('Browser does not support AudioContext');
+    expect(en['credits.nonSuccess']).toBe('API returned a non success status code: {error}');
   });
 });

@@ -8,6 +8,8 @@ export interface PendingMessage {
   text: string;
   status: 'sending' | 'failed';
   error?: string | undefined;
+  /** The socket is away: it goes out when the room is back. */
+  waiting?: boolean | undefined;
 }
 
 /** Shown as the sender's own message, greyed while sending, with Retry when the server refused it. */
@@ -26,6 +28,7 @@ export function PendingMessageItem({
     <div
       data-testid="pending-message"
       data-status={message.status}
+      data-waiting={message.waiting || undefined}
       className="flex flex-col items-end gap-1 self-end"
     >
       <p
@@ -62,7 +65,7 @@ export function PendingMessageItem({
       ) : (
         <span className="flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
           <Spinner className="size-3" />
-          {t('chat.sending')}
+          {message.waiting ? t('chat.willSend') : t('chat.sending')}
         </span>
       )}
     </div>

@@ -8,7 +8,7 @@ import {
   type OrderStatus,
   type PurchaseResponse,
 } from '@xtalk/protocol';
-import { request } from '../../../lib/api-client';
+import { ApiError, request } from '../../../lib/api-client';
 
 /*
  * The wallet calls the chat makes (spec section 7: "The chat uses only balance (currency t_free) and
@@ -16,24 +16,50 @@ import { request } from '../../../lib/api-client';
  * protocol's schemas, so a surprise from the server is an error here and not a NaN on screen.
  */
 
+/**
+ * Spec section 8: a payment call answered above 201 is "API returned a non success status code: {error}",
+ * carrying the code and the status; the caller words it in the interface language.
+ */
+export class PaymentStatusError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly error: string,
+  ) {
+    super(`API returned a non success status code: ${error}`);
+    this.name = 'PaymentStatusError';
+  }
+}
+
+async function payment<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ApiError && error.status > 201) {
+      throw new PaymentStatusError(error.status, error.code, error.message);
+    }
+    throw error;
+  }
+}
+
 export async function fetchBalance(token: string): Promise<Balance> {
-  const body = await request<unknown>('GET', ApiPath.walletBalance, {
-    token,
-    params: { currency: CREDIT_CURRENCY },
-  });
+  const body = await payment(() =>
+    request<unknown>('GET', ApiPath.walletBalance, { token, params: { currency: CREDIT_CURRENCY } }),
+  );
   return walletBalanceResponseSchema.parse(body);
 }
 
 /** Creates an order for one of the credit packages; the page at `checkoutURL` pays it. */
 export async function startPurchase(token: string, amount: number): Promise<PurchaseResponse> {
-  const body = await request<unknown>('POST', ApiPath.walletPurchase, {
-    token,
-    body: { currency: CREDIT_CURRENCY, amount },
-  });
+  const body = await payment(() =>
+    request<unknown>('POST', ApiPath.walletPurchase, { token, body: { currency: CREDIT_CURRENCY, amount } }),
+  );
   return purchaseResponseSchema.parse(body);
 }
 
 export async function fetchPurchaseStatus(token: string, orderId: string): Promise<OrderStatus> {
-  const body = await request<unknown>('GET', ApiPath.walletPurchaseStatus, { token, params: { orderId } });
+  const body = await payment(() =>
+    request<unknown>('GET', ApiPath.walletPurchaseStatus, { token, params: { orderId } }),
+  );
   return purchaseStatusResponseSchema.parse(body).status;
 }

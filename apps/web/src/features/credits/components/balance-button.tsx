@@ -7,6 +7,7 @@ import { localeFor } from '../../../lib/time';
 import { balanceStore, useBalance } from '../hooks/use-balance';
 import { balanceTone, totalCredits } from '../utils/balance';
 import { toneChip } from './tone';
+import { logPaymentFailure } from '../utils/payment-log';
 
 // Loaded when first opened (decision 0084).
 const CreditDialog = lazyDialog(async () => (await import('./credit-dialog')).CreditDialog);
@@ -31,7 +32,7 @@ export function BalanceButton({ token }: { token: string }) {
       .then((fresh) => {
         if (active) balanceStore.set(fresh);
       })
-      .catch((error: unknown) => console.error('[credits] balance fetch failed', error));
+      .catch((error: unknown) => logPaymentFailure('balance fetch failed', error));
     return () => {
       active = false;
     };

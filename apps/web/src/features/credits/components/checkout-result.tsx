@@ -8,6 +8,7 @@ import type { Balance, OrderStatus } from '@xtalk/protocol';
 import { fetchBalance, fetchPurchaseStatus } from '../api/wallet-api';
 import { balanceStore } from '../hooks/use-balance';
 import { totalCredits } from '../utils/balance';
+import { logPaymentFailure } from '../utils/payment-log';
 
 /** How often, and how long, the landing page asks whether the order is paid (the webhook may lag). */
 export const STATUS_POLL_MS = 1000;
@@ -57,7 +58,7 @@ export function useCheckoutOutcome({
       try {
         answer = await fetchPurchaseStatus(token, orderId);
       } catch (error) {
-        console.error('[credits] order status failed', error);
+        logPaymentFailure('order status failed', error);
       }
       if (!active) return;
       if (answer === 'paid') {
@@ -67,7 +68,7 @@ export function useCheckoutOutcome({
           balanceStore.set(balance);
           if (active) setOutcome({ state: 'paid', balance });
         } catch (error) {
-          console.error('[credits] balance fetch failed', error);
+          logPaymentFailure('balance fetch failed', error);
         }
       } else if (answer === 'canceled') {
         setOutcome({ state: 'canceled' });

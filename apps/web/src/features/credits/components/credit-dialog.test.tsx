@@ -165,7 +165,7 @@ describe('CreditDialog', () => {
     expect(balanceGets()).toBe(2);
   });
 
-  it('logs a failed purchase only, closing the empty window', async () => {
+  it('logs a failed purchase only (non success status), closing the empty window', async () => {
     const state: Wallet = { balance: { free: 100, premium: 0 }, purchaseFails: true };
     wallet(state);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -177,7 +177,13 @@ describe('CreditDialog', () => {
     fireEvent.click(packages()[2]!);
     await waitFor(() => expect(state.releasePurchase).toBeTypeOf('function'));
     act(() => state.releasePurchase!());
-    await waitFor(() => expect(logged).toHaveBeenCalledWith('[credits] purchase failed', expect.anything()));
+    // spec section 8: a payment answer above 201 is logged in the catalogue's words with code and status
+    await waitFor(() =>
+      expect(logged).toHaveBeenCalledWith(
+        '[credits] purchase failed: API returned a non success status code: down',
+        { code: 'internal', status: 500 },
+      ),
+    );
     expect(opened.close).toHaveBeenCalled();
     expect(opened.location.href).toBe('');
     expect(alert).not.toHaveBeenCalled();

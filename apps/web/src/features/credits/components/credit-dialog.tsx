@@ -12,6 +12,7 @@ import { balanceStore, useBalance } from '../hooks/use-balance';
 import { balanceTone, replenishIn, showsReplenishHint, totalCredits } from '../utils/balance';
 import { checkoutAddress, openPendingWindow } from '../utils/checkout-window';
 import { toneText } from './tone';
+import { logPaymentFailure } from '../utils/payment-log';
 
 export interface CreditDialogProps {
   open: boolean;
@@ -72,7 +73,7 @@ function CreditDialogBody({ token, now = Date.now, openWindow }: CreditDialogPro
         done();
       },
       (error: unknown) => {
-        console.error('[credits] balance fetch failed', error);
+        logPaymentFailure('balance fetch failed', error);
         done();
       },
     );
@@ -94,7 +95,7 @@ function CreditDialogBody({ token, now = Date.now, openWindow }: CreditDialogPro
       checkout.go(checkoutAddress(order.checkoutURL, language));
     } catch (error) {
       checkout.cancel();
-      console.error('[credits] purchase failed', error);
+      logPaymentFailure('purchase failed', error);
     } finally {
       setPurchasing(null);
     }

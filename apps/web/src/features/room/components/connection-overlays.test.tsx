@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SPINNER_DELAY_MS } from '../../../components/ui/spinner';
-import { ConnectionOverlays } from './connection-overlays';
+import { ConnectionOverlays, ReconnectBanner } from './connection-overlays';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -26,5 +26,21 @@ describe('ConnectionOverlays', () => {
   it('shows nothing once connected', () => {
     render(<ConnectionOverlays state="connected" />);
     expect(screen.queryByTestId('connecting-overlay')).toBeNull();
+  });
+});
+
+describe('ReconnectBanner', () => {
+  it('says one thing at a time: a thin line while retrying, Disconnected with the button once given up', () => {
+    const onReconnect = vi.fn();
+    const { rerender } = render(<ReconnectBanner state="reconnecting" onReconnect={onReconnect} />);
+    expect(screen.getByTestId('reconnecting-banner').textContent).toBe('Reconnecting...');
+    expect(screen.queryByTestId('reconnect-button')).toBeNull();
+    rerender(<ReconnectBanner state="disconnected" onReconnect={onReconnect} />);
+    expect(screen.queryByTestId('reconnecting-banner')).toBeNull();
+    expect(screen.getByTestId('disconnected-banner').textContent).toContain('Disconnected.');
+    screen.getByTestId('reconnect-button').click();
+    expect(onReconnect).toHaveBeenCalledOnce();
+    rerender(<ReconnectBanner state="ready" onReconnect={onReconnect} />);
+    expect(screen.queryByTestId('disconnected-banner')).toBeNull();
   });
 });

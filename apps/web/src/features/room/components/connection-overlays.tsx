@@ -1,5 +1,5 @@
 import { RefreshCw, WifiOff } from 'lucide-react';
-import { DelayedSpinner } from '../../../components/ui/spinner';
+import { DelayedSpinner, Spinner } from '../../../components/ui/spinner';
 import { useI18n } from '../../../lib/i18n';
 import type { ConnectionState } from '../../../lib/socket-client';
 
@@ -24,22 +24,33 @@ function ConnectingOverlay() {
 }
 
 /**
- * While reconnecting: a bar under the header, in the page's flow, with 'Tap to Reconnect'. It covers
- * nothing, so the list and the composer stay usable (typed messages wait in the outbox and go out when
- * the socket is back).
+ * One thing at a time under the header, in the page's flow so it covers nothing: while the client retries
+ * by itself, a thin 'Reconnecting...' line (the list and the composer stay usable, typed messages wait in
+ * the outbox); once it has given up, 'Disconnected.' with 'Tap to Reconnect'.
  */
 export function ReconnectBanner({ state, onReconnect }: { state: ConnectionState; onReconnect: () => void }) {
   const { t } = useI18n();
-  if (state !== 'reconnecting') return null;
+  if (state === 'reconnecting')
+    return (
+      <div
+        role="status"
+        data-testid="reconnecting-banner"
+        className="flex items-center justify-center gap-2 border-b border-amber-200 bg-amber-50 px-3 py-0.5 text-xs text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-100"
+      >
+        <Spinner className="size-3" />
+        {t('room.reconnecting')}
+      </div>
+    );
+  if (state !== 'disconnected') return null;
   return (
     <div className="flex justify-center border-b border-amber-200 bg-amber-50 px-3 py-1.5 dark:border-amber-900/60 dark:bg-amber-950/40">
       <div
         role="status"
-        data-testid="reconnecting-banner"
+        data-testid="disconnected-banner"
         className="flex w-full max-w-4xl items-center gap-3 sm:px-3"
       >
         <WifiOff className="size-4 shrink-0 text-amber-700 dark:text-amber-300" aria-hidden="true" />
-        <p className="min-w-0 flex-1 text-sm text-amber-900 dark:text-amber-100">{t('room.reconnecting')}</p>
+        <p className="min-w-0 flex-1 text-sm text-amber-900 dark:text-amber-100">{t('room.disconnected')}</p>
         <button
           type="button"
           data-testid="reconnect-button"

@@ -70,7 +70,8 @@ export function useOutbox(clientRef: RefObject<SocketClient | null>) {
 
   /**
    * A typed message goes to the outbox and out at once when the socket is open. While it is not, the
-   * message waits (shown as sending) and 'Not connected.' says so; it goes out on the next READY.
+   * message waits, its bubble says 'Will send when connected', and it goes out on the next READY: no
+   * error, since nothing failed.
    */
   const sendChat = useCallback(
     (message: string): boolean => {
@@ -90,7 +91,7 @@ export function useOutbox(clientRef: RefObject<SocketClient | null>) {
         status: 'sending',
       };
       updateOutbox((entries) => [...entries, entry]);
-      if (clientRef.current?.state !== 'ready' || !transmit(entry)) toastNotConnected();
+      if (clientRef.current?.state === 'ready') transmit(entry);
       return true;
     },
     [clientRef, transmit, updateOutbox],
@@ -103,7 +104,7 @@ export function useOutbox(clientRef: RefObject<SocketClient | null>) {
       if (!entry) return;
       const again: OutboxEntry = { ...entry, status: 'sending', error: undefined };
       updateOutbox((entries) => entries.map((candidate) => (candidate === entry ? again : candidate)));
-      if (clientRef.current?.state !== 'ready' || !transmit(again)) toastNotConnected();
+      if (clientRef.current?.state === 'ready') transmit(again);
     },
     [clientRef, transmit, updateOutbox],
   );

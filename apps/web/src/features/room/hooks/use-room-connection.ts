@@ -127,7 +127,10 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     send,
     sendChat,
     /** The current room's messages not yet acknowledged, oldest first. */
-    outbox: outbox.filter((entry) => entry.roomId === roomId),
+    // a message typed while the socket is away waits, and says so, instead of 'Sending…'
+    outbox: outbox
+      .filter((entry) => entry.roomId === roomId)
+      .map((entry) => (state === 'ready' ? entry : { ...entry, waiting: true })),
     retry,
     discard,
     sendAudio,

@@ -68,7 +68,7 @@ function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => vo
       sinks.setState(next);
       // A socket given up right after READY (decision 0139) would show 'Ready!' over the reconnecting
       // banner on a phone for the rest of its 1.5 s: the toast goes when the connection does.
-      if (next === 'reconnecting') toast.dismiss(READY_TOAST);
+      if (next === 'reconnecting' || next === 'disconnected') toast.dismiss(READY_TOAST);
       if (next !== 'ready') return;
       toast.success(t('room.ready'), { id: READY_TOAST, duration: 1500 });
       if (client.roomId) sinks.flush(client.roomId);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { toast } from 'sonner';
-import { useI18n } from '../../../lib/i18n';
+import { getLanguage, translate, useI18n } from '../../../lib/i18n';
 import { AudioQueue, htmlAudioPlayer, type ClipPlayer } from '../utils/audio-queue';
 import { WavError, validateWav } from '../utils/wav';
 
@@ -18,6 +18,14 @@ function countForTests(): void {
   }
 }
 
+const AVATAR_ERROR_TOAST = 'avatar-error';
+
+/** Spec section 8: a clip the browser cannot play is the avatar's speech failing, said for 3 s. */
+function avatarPlaybackFailed(error: unknown): void {
+  console.warn('[audio] playback', error);
+  toast.error(translate(getLanguage(), 'audio.avatarError'), { id: AVATAR_ERROR_TOAST, duration: 3000 });
+}
+
 /**
  * Spoken translations: validate each WAV frame, queue it, play one by one. `stop` is for the mic button
  * (starting a recording stops playback, spec section 4).
@@ -25,7 +33,7 @@ function countForTests(): void {
 export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
   const { t } = useI18n();
   const queueRef = useRef<AudioQueue | null>(null);
-  if (queueRef.current === null) queueRef.current = new AudioQueue(player);
+  if (queueRef.current === null) queueRef.current = new AudioQueue(player, avatarPlaybackFailed);
   const tRef = useRef(t);
   useEffect(() => {
     tRef.current = t;

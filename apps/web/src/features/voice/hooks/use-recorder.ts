@@ -58,6 +58,8 @@ export function useRecorder(options: UseRecorderOptions) {
         const { t: tr } = latest.current;
         if (problem.kind === 'tooShort') toast(tr('voice.tooShort'));
         else if (problem.kind === 'empty') toast.error(tr('voice.empty'));
+        else if (problem.kind === 'noAudioContext')
+          toast.error(tr('voice.noAudioContext'), { id: MIC_ERROR_TOAST, duration: Infinity });
         // spec section 8: a persistent toast
         else
           toast.error(tr('voice.micError', { message: problem.message }), {

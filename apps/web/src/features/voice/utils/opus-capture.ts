@@ -60,6 +60,14 @@ export class MicError extends Error {
   }
 }
 
+/** The browser has no Web Audio at all: nothing can be recorded or measured (spec section 8). */
+export class NoAudioContextError extends Error {
+  constructor() {
+    super('Browser does not support AudioContext');
+    this.name = 'NoAudioContextError';
+  }
+}
+
 export function isCaptureSupported(): boolean {
   return (
     typeof window !== 'undefined' &&
@@ -96,6 +104,7 @@ async function openStream(deviceId: string | undefined): Promise<MediaStream> {
 
 export async function startOpusCapture(options: CaptureOptions = {}): Promise<OpusCapture> {
   const { deviceId } = options;
+  if (typeof window.AudioContext !== 'function') throw new NoAudioContextError();
   if (!isCaptureSupported()) throw new MicError('This browser cannot record audio (no AudioWorklet).');
   const stream = await openStream(deviceId);
   const context = new AudioContext();

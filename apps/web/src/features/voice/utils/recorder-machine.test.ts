@@ -8,6 +8,7 @@ import {
   type RecorderProblem,
   type RecorderSnapshot,
 } from './recorder-machine';
+import { NoAudioContextError } from './opus-capture';
 
 /** A clock whose time moves only when the test says so, with the timers that fire on the way. */
 class FakeClock implements RecorderClock {
@@ -211,6 +212,14 @@ describe('recorder state machine (spec section 4)', () => {
     await flush();
     expect(recorder.state).toBe('idle');
     expect(problems).toEqual([{ kind: 'mic', message: 'Permission denied' }]);
+  });
+
+  it('says "Browser does not support AudioContext" when there is no Web Audio', async () => {
+    const { recorder, problems } = setup({ start: () => Promise.reject(new NoAudioContextError()) });
+    recorder.tap();
+    await flush();
+    expect(recorder.state).toBe('idle');
+    expect(problems).toEqual([{ kind: 'noAudioContext' }]);
   });
 
   it('cancels the capture and its timers when disposed mid-recording', async () => {

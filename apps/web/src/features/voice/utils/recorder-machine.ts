@@ -21,7 +21,8 @@ export interface Capture {
   cancel(): void;
 }
 
-export type RecorderProblem = { kind: 'tooShort' } | { kind: 'empty' } | { kind: 'mic'; message: string };
+export type RecorderProblem =
+  { kind: 'tooShort' } | { kind: 'empty' } | { kind: 'mic'; message: string } | { kind: 'noAudioContext' };
 
 export interface RecorderClock {
   now(): number;
@@ -102,7 +103,7 @@ export function createRecorder(options: RecorderOptions) {
     } catch (error) {
       if (mine !== generation) return;
       set('idle');
-      options.onProblem({ kind: 'mic', message: error instanceof Error ? error.message : String(error) });
+      options.onProblem(problemOf(error));
       return;
     }
     if (mine !== generation || disposed) {
@@ -133,7 +134,7 @@ export function createRecorder(options: RecorderOptions) {
     } catch (error) {
       elapsedSeconds = 0;
       set('idle');
-      options.onProblem({ kind: 'mic', message: error instanceof Error ? error.message : String(error) });
+      options.onProblem(problemOf(error));
       return;
     }
     if (disposed) return;
@@ -182,4 +183,10 @@ export function formatTimer(totalSeconds: number): string {
   const mm = String(Math.floor(seconds / 60)).padStart(2, '0');
   const ss = String(seconds % 60).padStart(2, '0');
   return `${mm}:${ss}`;
+}
+
+/** Why a recording failed: a browser without Web Audio has its own words (spec section 8). */
+function problemOf(error: unknown): RecorderProblem {
+  if (error instanceof Error && error.name === 'NoAudioContextError') return { kind: 'noAudioContext' };
+  return { kind: 'mic', message: error instanceof Error ? error.message : String(error) };
 }
