@@ -27,6 +27,7 @@ export const serverTableOwners = {
   store_purchases: 'payments',
   payment_txns: 'payments',
   schema_migrations: 'store',
+  room_glossaries: 'glossary',
 };
 
 /** A string is SQL when it starts like a statement; the table names follow from/into/update/join. */

@@ -26,6 +26,8 @@ import { playerRoutes } from './players/routes.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import { withMemoryFallback } from './realtime/presence-fallback.js';
 import { createFileReturners, createRedisReturners, type Returners } from './realtime/returners.js';
+import type { createLogSampler } from './realtime/log-sampler.js';
+import { createSocketCaps } from './realtime/socket-caps.js';
 import type { RoomHub } from './realtime/room-hub.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createFairRooms, withFairRooms } from './rooms/fair-rooms.js';
@@ -39,6 +41,11 @@ import type { FairRooms } from './rooms/fair-rooms.js';
 import { openDb, type Db } from './store/db.js';
 import { startExpirySweeper } from './store/expired-rows.js';
 import { migrate } from './store/migrations.js';
+import { displayNameOf } from './auth/users-repo.js';
+import { createGlossaryRepo, createGlossarySource, MEMBER_NAMES_LIMIT } from './glossary/index.js';
+import { createSummaries } from './summary/index.js';
+import type { AiProvider } from './ai/provider.js';
+import type { Meter } from './translation/ports.js';
 
 /*
  * The steps `buildApp` (app.ts) composes, one idea each, so that the composition reads as a list. Each
@@ -225,6 +232,22 @@ export function socketOrigins(config: Config): string[] {
   return [...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : []), ...config.ALLOWED_ORIGINS];
 }
 
+/** Sockets per address and per user, and the cool-down after a flood. */
+export function socketCapsOf(config: Config, clock: Clock, log: ReturnType<typeof createLogSampler>) {
+  return {
+    sockets: createSocketCaps(
+      {
+        perIp: config.MAX_SOCKETS_PER_IP,
+        perUser: config.MAX_SOCKETS_PER_USER,
+        floodCooldownMs: config.WS_FLOOD_COOLDOWN_SECONDS * 1000,
+      },
+      clock,
+    ),
+    trustProxyHops: config.TRUST_PROXY_HOPS,
+    log,
+  };
+}
+
 /**
  * GET /api/health: a node without its bus still serves its own rooms (from the log) and says so; a node
  * that lost its embedded database serves nothing, answers 503 with the reason, and stops (server.ts).
@@ -281,4 +304,40 @@ export function createReturners(
   if (redis) return createRedisReturners(redis, graceMs, clock);
   if (inMemoryDb) return undefined;
   return createFileReturners(join(config.DATA_DIR, 'presence-at-shutdown.json'), graceMs, clock);
+}
+
+/**
+ * Room glossaries and "Catch me up": the store, the view the translation service and summaries read per
+ * message (the entries, and the members' display names, which are never translated), and the summaries.
+ */
+export function createGlossaries(deps: {
+  config: Config;
+  db: Db;
+  rooms: RoomsRepo;
+  users: UsersRepo;
+  clock: Clock;
+  provider: AiProvider;
+  meter: Meter;
+  logger: FastifyBaseLogger;
+}) {
+  const { config, db, rooms, users, clock, logger } = deps;
+  const source = createGlossarySource({
+    repo: createGlossaryRepo({ ...db, ...db.background }),
+    clock,
+    async memberNames(roomId) {
+      const members = await users.findByIds(await rooms.memberIds(roomId, MEMBER_NAMES_LIMIT));
+      return members.map(displayNameOf);
+    },
+  });
+  const summaries = createSummaries({
+    provider: deps.provider,
+    meter: deps.meter,
+    messages: rooms,
+    glossary: source,
+    languages: config.LANGUAGES,
+    clock,
+    logger,
+  });
+  const routeDeps = { repo: createGlossaryRepo(db), rooms, languages: config.LANGUAGES };
+  return { source, summaries, routeDeps };
 }

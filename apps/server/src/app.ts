@@ -4,8 +4,10 @@ import './app-decorations.js';
 import {
   chooseBotCheck,
   createChat,
+  createGlossaries,
   createCredits,
   healthRoute,
+  socketCapsOf,
   socketOrigins,
   openStores,
   registerAccounts,
@@ -37,13 +39,13 @@ import { createLogSampler } from './realtime/log-sampler.js';
 import { createPresenceAnnouncer } from './realtime/presence-announcer.js';
 import { createDepartures } from './realtime/departures.js';
 import { createRoomHub } from './realtime/room-hub.js';
-import { createSocketCaps } from './realtime/socket-caps.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { createRoomLog } from './rooms/room-log.js';
 import { roomRoutes } from './rooms/routes.js';
 import { createSessionHandoffs } from './rooms/session-handoffs.js';
 import { createTranslationService, type Meter } from './translation/index.js';
+import { glossaryRoutes } from './glossary/index.js';
 import { createVoiceHandlers } from './voice/index.js';
 import { defaultWebRoot, webRoutes } from './web/static.js';
 
@@ -118,6 +120,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Credits: the author of a message pays for its AI work from the ledger.
   const credits = createCredits(config, db, clock, users, app.log);
   app.decorate('xtalkLedger', credits.ledger);
+  const meter = options.meter ?? credits.meter;
+  const glossaries = createGlossaries({ config, db, rooms, users, clock, provider, meter, logger: app.log });
   const translation = createTranslationService({
     config,
     provider,
@@ -126,7 +130,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // speech only for the languages someone in the room listens in (0137)
     listeners: presence,
     store: translationStore(db, clock),
-    meter: options.meter ?? credits.meter,
+    meter,
+    glossary: glossaries.source,
     logger: app.log,
     clock,
     // On shutdown the originals are already stored; a translation still streaming is not worth holding
@@ -154,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const handoffs = createSessionHandoffs(clock);
   const sessionTtlSeconds = config.SESSION_TTL_SECONDS;
   await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds, handoffs });
+  await app.register(glossaryRoutes, { ...glossaries.routeDeps, authenticator, broadcast: hub.broadcast });
   const balanceEvents = await startBalanceEvents({
     ledger: credits.ledger,
     bus,
@@ -175,18 +181,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxFrameBytes: MAX_FRAME_BYTES,
     clock,
     logger: app.log,
-    caps: {
-      sockets: createSocketCaps(
-        {
-          perIp: config.MAX_SOCKETS_PER_IP,
-          perUser: config.MAX_SOCKETS_PER_USER,
-          floodCooldownMs: config.WS_FLOOD_COOLDOWN_SECONDS * 1000,
-        },
-        clock,
-      ),
-      trustProxyHops: config.TRUST_PROXY_HOPS,
-      log: sampledLog,
-    },
+    caps: socketCapsOf(config, clock, sampledLog),
     connectionDeps: {
       hub,
       presence,
@@ -208,6 +203,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       minProtocolVersion: config.MIN_PROTOCOL_VERSION,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
+      onSummarize: glossaries.summaries.summarize,
       ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock }),
     },
   });
@@ -217,6 +213,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await gateway.close();
     await supersession.close();
     await translation.close();
+    glossaries.summaries.close();
     credits.meter.close();
     await balanceEvents.close();
     await provider.close?.();

@@ -18,6 +18,8 @@ export const ApiPath = {
   exchange: '/api/auth/exchange',
   users: '/users',
   roomHistory: '/api/rooms/history',
+  /** A room's glossary (glossary.ts): GET for members, PUT for signed-in members. Bearer. */
+  glossary: (roomId: string) => `/api/rooms/${encodeURIComponent(roomId)}/glossary`,
   /** Player service (spec section 7). */
   player: '/api/player',
   playerById: (id: string) => `/api/player/${encodeURIComponent(id)}`,

@@ -98,6 +98,18 @@ export const voiceEndFrame = z.object({
  */
 export const pingFrame = z.object({ type: z.literal('ping') });
 
+/**
+ * "Catch me up" (protocol 6): a summary, in `language`, of the room's messages after `since` (a message id,
+ * the last one the client saw), of the last 30 minutes and at most the last 200, whichever are fewest.
+ * Answered to this connection alone: summaryChunk pieces, then summaryComplete, or an error frame.
+ */
+export const summarizeFrame = z.object({
+  type: z.literal('summarize'),
+  room: roomField,
+  language: languageSchema,
+  since: z.number().int().min(0).optional(),
+});
+
 export const clientFrameSchema = z.discriminatedUnion('type', [
   setUsernameFrame,
   chatFrame,
@@ -108,6 +120,7 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   voiceStartFrame,
   voiceEndFrame,
   pingFrame,
+  summarizeFrame,
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 export type SetUsernameFrame = z.infer<typeof setUsernameFrame>;
@@ -118,6 +131,7 @@ export type VoiceClipFrame = z.infer<typeof voiceClipFrame>;
 export type EditMessageFrame = z.infer<typeof editMessageFrame>;
 export type VoiceStartFrame = z.infer<typeof voiceStartFrame>;
 export type VoiceEndFrame = z.infer<typeof voiceEndFrame>;
+export type SummarizeFrame = z.infer<typeof summarizeFrame>;
 
 /** Parse a client text frame; returns a readable reason instead of throwing. */
 export function parseClientFrame(

@@ -16,8 +16,14 @@ export const PRODUCT_NAME = 'XTalk';
  *    sends it only to a server whose READY says 5 or more; no frame changes for older clients. The hello
  *    may come in the socket's URL (`&hello=`), which POST /xtalk's `protocolVersion` announces
  *    (docs/decisions/0141-the-hello-in-the-socket-url.md).
+ * 6: the room glossary (glossaryUpdated) and "Catch me up" (summarize, summaryChunk, summaryComplete;
+ *    docs/decisions/0156-room-glossary.md, 0157-catch-me-up.md); a client below 6 is not sent them.
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
+/** The first version that understands glossaryUpdated (older clients are not sent it). */
+export const GLOSSARY_PROTOCOL_VERSION = 6;
+/** The first version that may send summarize and understands summaryChunk and summaryComplete. */
+export const SUMMARY_PROTOCOL_VERSION = 6;
 /** The first version whose server answers ping with pong. */
 export const PING_PROTOCOL_VERSION = 5;
 /** The first version whose server reads the hello from the socket's URL (`&hello=`). */

@@ -164,6 +164,32 @@ export const captionPartialFrame = z.object({
 });
 export type CaptionPartialFrame = z.infer<typeof captionPartialFrame>;
 
+/** Protocol 6: the room's glossary changed (to `version`); clients that show it fetch it again. */
+export const glossaryUpdatedFrame = z.object({
+  type: z.literal('glossaryUpdated'),
+  room: z.string(),
+  version: z.number().int().min(0),
+});
+export type GlossaryUpdatedFrame = z.infer<typeof glossaryUpdatedFrame>;
+
+/** Protocol 6: a piece of the summary asked for with summarize, to the asking connection alone. */
+export const summaryChunkFrame = z.object({
+  type: z.literal('summaryChunk'),
+  requestId: z.string(),
+  chunk: z.string(),
+});
+export type SummaryChunkFrame = z.infer<typeof summaryChunkFrame>;
+
+/** Protocol 6: the whole summary; `from` and `to` are the ids of the first and last message it covers. */
+export const summaryCompleteFrame = z.object({
+  type: z.literal('summaryComplete'),
+  requestId: z.string(),
+  text: z.string(),
+  from: z.number().int(),
+  to: z.number().int(),
+});
+export type SummaryCompleteFrame = z.infer<typeof summaryCompleteFrame>;
+
 export const ERROR_CODES = [
   /** Not JSON, or JSON that fails the frame schema. */
   'bad_frame',
@@ -197,6 +223,12 @@ export const ERROR_CODES = [
   'edit_window_closed',
   /** A notice about the room's engines (translation unavailable, loading...). Not a failure of the frame. */
   'notice',
+  /** summarize (protocol 6): the asker's credits cannot pay for the summary. */
+  'insufficient_credits',
+  /** summarize (protocol 6): fewer messages to summarise than a summary is worth. */
+  'too_few_messages',
+  /** summarize (protocol 6): this server's engine does not write summaries. */
+  'engine_unsupported',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -245,6 +277,8 @@ export const errorFrame = z.object({
   clientId: z.string().optional(),
   /** A refused streamed voice clip's id (voiceStart, its pieces, voiceEnd). */
   clipId: z.string().optional(),
+  /** A refused or failed summary's request id (protocol 6), when it had one. */
+  requestId: z.string().optional(),
 });
 export type ErrorFrame = z.infer<typeof errorFrame>;
 
@@ -264,5 +298,8 @@ export const serverFrameSchema = z.discriminatedUnion('type', [
   messageEditedFrame,
   captionPartialFrame,
   pongFrame,
+  glossaryUpdatedFrame,
+  summaryChunkFrame,
+  summaryCompleteFrame,
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;

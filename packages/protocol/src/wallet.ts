@@ -38,6 +38,8 @@ export const CREDIT_PRICES = {
   note: { credits: 1, per: 40, unit: 'character' },
   speech: { credits: 1, per: 20, unit: 'character' },
   transcription: { credits: 1, per: 2, unit: 'second' },
+  /** "Catch me up": the characters of the messages summarised, paid by the one who asks. */
+  summary: { credits: 1, per: 200, unit: 'character' },
 } as const;
 export type PricedTask = keyof typeof CREDIT_PRICES;
 

@@ -3,6 +3,7 @@ import type {
   AiTask,
   NoteRequest,
   SpeechRequest,
+  SummaryRequest,
   TranscribeOptions,
   Transcription,
   TranslateRequest,
@@ -10,11 +11,14 @@ import type {
 import { AiError, languageFromScript } from './provider.js';
 import { sineWav } from '../audio/index.js';
 import { createFakeStream } from './fake-stream.js';
+import { applyRenderings } from './glossary-text.js';
 import type { TranscriptionStream, TranscriptionStreamOptions } from './transcription-stream.js';
 
 /*
  * Deterministic provider for tests, e2e and the bench; never chosen by AI_PROVIDER=auto.
- * - translation: `[ja] <text>` streamed word by word (or in exactly `chunks` pieces), `chunkDelayMs` apart;
+ * - translation: `[ja] <text>` streamed word by word (or in exactly `chunks` pieces), `chunkDelayMs` apart,
+ *   the room glossary's terms written as their renderings;
+ * - summary: `[ja] summary of N messages: <name>: <text> | ...`, streamed word by word;
  * - note: only for texts containing the word `idiom` or the marker `!hint`;
  * - speech: a 16 kHz mono PCM16 sine tone, 0.05 s per character (0.2 s to 2 s);
  * - transcription: decodes `XTALK-TRANSCRIPT:<lang>:<text>` found in the audio bytes, else a fixed text.
@@ -97,7 +101,29 @@ export class FakeProvider implements AiProvider {
 
   async *translate(request: TranslateRequest): AsyncIterable<string> {
     const call = this.record('translation', request.text, request.targetLanguage);
-    const full = fakeTranslation(request.text, request.targetLanguage);
+    const full = fakeTranslation(
+      applyRenderings(request.text, request.glossary ?? []),
+      request.targetLanguage,
+    );
+    yield* this.stream(call, full, request.text, request.signal);
+  }
+
+  summarize(request: SummaryRequest): AsyncIterable<string> {
+    const lines = request.messages.map((m) => `${m.username}: ${m.text}`);
+    const text = applyRenderings(lines.join(' | '), request.glossary ?? []);
+    const call = this.record('summary', text, request.language);
+    const full = `[${request.language}] summary of ${lines.length} messages: ${text}`;
+    return this.stream(call, full, text, request.signal);
+  }
+
+  /** `full` in pieces, `chunkDelayMs` apart; `!slow` and `!fail` in `source` slow it down or fail it. */
+  private async *stream(
+    call: FakeCall,
+    full: string,
+    source: string,
+    signal: AbortSignal | undefined,
+  ): AsyncIterable<string> {
+    const request = { text: source, signal };
     const pieces = this.options.chunks
       ? splitInto(full, this.options.chunks)
       : (full.match(/\S+\s*/gu) ?? [full]);

@@ -6,11 +6,14 @@ import type {
   NoteRequest,
   ProviderStatus,
   SpeechRequest,
+  SummaryRequest,
   TranscribeOptions,
   Transcription,
   TranslateRequest,
 } from './provider.js';
 import { AiError, AiUnavailableError, languageFromScript } from './provider.js';
+import { withProtectedTerms } from './glossary-text.js';
+import { pushedStream } from './pushed-stream.js';
 import { createWindowStream, whisperSegments, type WindowPass } from './window-stream.js';
 import type { TranscriptionStream, TranscriptionStreamOptions } from './transcription-stream.js';
 import {
@@ -37,7 +40,7 @@ import {
  * Local engines in-process with transformers.js (ONNX Runtime on the CPU). Weights are fetched once from the
  * Hugging Face hub into MODELS_DIR (layout MODELS_DIR/<org>/<model>/..., the same layout used to pre-place
  * them on offline machines) and loaded lazily on first use. Model choices and sizes:
- * docs/decisions/0002-local-models.md. No local model writes hints: `note` is unsupported here.
+ * docs/decisions/0002-local-models.md. No local model writes hints or summaries: both are unsupported here.
  * Loading goes through an injectable `loader`, so tests exercise progress and failure without weights.
  */
 
@@ -64,6 +67,7 @@ const TASK_LABEL: Record<AiTask, string> = {
   note: 'translation hints',
   speech: 'spoken translation',
   transcription: 'transcription',
+  summary: 'summaries',
 };
 
 interface Slot {
@@ -101,6 +105,7 @@ export class LocalProvider implements AiProvider {
       case 'transcription':
         return true;
       case 'note':
+      case 'summary':
         return false;
     }
   }
@@ -236,7 +241,12 @@ export class LocalProvider implements AiProvider {
     return run;
   }
 
-  async *translate(request: TranslateRequest): AsyncIterable<string> {
+  /** NLLB cannot be told what to write: the glossary's terms go through it as placeholders. */
+  translate(request: TranslateRequest): AsyncIterable<string> {
+    return withProtectedTerms(request, (protectedRequest) => this.translateText(protectedRequest));
+  }
+
+  private async *translateText(request: TranslateRequest): AsyncIterable<string> {
     const source = nllbCode(request.sourceLanguage);
     const target = nllbCode(request.targetLanguage);
     if (!source || !target) {
@@ -246,67 +256,27 @@ export class LocalProvider implements AiProvider {
         `translation unavailable: the local model does not know '${missing}'`,
       );
     }
-    // Pieces flow from the model's streamer callback to this generator through a small queue.
-    const pieces: string[] = [];
-    let wake: (() => void) | undefined;
-    let finished = false;
-    let failure: unknown;
-    let streamed = false;
-    const push = (text: string) => {
-      if (!text) return;
-      streamed = true;
-      pieces.push(text);
-      wake?.();
-    };
-    const done = this.withModel('translation', this.models.translation, async (model) => {
-      const output = await model.run(request.text, {
-        src_lang: source,
-        tgt_lang: target,
-        max_new_tokens: 400,
-        ...(model.streamer ? { streamer: model.streamer(push) } : {}),
-      });
-      return output;
-    }).then(
-      (output) => {
-        if (!streamed) {
-          const text = (output as Array<{ translation_text?: string }>)[0]?.translation_text ?? '';
-          push(text);
-        }
-        finished = true;
-        wake?.();
-      },
-      (error: unknown) => {
-        failure = error;
-        finished = true;
-        wake?.();
-      },
-    );
-    const abort = () => {
-      failure = request.signal?.reason ?? new AiError('aborted', { retryable: true });
-      finished = true;
-      wake?.();
-    };
-    request.signal?.addEventListener('abort', abort, { once: true });
-    try {
-      for (;;) {
-        if (pieces.length > 0) {
-          yield pieces.shift() as string;
-          continue;
-        }
-        if (finished) break;
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-      }
-      if (failure) throw failure;
-      while (pieces.length > 0) yield pieces.shift() as string;
-    } finally {
-      request.signal?.removeEventListener('abort', abort);
-      void done;
-    }
+    const run = (push: (text: string) => void) =>
+      this.withModel('translation', this.models.translation, (model) =>
+        model.run(request.text, {
+          src_lang: source,
+          tgt_lang: target,
+          max_new_tokens: 400,
+          ...(model.streamer ? { streamer: model.streamer(push) } : {}),
+        }),
+      );
+    const whole = (output: unknown) =>
+      (output as Array<{ translation_text?: string }>)[0]?.translation_text ?? '';
+    yield* pushedStream(run, whole, request.signal);
   }
 
   async note(_request: NoteRequest): Promise<string | null> {
     throw new AiUnavailableError('note', 'translation hints unavailable: no local model writes hints');
+  }
+
+  // eslint-disable-next-line require-yield -- refuses before the first piece
+  async *summarize(_request: SummaryRequest): AsyncIterable<string> {
+    throw new AiUnavailableError('summary', 'summaries unavailable: no local model writes summaries');
   }
 
   async synthesize(request: SpeechRequest): Promise<Uint8Array> {

@@ -1,11 +1,18 @@
 import type OpenAI from 'openai';
-import { noteMessages, parseNote, translationMessages } from './prompts.js';
+import {
+  noteMessages,
+  parseNote,
+  summaryMessages,
+  translationMessages,
+  type ChatMessage,
+} from './prompts.js';
 import type {
   Logger,
   AiProvider,
   AiTask,
   NoteRequest,
   SpeechRequest,
+  SummaryRequest,
   TranscribeOptions,
   Transcription,
   TranslateRequest,
@@ -105,17 +112,20 @@ export class OpenAiProvider implements AiProvider {
     });
   }
 
-  async *translate(request: TranslateRequest): AsyncIterable<string> {
+  translate(request: TranslateRequest): AsyncIterable<string> {
+    return this.streamChat(translationMessages(request), request.signal);
+  }
+
+  summarize(request: SummaryRequest): AsyncIterable<string> {
+    return this.streamChat(summaryMessages(request), request.signal);
+  }
+
+  private async *streamChat(messages: ChatMessage[], signal: AbortSignal | undefined): AsyncIterable<string> {
     const stream = await (
       await this.client()
     ).chat.completions.create(
-      {
-        model: this.options.translationModel,
-        messages: translationMessages(request),
-        stream: true,
-        temperature: 0.2,
-      },
-      { signal: request.signal },
+      { model: this.options.translationModel, messages, stream: true, temperature: 0.2 },
+      { signal },
     );
     for await (const part of stream) {
       const piece = part.choices[0]?.delta?.content;

@@ -1,4 +1,10 @@
-import type { ContextMessage, NoteRequest, TranslateRequest } from './provider.js';
+import type {
+  ContextMessage,
+  GlossaryTerm,
+  NoteRequest,
+  SummaryRequest,
+  TranslateRequest,
+} from './provider.js';
 import { languageName } from './provider.js';
 
 /*
@@ -21,6 +27,16 @@ function contextBlock(context: ContextMessage[]): string {
   return context.map((m) => `${m.username} [${m.language}]: ${m.text}`).join('\n');
 }
 
+/** The room glossary's required renderings, as an instruction; empty when no term occurs. */
+export function glossaryInstruction(glossary: GlossaryTerm[] | undefined, target: string): string {
+  if (!glossary || glossary.length === 0) return '';
+  const lines = glossary.map((entry) => `- "${entry.term}" -> "${entry.rendering}"`).join('\n');
+  return (
+    `\n\nThe room's glossary: wherever one of these terms occurs, write exactly its rendering in ` +
+    `${target}, never another translation or spelling of it:\n${lines}`
+  );
+}
+
 export function translationMessages(request: TranslateRequest): ChatMessage[] {
   const source = languageName(request.sourceLanguage);
   const target = languageName(request.targetLanguage);
@@ -31,7 +47,8 @@ export function translationMessages(request: TranslateRequest): ChatMessage[] {
         `You translate messages in a live group chat from ${source} (${request.sourceLanguage}) ` +
         `into ${target} (${request.targetLanguage}). Translate the meaning naturally, keeping the speaker's ` +
         `tone and politeness level. Use the earlier messages only to resolve names, pronouns and tone; ` +
-        `never translate them. Reply with the ${target} translation only: no quotes, notes or explanations.`,
+        `never translate them. Reply with the ${target} translation only: no quotes, notes or explanations.` +
+        glossaryInstruction(request.glossary, target),
     },
     {
       role: 'user',
@@ -39,6 +56,22 @@ export function translationMessages(request: TranslateRequest): ChatMessage[] {
         `Earlier messages (context, oldest first):\n${contextBlock(request.context)}\n\n` +
         `Translate this message into ${target} (${request.targetLanguage}):\n${request.text}`,
     },
+  ];
+}
+
+export function summaryMessages(request: SummaryRequest): ChatMessage[] {
+  const language = languageName(request.language);
+  return [
+    {
+      role: 'system',
+      content:
+        `You help someone who just came back to a live group chat, written in several languages, catch ` +
+        `up. Summarise the messages you are given in ${language} (${request.language}): a few short ` +
+        `sentences or bullet points on what was discussed and decided, naming who said what where it ` +
+        `matters. Do not invent anything that is not in the messages. Reply with the summary only.` +
+        glossaryInstruction(request.glossary, language),
+    },
+    { role: 'user', content: `Messages (oldest first):\n${contextBlock(request.messages)}` },
   ];
 }
 

@@ -15,8 +15,11 @@ import type {
 
 export type Logger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
 
-/** The protocol names them too, for notices about them (frames.ts AI_TASKS). */
-export type AiTask = AiTaskName;
+/**
+ * The protocol names them too, for notices about them (frames.ts AI_TASKS); a summary is asked for by one
+ * person and answered to them alone, so no room notice is ever about it.
+ */
+export type AiTask = AiTaskName | 'summary';
 
 /** An earlier message of the room, given to the engine so names, pronouns and tone carry over. */
 export interface ContextMessage {
@@ -25,12 +28,29 @@ export interface ContextMessage {
   text: string;
 }
 
+/** A room glossary's term found in a text, and what the target language must say for it. */
+export interface GlossaryTerm {
+  term: string;
+  rendering: string;
+}
+
 export interface TranslateRequest {
   text: string;
   sourceLanguage: string;
   targetLanguage: string;
   /** Oldest first. */
   context: ContextMessage[];
+  /** The room glossary's terms that occur in `text`, longest first; absent or empty: none. */
+  glossary?: GlossaryTerm[];
+  signal?: AbortSignal;
+}
+
+/** "Catch me up": a summary of `messages` (oldest first) written in `language`. */
+export interface SummaryRequest {
+  messages: ContextMessage[];
+  language: string;
+  /** The room glossary's terms that occur in the messages, rendered for `language`. */
+  glossary?: GlossaryTerm[];
   signal?: AbortSignal;
 }
 
@@ -77,6 +97,8 @@ export interface AiProvider {
   translate(request: TranslateRequest): AsyncIterable<string>;
   /** A short hint about nuance a listener could miss, or null when there is none. */
   note(request: NoteRequest): Promise<string | null>;
+  /** Streams a summary in pieces; AiUnavailableError where the engine writes none (`supports`). */
+  summarize(request: SummaryRequest): AsyncIterable<string>;
   /** The text spoken in `language`, as a WAV file (RIFF/WAVE, PCM). */
   synthesize(request: SpeechRequest): Promise<Uint8Array>;
   transcribe(audio: Uint8Array, options?: TranscribeOptions): Promise<Transcription>;

@@ -1,4 +1,4 @@
-import type { ErrorCode, ServerFrame, VoiceEndFrame, VoiceStartFrame } from '@xtalk/protocol';
+import type { ErrorCode, ServerFrame, SummarizeFrame, VoiceEndFrame, VoiceStartFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { UserRow, UsersRepo } from '../auth/users-repo.js';
@@ -47,6 +47,8 @@ export interface ConnectionDeps {
   onAudio?: (connection: ConnectionContext, data: Buffer) => Promise<void>;
   /** Streamed voice (protocol 3): voiceStart and voiceEnd; without it they get an error frame. */
   onVoiceFrame?: (connection: ConnectionContext, frame: VoiceStartFrame | VoiceEndFrame) => Promise<void>;
+  /** "Catch me up" (protocol 6): answers to this connection alone; without it, summarize is refused. */
+  onSummarize?: (connection: ConnectionContext, frame: SummarizeFrame) => Promise<void>;
 }
 
 export interface ConnectionContext {

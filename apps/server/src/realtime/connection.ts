@@ -1,7 +1,9 @@
 import {
   CloseCode,
+  SUMMARY_PROTOCOL_VERSION,
   type ErrorCode,
   type ServerFrame,
+  type SummarizeFrame,
   type VoiceEndFrame,
   type VoiceStartFrame,
 } from '@xtalk/protocol';
@@ -19,7 +21,7 @@ import type { HubMember, UserMember } from './room-hub.js';
 import { join } from './connection-join.js';
 import { editMessage } from './edit-handler.js';
 import { jsonForVersion, readsFramesAsServed } from './legacy-frames.js';
-import { chat, setLanguage, updateUsername } from './frame-handlers.js';
+import { chat, checkRoom, setLanguage, updateUsername } from './frame-handlers.js';
 import type { PeerSocket } from './peer-socket.js';
 import {
   DEFAULT_FRAME_LIMITS,
@@ -241,6 +243,17 @@ export class Connection implements ConnectionCore {
     await this.deps.onVoiceFrame(this.context, frame);
   }
 
+  /** Checked in frame order; the summary itself is not waited for, so the asker's next frames are not held. */
+  private summarize(frame: SummarizeFrame): void {
+    if (this.state !== 'joined') return this.sendError('not_joined', 'Send setUsername before summarize.');
+    if (this.protocolVersion < SUMMARY_PROTOCOL_VERSION)
+      return this.sendError('bad_frame', `summarize needs protocol ${SUMMARY_PROTOCOL_VERSION} or later.`);
+    if (!checkRoom(this, frame.room)) return;
+    if (!this.deps.onSummarize)
+      return this.sendError('engine_unsupported', 'Summaries are not available on this server.');
+    void this.deps.onSummarize(this.context, frame);
+  }
+
   onText(text: string) {
     if (this.state === 'closed' || !this.admit(this.limits.arrive())) return;
     const parsed = parseFrameText(text);
@@ -273,6 +286,8 @@ export class Connection implements ConnectionCore {
       case 'voiceStart':
       case 'voiceEnd':
         return this.track(async () => this.voiceFrame(frame));
+      case 'summarize':
+        return this.track(async () => this.summarize(frame));
       case 'ping':
         // answered at once, not after the frames queued before it: it asks about the socket, not them
         return this.sendFrame({ type: 'pong' });

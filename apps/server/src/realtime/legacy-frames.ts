@@ -1,5 +1,6 @@
 import {
   EDITS_PROTOCOL_VERSION,
+  GLOSSARY_PROTOCOL_VERSION,
   TRANSLATION_FAILED_PROTOCOL_VERSION,
   type MessageEditedFrame,
   type MessageFrame,
@@ -18,6 +19,7 @@ import {
  * per frame, as before, leaving out the client's own user (it was never told of its own arrival).
  * Below version 4 a client is not sent translationFailed (docs/decisions/0126): it has no older form, and
  * such a client keeps the failed translation's chunks as it always did.
+ * Below version 6 a client is not sent glossaryUpdated (docs/decisions/0156): it has no glossary to refresh.
  */
 
 /**
@@ -28,19 +30,29 @@ const EDITED_MARK = Buffer.from('"type":"messageEdited"');
 const CAPTION_MARK = Buffer.from('"type":"captionPartial"');
 const PRESENCE_LIST_MARK = Buffer.from('"usernames":');
 const FAILED_MARK = Buffer.from('"type":"translationFailed"');
+const GLOSSARY_MARK = Buffer.from('"type":"glossaryUpdated"');
 /** A chunk of a clip's sentence, before its message exists (a JSON number has no leading zero). */
 const CLIP_CHUNK_MARKS = ['"originalTimestamp":0,', '"originalTimestamp":0}'].map((mark) =>
   Buffer.from(mark),
 );
 
 /** A serialised frame holding none of these is sent to an older client as it is. */
-const LEGACY_MARKS = [EDITED_MARK, CAPTION_MARK, PRESENCE_LIST_MARK, FAILED_MARK, ...CLIP_CHUNK_MARKS];
+const LEGACY_MARKS = [
+  EDITED_MARK,
+  CAPTION_MARK,
+  PRESENCE_LIST_MARK,
+  FAILED_MARK,
+  GLOSSARY_MARK,
+  ...CLIP_CHUNK_MARKS,
+];
 
 const isClipChunk = (frame: ServerFrame) =>
   frame.type === 'translationChunk' && frame.originalTimestamp === 0 && frame.clipId !== undefined;
 
 /** The frames a client of `version` (signed in as `self`) is sent in place of `frame`; [] for none. */
 export function framesForVersion(frame: ServerFrame, version: number, self?: string): ServerFrame[] {
+  if (version >= GLOSSARY_PROTOCOL_VERSION) return [frame];
+  if (frame.type === 'glossaryUpdated') return [];
   if (version >= TRANSLATION_FAILED_PROTOCOL_VERSION) return [frame];
   if (frame.type === 'translationFailed') return [];
   if (version >= EDITS_PROTOCOL_VERSION) return [frame];
@@ -83,12 +95,13 @@ function legacyFormOf(json: Buffer, version: number): LegacyForm {
  * delivery, so that the current clients' path makes no array: a `[json]` per delivery was ~70 of the ~400
  * bytes of garbage a 1,000-member room's delivery left (sampled under the fan-out bench).
  */
-export const readsFramesAsServed = (version: number): boolean =>
-  version >= TRANSLATION_FAILED_PROTOCOL_VERSION;
+export const readsFramesAsServed = (version: number): boolean => version >= GLOSSARY_PROTOCOL_VERSION;
 
 /** The same for a frame already serialised (the hub's fan-out); untouched unless it must change. */
 export function jsonForVersion(json: Buffer, version: number, self?: string): Buffer[] {
   if (readsFramesAsServed(version)) return [json];
+  if (json.includes(GLOSSARY_MARK)) return [];
+  if (version >= TRANSLATION_FAILED_PROTOCOL_VERSION) return [json];
   if (version >= EDITS_PROTOCOL_VERSION) return json.includes(FAILED_MARK) ? [] : [json];
   // every version below 3 gets the same form (framesForVersion), so one cache serves them all
   const { frames, usernames } = legacyFormOf(json, version);

@@ -99,6 +99,16 @@ export function createMessagesRepo(db: Db, clock: Clock) {
       return rows.map(toFrame);
     },
 
+    /** The last `limit` messages after `afterId`, oldest first (what a summary covers). */
+    async messagesAfter(roomId: string, afterId: number, limit: number): Promise<MessageFrame[]> {
+      const { rows } = await db.query<MessageRow>(
+        `select * from (select ${MESSAGE_COLUMNS} from messages where room_id = $1 and id > $2 order by id desc limit $3) recent
+         order by id asc`,
+        [roomId, afterId, limit],
+      );
+      return rows.map(toFrame);
+    },
+
     /** Up to `limit` messages before `beforeId`, oldest first (translation context). */
     async recentMessages(roomId: string, beforeId: number, limit: number): Promise<MessageFrame[]> {
       const { rows } = await db.query<MessageRow>(

@@ -6,6 +6,7 @@ import { createMessageChanges } from './message-changes.js';
 import { createMessageEdits } from './message-edits.js';
 import { createMessagesRepo } from './messages-repo.js';
 import { generateRoomCode } from './room-codes.js';
+import { createRoomMembers } from './room-members.js';
 
 export type { NewMessage, StoredMessage } from './messages-repo.js';
 
@@ -103,6 +104,7 @@ export function createRoomsRepo(db: Db, clock: Clock, options: { editWindowSecon
       };
     },
 
+    ...createRoomMembers(db),
     ...createMessagesRepo(db, clock),
     ...createMessageChanges(db),
     ...createMessageEdits(db, clock, () => options.editWindowSeconds ?? DEFAULT_EDIT_WINDOW_SECONDS),

@@ -288,6 +288,20 @@ export const migrations: { id: number; name: string; sql: string }[] = [
       alter table messages add column if not exists edited_at bigint;
     `,
   },
+  {
+    id: 10,
+    name: 'room glossaries',
+    sql: `
+      -- a room's whole glossary (a JSON list replaced whole by every change) and its version
+      create table if not exists room_glossaries (
+        room_id text primary key references rooms(id),
+        version integer not null,
+        entries jsonb not null,
+        updated_by text,
+        updated_at timestamptz not null default now()
+      );
+    `,
+  },
 ];
 
 const LOCK_KEY = 87_870_001;

@@ -2,6 +2,8 @@ import type { ServerFrame } from '@xtalk/protocol';
 import type { AiProvider, Logger } from '../ai/provider.js';
 import { AiError } from '../ai/provider.js';
 import type { EngineCall } from './engine-call.js';
+import { roomGlossary, termsOf } from './glossary.js';
+import type { GlossaryPort } from './ports.js';
 
 /*
  * Translation before the speaker stops (issue 14). Each sentence a streamed clip's transcription commits is
@@ -162,6 +164,9 @@ export async function translateSentence(
     provider: AiProvider;
     callEngine: EngineCall;
     supported: (task: 'translation', language: string) => boolean;
+    /** The room glossaries, read per sentence: a change applies from the next one on. */
+    glossary?: GlossaryPort;
+    logger: Logger;
   },
   job: ClipSentenceJob,
   onPiece: (piece: string) => Promise<void>,
@@ -170,6 +175,7 @@ export async function translateSentence(
     throw new AiError(`no translation engine for ${job.targetLanguage}`, { retryable: false });
   }
   let streamed = false;
+  const glossary = await roomGlossary(deps.glossary, job.roomId, deps.logger);
   return deps.callEngine(
     'translation',
     {
@@ -188,6 +194,7 @@ export async function translateSentence(
         sourceLanguage: job.sourceLanguage,
         targetLanguage: job.targetLanguage,
         context: [],
+        glossary: termsOf(glossary, job.text, job.targetLanguage),
         signal,
       })) {
         if (signal.aborted) throw signal.reason;

@@ -1,4 +1,14 @@
-export type { RoomOutput, TranslationStore, Usage, Meter, Charge, UserOutput, Listeners } from './ports.js';
+export type {
+  RoomOutput,
+  TranslationStore,
+  Usage,
+  Meter,
+  Charge,
+  UserOutput,
+  Listeners,
+  Glossary,
+  GlossaryPort,
+} from './ports.js';
 export { InsufficientCreditsError, isInsufficientCredits } from './errors.js';
 export {
   createTranslationService,
@@ -13,3 +23,6 @@ export {
   type Author,
 } from './service.js';
 export { LruCache } from './lru.js';
+export { createEngineCall, type EngineCall } from './engine-call.js';
+export { resolveOptions } from './options.js';
+export { roomGlossary, termsOf } from './glossary.js';

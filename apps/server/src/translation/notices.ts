@@ -31,6 +31,7 @@ const LOADING_LABEL: Record<AiTask, string> = {
   note: 'hint engine',
   speech: 'speech engine',
   transcription: 'speech recognition engine',
+  summary: 'summary engine',
 };
 
 export function createNotices(deps: {
@@ -158,6 +159,7 @@ export function createFailureReporter(deps: {
       note: `Translation hint failed: ${reason}.`,
       speech: `Spoken translation${into} failed: ${reason}.`,
       transcription: `Speech recognition failed: ${reason}.`,
+      summary: `Summary failed: ${reason}.`,
     };
     notice(roomId, `failed:${task}`, text[task], {
       kind: 'engine_failed',

@@ -1,4 +1,5 @@
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
+import type { GlossaryTerm } from '../ai/provider.js';
 
 /*
  * What the translation service needs from the rest of the server. The rooms service wires real
@@ -54,7 +55,7 @@ export interface Usage {
   userId: string;
   username: string;
   roomId: string;
-  task: 'translation' | 'note' | 'speech' | 'transcription';
+  task: 'translation' | 'note' | 'speech' | 'transcription' | 'summary';
   characters?: number;
   audioSeconds?: number;
   /** The message the work is for, and the target language (a reference in the ledger). */
@@ -73,4 +74,15 @@ export interface Meter {
    * refunded if the call then fails (nothing is charged for failed work).
    */
   charge(usage: Usage): Promise<Charge | void>;
+}
+
+/** A room's glossary as one translation sees it. */
+export interface Glossary {
+  /** Exactly the terms that occur in `text`, rendered for `target`, longest first; [] for none. */
+  termsFor(text: string, target: string): GlossaryTerm[];
+}
+
+/** The room glossaries (the glossary module's), read when a message's work starts: a change applies at once. */
+export interface GlossaryPort {
+  forRoom(roomId: string): Promise<Glossary>;
 }

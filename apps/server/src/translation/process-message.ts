@@ -1,4 +1,5 @@
 import type { ContextMessage } from '../ai/provider.js';
+import { roomGlossary } from './glossary.js';
 import { speak } from './speak.js';
 import { digest, storedOffset, type TaskContext } from './task-context.js';
 import { translateInto } from './translate-into.js';
@@ -52,7 +53,11 @@ export async function processMessage(ctx: TaskContext, job: Job): Promise<void> 
   const targets = languages.filter((l) => l !== message.language && message.translations[l] === undefined);
   const noteLanguage = message.note === undefined ? noteLanguageFor(message.language, languages) : undefined;
   if (targets.length === 0 && noteLanguage === undefined) return;
-  const context = await loadContext(ctx, job);
+  const [context, glossary] = await Promise.all([
+    loadContext(ctx, job),
+    roomGlossary(ctx.glossary, roomId, ctx.logger),
+  ]);
+  job.glossary = glossary;
   const contextKey = digest(context.map((m) => [m.username, m.language, m.text]));
   if (job.superseded) return;
 

@@ -86,12 +86,14 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     languages: deps.config.LANGUAGES,
     send,
     logger,
-    translate: (job, onPiece) => translateSentence({ provider, callEngine, supported }, job, onPiece),
+    translate: (job, onPiece) =>
+      translateSentence({ provider, callEngine, supported, glossary: deps.glossary, logger }, job, onPiece),
   });
 
   const ctx: TaskContext = {
     clips,
     listeners: deps.listeners,
+    glossary: deps.glossary,
     provider,
     output,
     store,

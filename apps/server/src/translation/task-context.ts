@@ -5,7 +5,7 @@ import type { EngineCall } from './engine-call.js';
 import type { LruCache } from './lru.js';
 import type { Send, ReportFailure } from './notices.js';
 import type { TranslationServiceOptions } from './options.js';
-import type { Listeners, RoomOutput, TranslationStore, Usage } from './ports.js';
+import type { GlossaryPort, Listeners, RoomOutput, TranslationStore, Usage } from './ports.js';
 import type { Job, PipelineEvent } from './types.js';
 
 /** What the tasks of one message share: built once by the service, passed explicitly (no globals). */
@@ -27,6 +27,8 @@ export interface TaskContext {
   clips?: ClipTranslator;
   /** Who listens in which language (speech only for those); without it, every language is spoken. */
   listeners?: Listeners;
+  /** The room glossaries; read once per message. */
+  glossary?: GlossaryPort;
 }
 
 export function characters(text: string): number {

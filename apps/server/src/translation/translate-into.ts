@@ -1,6 +1,7 @@
 import type { ContextMessage } from '../ai/provider.js';
 import { AiError } from '../ai/provider.js';
 import { characters, digest, storedOffset, usageOf, type TaskContext } from './task-context.js';
+import { termsOf } from './glossary.js';
 import { checkCurrent, SupersededError } from './supersede.js';
 import type { Job } from './types.js';
 
@@ -74,6 +75,7 @@ async function streamTranslation(
         sourceLanguage: message.language,
         targetLanguage: target,
         context,
+        glossary: termsOf(job.glossary, source, target),
         signal,
       })) {
         if (signal.aborted) throw signal.reason;
@@ -130,7 +132,9 @@ export async function translateInto(
   contextKey: string,
 ): Promise<string | undefined> {
   const { roomId, message } = job;
-  const key = digest(['translation', message.language, target, message.message, contextKey]);
+  // the same text under another glossary is another translation
+  const terms = termsOf(job.glossary, message.message, target) ?? [];
+  const key = digest(['translation', message.language, target, message.message, contextKey, terms]);
   let fullText = ctx.textCache.get(key) ?? undefined;
   try {
     checkCurrent(job);

@@ -4,7 +4,16 @@ import type { AiProvider, AiTask, Logger, Transcription } from '../ai/provider.j
 import type { TranslationConfig, TranslationServiceOptions } from './options.js';
 import type { PausableJob } from './paused-authors.js';
 import type { SupersedableJob } from './supersede.js';
-import type { Charge, Listeners, Meter, RoomOutput, TranslationStore, UserOutput } from './ports.js';
+import type {
+  Charge,
+  Glossary,
+  GlossaryPort,
+  Listeners,
+  Meter,
+  RoomOutput,
+  TranslationStore,
+  UserOutput,
+} from './ports.js';
 
 /** Instrumentation (bench, debugging): `at` is performance.now() when the step finished. */
 export interface PipelineEvent {
@@ -26,6 +35,8 @@ export interface TranslationServiceDeps {
   users?: UserOutput;
   /** Who listens in which language: speech is made only for a language someone listens in (0137). */
   listeners?: Listeners;
+  /** The room glossaries every translation obeys; without it, none. */
+  glossary?: GlossaryPort;
   logger: Logger;
   clock?: Clock;
   options?: Partial<TranslationServiceOptions>;
@@ -92,4 +103,6 @@ export interface TranslationService {
 /** One message's work: its languages and hint, for one author. */
 export interface Job extends PausableJob, SupersedableJob {
   author: Author;
+  /** The room's glossary as it was when the message's work started. */
+  glossary?: Glossary;
 }

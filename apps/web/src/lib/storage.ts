@@ -22,6 +22,8 @@ export const StorageKey = {
   outbox: 'outbox',
   /** The language picked to listen in, when the server offers more than EN/JA (features/room/utils/listening.ts). */
   listen: 'listen',
+  /** The last message id seen per room, for "Catch me up" (features/catch-up/utils/last-seen.ts). */
+  seen: 'seen',
 } as const;
 export type StorageKeyName = (typeof StorageKey)[keyof typeof StorageKey];
 

@@ -7,6 +7,7 @@ import { shareLink } from '../../features/invite/utils/share-link';
 import { RoomIdButton } from '../../features/room/components/room-id-button';
 import { SettingsMenu } from '../../features/settings/components/settings-menu';
 import { TranscriptMenu } from '../../features/transcript/components/transcript-menu';
+import type { TranscriptGlossaryEntry } from '../../features/transcript/utils/transcript';
 import { useI18n } from '../../lib/i18n';
 
 export interface RoomHeaderProps {
@@ -21,6 +22,9 @@ export interface RoomHeaderProps {
   onProfile(): void;
   onLogin(): void;
   onLogout(): void;
+  onGlossary(): void;
+  onCatchUp(): void;
+  loadGlossary: () => Promise<readonly TranscriptGlossaryEntry[]>;
 }
 
 /** The room screen's bar: the room, invite, transcript, balance (or sign in) and the settings menu. */
@@ -40,6 +44,7 @@ export function RoomHeader(props: RoomHeaderProps) {
           roomId={roomId}
           items={props.items}
           link={roomId ? shareLink(window.location.href, roomId) : ''}
+          loadGlossary={props.loadGlossary}
         />
         {!isGuest && <BalanceButton token={props.token} />}
         {isGuest && (
@@ -59,6 +64,8 @@ export function RoomHeader(props: RoomHeaderProps) {
           onProfile={props.onProfile}
           onLogin={props.onLogin}
           onLogout={props.onLogout}
+          onGlossary={props.onGlossary}
+          onCatchUp={props.onCatchUp}
         />
       </div>
     </header>

@@ -16,6 +16,7 @@ import { listeningHandlers, RoomFooter } from './room-footer';
 import { useJoinedRoom } from './use-joined-room';
 import { useRoomFrames } from './use-room-frames';
 import { useRoomRecorder } from './use-room-recorder';
+import { RoomAids, useRoomAids } from './room-aids';
 
 // Loaded when first opened (decision 0084): none is open when the room screen loads.
 const MicPickerDialog = lazyDialog(
@@ -40,7 +41,7 @@ export function TranslatePage() {
   const routeRoom = search.get('r')?.trim() || null;
 
   const typing = useTypingIndicator();
-  const { chat, onFrame, onNewSession, room, listening, setListening } = useRoomFrames(typing);
+  const { chat, onFrame, onNewSession, room, listening, setListening, ...frames } = useRoomFrames(typing);
   const audio = useAudioPlayback();
   const microphones = useMicrophones();
   const [micPickerOpen, setMicPickerOpen] = useState(false);
@@ -92,6 +93,7 @@ export function TranslatePage() {
     void navigate(`/translate?r=${encodeURIComponent(code)}`);
   };
   const createRoom = () => navigate(`/translate?r=${NEW_ROOM}`);
+  const aids = useRoomAids({ ...frames, connection, token: session.token, listening });
 
   return (
     <div className="flex h-dvh flex-col bg-slate-50 dark:bg-slate-950">
@@ -107,7 +109,9 @@ export function TranslatePage() {
         onProfile={() => setProfileOpen(true)}
         onLogin={goLogin}
         onLogout={() => void navigate('/logout')}
+        {...aids.header}
       />
+      <RoomAids aids={aids} isGuest={isGuest} languages={room.languages} onLogin={goLogin} />
 
       <ReconnectBanner state={connection.state} onReconnect={connection.reconnect} />
       {joinProblem ? (

@@ -2,6 +2,7 @@ import type { ServerFrame } from '@xtalk/protocol';
 import { startTransition, useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { balanceStore } from '../../features/credits/hooks/use-balance';
+import { useCatchUp } from '../../features/catch-up/hooks/use-catch-up';
 import { tutorialFrames } from '../../features/chat/utils/tutorial';
 import type { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
 import { chatReducer, initialChatState } from '../../features/chat/utils/messages-reducer';
@@ -13,7 +14,7 @@ import { StorageKey, readString, writeString } from '../../lib/storage';
 
 /**
  * The room's frames into the chat state, plus what a frame means beyond the list: the balance, the first
- * visit's tutorial, and toasts for renames and errors.
+ * visit's tutorial, the glossary's version, "Catch me up", and toasts for renames and errors.
  */
 export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
   const [chat, dispatch] = useReducer(chatReducer, initialChatState);
@@ -32,8 +33,13 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
     for (const tutorial of tutorialFrames(language, tutorialAt.current))
       dispatch({ type: 'frame', frame: tutorial });
   }, [language]);
+  // the room glossary's version as the room last announced it (the dialog fetches a newer one)
+  const [glossaryVersion, setGlossaryVersion] = useState(0);
+  const catchUp = useCatchUp();
+  const catchUpFrame = catchUp.onFrame;
   const onFrame = useCallback(
     (frame: ServerFrame) => {
+      catchUpFrame(frame);
       // The list's update is a transition: React renders it in slices that yield to input and painting,
       // so a replay or a burst of frames never holds the page for long (typing stays urgent).
       startTransition(() => dispatch({ type: 'frame', frame }));
@@ -61,6 +67,10 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
               dispatch({ type: 'frame', frame: tutorial });
           }
           break;
+        case 'glossaryUpdated':
+          setGlossaryVersion(frame.version);
+          toast(say('glossary.updated'));
+          break;
         case 'usernameUpdate':
           toast(say('chat.renamed', { old: frame.oldDisplayUsername, name: frame.displayUsername }));
           break;
@@ -73,13 +83,15 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
           break;
       }
     },
-    [typing],
+    [typing, catchUpFrame],
   );
   /** A new session (another room, or a resume that could not be): the list starts over. */
+  const resetCatchUp = catchUp.reset;
   const onNewSession = useCallback(() => {
     hasChatLog.current = false;
     tutorialAt.current = undefined;
     dispatch({ type: 'reset' });
-  }, []);
-  return { chat, onFrame, onNewSession, room, listening, setListening };
+    resetCatchUp();
+  }, [resetCatchUp]);
+  return { chat, onFrame, onNewSession, room, listening, setListening, glossaryVersion, catchUp };
 }

@@ -1,6 +1,7 @@
 import {
   DoorOpen,
   ExternalLink,
+  BookA,
   History,
   Info,
   LogIn,
@@ -11,6 +12,7 @@ import {
   Moon,
   Plus,
   Settings,
+  Sparkles,
   Sun,
   UserRoundCog,
 } from 'lucide-react';
@@ -30,6 +32,10 @@ export interface SettingsMenuProps {
   onProfile: () => void;
   onLogin: () => void;
   onLogout: () => void;
+  /** The room's glossary dialog. */
+  onGlossary: () => void;
+  /** "Catch me up": a summary of what was missed. */
+  onCatchUp: () => void;
 }
 
 async function toggleFullscreen(): Promise<void> {
@@ -51,6 +57,8 @@ export function SettingsMenu({
   onProfile,
   onLogin,
   onLogout,
+  onGlossary,
+  onCatchUp,
 }: SettingsMenuProps) {
   const { t } = useI18n();
   const theme = useTheme();
@@ -65,6 +73,21 @@ export function SettingsMenu({
     },
     { key: 'join', label: t('menu.joinRoom'), icon: <DoorOpen className="size-4" />, onSelect: onJoinRoom },
     { key: 'past', label: t('menu.pastRooms'), icon: <History className="size-4" />, onSelect: onPastRooms },
+    {
+      key: 'catch-up',
+      label: t('catchUp.action'),
+      icon: <Sparkles className="size-4" />,
+      testId: 'menu-catch-up',
+      onSelect: onCatchUp,
+      separatorBefore: true,
+    },
+    {
+      key: 'glossary',
+      label: t('glossary.open'),
+      icon: <BookA className="size-4" />,
+      testId: 'menu-glossary',
+      onSelect: onGlossary,
+    },
     {
       key: 'fullscreen',
       label: t('menu.fullscreen'),

@@ -6,7 +6,13 @@ import { COPY_REFUSED, copyText } from '../../../lib/clipboard';
 import { useI18n } from '../../../lib/i18n';
 import { localeFor } from '../../../lib/time';
 import { downloadText, openMailto } from '../utils/download';
-import { formatTranscript, mailtoHref, transcriptFileName, type TranscriptItem } from '../utils/transcript';
+import {
+  formatTranscript,
+  mailtoHref,
+  transcriptFileName,
+  type TranscriptGlossaryEntry,
+  type TranscriptItem,
+} from '../utils/transcript';
 
 export interface TranscriptMenuProps {
   roomId: string | null;
@@ -14,19 +20,29 @@ export interface TranscriptMenuProps {
   items: readonly TranscriptItem[];
   /** The room's share link, for the transcript's 'Open Chat' line. */
   link: string;
+  /** The room's glossary, read when a transcript is made (listed at its end); none when it fails. */
+  loadGlossary?: () => Promise<readonly TranscriptGlossaryEntry[]>;
 }
 
 /** The header's transcript menu (spec section 2): copy, email or download the chat as markdown. */
-export function TranscriptMenu({ roomId, items, link }: TranscriptMenuProps) {
+export function TranscriptMenu({ roomId, items, link, loadGlossary }: TranscriptMenuProps) {
   const { t, language } = useI18n();
   const room = roomId ?? '';
 
   // Built when chosen, not on every render: the chat log changes with every streamed chunk.
-  const markdown = () => formatTranscript(items, { roomId: room, link, locale: localeFor(language) });
+  const format = (glossary?: readonly TranscriptGlossaryEntry[]) =>
+    formatTranscript(items, { roomId: room, link, locale: localeFor(language), glossary });
+  // Without a glossary to read, at once: the browser lets a click copy or download only while it lasts.
+  const markdown = async () =>
+    loadGlossary ? format(await loadGlossary().catch(() => undefined)) : format();
+  const withMarkdown = (then: (body: string) => void) => {
+    if (loadGlossary) void markdown().then(then);
+    else then(format());
+  };
 
   const copy = async () => {
     try {
-      await copyText(markdown());
+      await copyText(await markdown());
       toast.success(t('transcript.copied'));
     } catch (error) {
       const refused = error instanceof Error && error.message === COPY_REFUSED;
@@ -48,14 +64,16 @@ export function TranscriptMenu({ roomId, items, link }: TranscriptMenuProps) {
       icon: <Mail className="size-4" />,
       testId: 'transcript-email',
       onSelect: () =>
-        openMailto(mailtoHref({ subject: t('transcript.emailSubject', { room }), body: markdown() })),
+        withMarkdown((body) =>
+          openMailto(mailtoHref({ subject: t('transcript.emailSubject', { room }), body })),
+        ),
     },
     {
       key: 'download',
       label: t('transcript.download'),
       icon: <Download className="size-4" />,
       testId: 'transcript-download',
-      onSelect: () => downloadText(transcriptFileName(room, Date.now()), markdown()),
+      onSelect: () => withMarkdown((body) => downloadText(transcriptFileName(room, Date.now()), body)),
     },
   ];
 

@@ -83,6 +83,20 @@ describe('formatTranscript', () => {
     expect(text.trimEnd().endsWith('_No messages yet._')).toBe(true);
   });
 
+  it("lists the room's glossary at the end", () => {
+    const glossary = [
+      { term: 'Kite', language: 'en', renderings: { ja: 'カイト' } },
+      { term: '翔太', language: 'ja', renderings: {} },
+    ];
+    const text = formatTranscript([], { ...base, locale: 'en-US', timeZone: 'UTC', glossary });
+    expect(text.trimEnd().split('\n').slice(-4)).toEqual([
+      '## Glossary',
+      '',
+      '- **Kite** (EN) → JA: "カイト"',
+      '- **翔太** (JA)',
+    ]);
+  });
+
   it('keeps each message on one line and its text from turning into markup', () => {
     const text = formatTranscript(
       [

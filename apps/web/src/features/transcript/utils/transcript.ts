@@ -37,6 +37,31 @@ export interface TranscriptOptions {
   locale: string;
   /** IANA time zone; the browser's own when omitted (tests pass one so they hold in any zone). */
   timeZone?: string;
+  /** The room's glossary, listed at the end. */
+  glossary?: readonly TranscriptGlossaryEntry[];
+}
+
+/** A glossary entry as the transcript lists it. */
+export interface TranscriptGlossaryEntry {
+  term: string;
+  language: string;
+  renderings: Record<string, string>;
+}
+
+/** The glossary's section: each term, its language, and its required renderings. */
+function glossaryLines(glossary: readonly TranscriptGlossaryEntry[] | undefined): string[] {
+  if (!glossary || glossary.length === 0) return [];
+  return [
+    '',
+    '## Glossary',
+    '',
+    ...glossary.map((entry) => {
+      const renderings = Object.entries(entry.renderings)
+        .map(([language, text]) => ` → ${language.toUpperCase()}: ${quote(text)}`)
+        .join('');
+      return `- **${oneLine(entry.term)}** (${entry.language.toUpperCase()})${renderings}`;
+    }),
+  ];
 }
 
 export const TRANSCRIPT_TITLE = `Transcript for ${PRODUCT_NAME} Chat`;
@@ -127,6 +152,7 @@ export function formatTranscript(items: readonly TranscriptItem[], options: Tran
       `- **${plainSpaces(timeFormat.format(date))}** ${oneLine(message.displayUsername)}: ${quote(message.message)}${translated}`,
     );
   }
+  lines.push(...glossaryLines(options.glossary));
   return `${lines.join('\n')}\n`;
 }
 
