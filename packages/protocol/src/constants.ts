@@ -16,8 +16,14 @@ export const PRODUCT_NAME = 'XTalk';
  *    sends it only to a server whose READY says 5 or more; no frame changes for older clients. The hello
  *    may come in the socket's URL (`&hello=`), which POST /xtalk's `protocolVersion` announces
  *    (docs/decisions/0141-the-hello-in-the-socket-url.md).
+ * 6: see the constants of this version below.
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
+/**
+ * 6: spoken translations sentence by sentence as Ogg/Opus (`speech`, then one binary frame of its `bytes`;
+ * docs/decisions/0158-speech-sentence-by-sentence.md); a client below 6 gets one WAV per message.
+ */
+export const SPEECH_STREAM_PROTOCOL_VERSION = 6;
 /** The first version whose server answers ping with pong. */
 export const PING_PROTOCOL_VERSION = 5;
 /** The first version whose server reads the hello from the socket's URL (`&hello=`). */
