@@ -16,14 +16,19 @@ export const PRODUCT_NAME = 'XTalk';
  *    sends it only to a server whose READY says 5 or more; no frame changes for older clients. The hello
  *    may come in the socket's URL (`&hello=`), which POST /xtalk's `protocolVersion` announces
  *    (docs/decisions/0141-the-hello-in-the-socket-url.md).
- * 6: the room glossary (glossaryUpdated) and "Catch me up" (summarize, summaryChunk, summaryComplete;
- *    docs/decisions/0156-room-glossary.md, 0157-catch-me-up.md); a client below 6 is not sent them.
+ * 6: the room glossary (glossaryUpdated), "Catch me up" (summarize, summaryChunk, summaryComplete;
+ *    docs/decisions/0156-room-glossary.md, 0157-catch-me-up.md) and spoken translations sentence by
+ *    sentence as Ogg/Opus (`speech`, then one binary frame of its `bytes`;
+ *    docs/decisions/0158-speech-sentence-by-sentence.md); a client below 6 is sent none of them and gets
+ *    one WAV per message as before.
  */
 export const PROTOCOL_VERSION = 6;
 /** The first version that understands glossaryUpdated (older clients are not sent it). */
 export const GLOSSARY_PROTOCOL_VERSION = 6;
 /** The first version that may send summarize and understands summaryChunk and summaryComplete. */
 export const SUMMARY_PROTOCOL_VERSION = 6;
+/** The first version that gets spoken translations as `speech` frames of Ogg/Opus sentences. */
+export const SPEECH_STREAM_PROTOCOL_VERSION = 6;
 /** The first version whose server answers ping with pong. */
 export const PING_PROTOCOL_VERSION = 5;
 /** The first version whose server reads the hello from the socket's URL (`&hello=`). */

@@ -11,3 +11,11 @@ export type { OpusStreamDecoder } from './opus.js';
 export { resample } from './resample.js';
 export { OggOpusStream } from './ogg-stream.js';
 export type { OggStreamResult } from './ogg-stream.js';
+export {
+  encodeOggOpus,
+  wavToOggOpus,
+  wavToOpusInput,
+  OpusEncodeError,
+  SPEECH_BITRATE,
+} from './opus-encoder.js';
+export { writeOggOpus } from './ogg-writer.js';
