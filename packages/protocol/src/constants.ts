@@ -16,8 +16,11 @@ export const PRODUCT_NAME = 'XTalk';
  *    sends it only to a server whose READY says 5 or more; no frame changes for older clients. The hello
  *    may come in the socket's URL (`&hello=`), which POST /xtalk's `protocolVersion` announces
  *    (docs/decisions/0141-the-hello-in-the-socket-url.md).
+ * 6: no frame changes of this part: a client refused with 4400 by an older node (a rolling deploy) speaks
+ *    the newest version that node names instead of stopping, and a close with 1012 means "reconnect at
+ *    once, elsewhere" (docs/decisions/0146-rolling-deploys-and-protocol-fallback.md).
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 /** The first version whose server answers ping with pong. */
 export const PING_PROTOCOL_VERSION = 5;
 /** The first version whose server reads the hello from the socket's URL (`&hello=`). */
@@ -68,6 +71,8 @@ export const CloseCode = {
   Normal: 1000,
   GoingAway: 1001,
   PolicyViolation: 1008,
+  /** The node is draining (a deploy or restart): reconnect at once, to another node. */
+  ServiceRestart: 1012,
   /** The session was taken over or ended by the server. */
   SessionEnded: 4000,
   /** The token expired while connected. */

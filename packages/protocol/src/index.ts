@@ -18,3 +18,4 @@ export * from './player-accounts.js';
 export * from './colours.js';
 export * from './error-codes.js';
 export * from './api-paths.js';
+export * from './protocol-refusal.js';

@@ -3,7 +3,12 @@ import type { Timers } from './socket-timing';
 
 /* What the room client (socket-client.ts) is given and what it tells: its states, events and options. */
 
-export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'ready' | 'reconnecting';
+/**
+ * `handover`: the node closed with 1012 (it is draining for a restart) or named older protocol versions
+ * (4400, a rolling deploy), and a new connection is on its way at once; nothing is shown for it. Should
+ * that attempt fail, the client goes on to `reconnecting` as after any lost connection.
+ */
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'ready' | 'reconnecting' | 'handover';
 
 /** The part of the browser WebSocket this client uses (the `ws` package and fakes fit too). */
 export interface WebSocketLike {
