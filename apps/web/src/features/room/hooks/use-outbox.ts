@@ -90,7 +90,9 @@ export function useOutbox(clientRef: RefObject<SocketClient | null>) {
         status: 'sending',
       };
       updateOutbox((entries) => [...entries, entry]);
-      if (clientRef.current?.state !== 'ready' || !transmit(entry)) toastNotConnected();
+      const state = clientRef.current?.state;
+      // during a handover (a node draining) the message goes out on the next READY, a moment away
+      if ((state !== 'ready' || !transmit(entry)) && state !== 'handover') toastNotConnected();
       return true;
     },
     [clientRef, transmit, updateOutbox],
