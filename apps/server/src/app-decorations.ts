@@ -11,5 +11,10 @@ declare module 'fastify' {
      * seam tests use (as `TestServer.db`) to arrange state no API writes yet.
      */
     xtalkDb: Db;
+    /**
+     * Drains the node (SIGTERM, lifecycle/drain.ts): not ready, new sockets and joins refused, sockets
+     * closed with 1012 over `spreadMs` (DRAIN_SECONDS by default). `close()` follows it.
+     */
+    xtalkDrain: (spreadMs?: number) => Promise<void>;
   }
 }

@@ -34,6 +34,8 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { frameLimitSettings } from './realtime/frame-limits.js';
 import type { ConnectionDeps } from './realtime/connection-core.js';
 import { createGateway } from './realtime/gateway.js';
+import { registerDrain } from './lifecycle/drain.js';
+import { registerReadiness } from './lifecycle/readiness.js';
 import { shareSupersession } from './translation/shared-supersession.js';
 import { createLogSampler } from './realtime/log-sampler.js';
 import { createPresenceAnnouncer } from './realtime/presence-announcer.js';
@@ -68,6 +70,8 @@ export interface AppOptions {
 const REPLAY_LIMIT = 500;
 const MAX_FRAME_BYTES = 2 * 1024 * 1024;
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** A close without a drain: the originals are stored, and a streaming translation is not worth more. */
+const TRANSLATION_CLOSE_MS = 3000;
 
 /** Voice input, whole clips and streamed ones (VOICE_STREAMING=off: streamed clips in clip mode). */
 function voiceHandlers(
@@ -94,8 +98,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? { level: config.LOG_LEVEL },
     // a generous keep-alive so a proxy in front does not see resets
     keepAliveTimeout: 65_000,
-    // close hooks wait for sockets and translations to wind down (bounded inside each)
-    pluginTimeout: 20_000,
+    // close hooks wait for sockets and translations (up to SHUTDOWN_GRACE_SECONDS) to wind down
+    pluginTimeout: Math.max(20_000, (config.SHUTDOWN_GRACE_SECONDS + 5) * 1000),
     // the client address behind that many proxies (rate limits and socket caps count per address)
     trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS,
   });
@@ -104,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerSecurityHeaders(app, config);
 
   const { db, redis, redisOutage, bus, presence } = await openStores(config, options.inMemoryDb, app.log);
+  const readiness = registerReadiness(app, { db, bus, redisConfigured: redis !== undefined });
   const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
   const tokens = createTokens(secret, config.SESSION_TTL_SECONDS, clock);
   const users = createUsersRepo(db);
@@ -134,9 +139,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     glossary: glossaries.source,
     logger: app.log,
     clock,
-    // On shutdown the originals are already stored; a translation still streaming is not worth holding
-    // the restart for longer than this.
-    options: { closeTimeoutMs: 3000 },
+    // without a drain (tests, a failed start) a translation still streaming holds the close this long
+    options: { closeTimeoutMs: TRANSLATION_CLOSE_MS },
   });
   // a correction taken here also stops the old text's work on the node its message was posted on
   const supersession = await shareSupersession(bus, translation, app.log);
@@ -208,11 +212,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
+  const drain = registerDrain(app, { readiness, gateway, config });
   // Order matters: sockets finish storing what they received before anything they need is closed.
   app.addHook('preClose', async () => {
     await gateway.close();
     await supersession.close();
-    await translation.close();
+    await translation.close(drain.graceLeftMs(TRANSLATION_CLOSE_MS));
     glossaries.summaries.close();
     credits.meter.close();
     await balanceEvents.close();

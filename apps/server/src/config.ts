@@ -179,6 +179,10 @@ export const configSchema = z
     WS_FLOOD_COOLDOWN_SECONDS: z.coerce.number().int().min(0).default(60),
     /** Seconds a closed connection stays in the room's presence, so a quick return shows no LEAVE/JOIN. */
     LEAVE_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(5),
+    /** On SIGTERM, the window over which this node's sockets are closed with 1012 (decision 0144). */
+    DRAIN_SECONDS: z.coerce.number().min(0).max(600).default(10),
+    /** From SIGTERM, how long translations already paid for may run before they are recorded as failed. */
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(20),
     /** Chat messages of one room waiting to be stored on this node before more are refused (busy). */
     ROOM_QUEUE_MAX: z.coerce.number().int().positive().default(64),
     /** Messages stored at once by this node; rooms take turns for these slots. */

@@ -9,7 +9,7 @@ describe('a restart', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'xtalk-restart-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('closes sockets with 1001, loses no stored message, and keeps logins and rooms', async () => {
+  it('closes sockets with 1012, loses no stored message, and keeps logins and rooms', async () => {
     const first = await startServer({}, { dataDir });
     const login = await guestLogin(first.app);
     const { roomId } = await joinRoom(first.app, login.token, null);
@@ -19,7 +19,7 @@ describe('a restart', () => {
     for (const text of texts) client.send({ type: 'chat', language: 'en', message: text, room: roomId });
     await client.next((frame) => frame.type === 'message' && frame.message === texts[0]);
     await first.close();
-    expect(await client.closed()).toBe(1001);
+    expect(await client.closed()).toBe(1012);
     const acknowledged = client.messages().map((frame) => (frame as MessageFrame).message);
 
     const second = await startServer({}, { dataDir });

@@ -9,27 +9,33 @@ const app = await buildApp({ config });
 app.log.info({ config: describeConfig(config) }, 'configuration');
 
 let stopping = false;
-/** Closes the app (sockets get their close frames) and exits with `code`, or with 1 if closing fails. */
-function shutdown(code: 0 | 1) {
+/**
+ * Drains (SIGTERM: over DRAIN_SECONDS; SIGINT, someone at a terminal: at once), closes the app and exits
+ * with `code`, or with 1 if closing fails. A lost database skips the drain: nothing can be stored anyway.
+ */
+function shutdown(code: 0 | 1, drainMs?: number) {
   if (stopping) return;
   stopping = true;
+  const limitMs = (Math.max(config.DRAIN_SECONDS, config.SHUTDOWN_GRACE_SECONDS) + 15) * 1000;
   const force = setTimeout(() => {
     app.log.error('shutdown took too long, exiting');
     process.exit(1);
-  }, 15_000);
+  }, limitMs);
   force.unref();
-  app.close().then(
-    () => process.exit(code),
-    (error: unknown) => {
-      app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    },
-  );
+  (drainMs === undefined ? Promise.resolve() : app.xtalkDrain(drainMs))
+    .then(() => app.close())
+    .then(
+      () => process.exit(code),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
 }
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     app.log.info({ signal }, 'shutting down');
-    shutdown(0);
+    shutdown(0, signal === 'SIGTERM' ? config.DRAIN_SECONDS * 1000 : 0);
   });
 }
 // Without its embedded database the server can store nothing: rather than run on answering errors, it

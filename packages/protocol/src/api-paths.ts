@@ -11,6 +11,8 @@ export const ApiPath = {
   join: '/xtalk',
   socket: (sessionId: string) => `/xtalk_ws/${encodeURIComponent(sessionId)}`,
   health: '/api/health',
+  /** Readiness: 200 only while this node takes work (liveness stays `health`). */
+  healthReady: '/api/health/ready',
   /** Accounts: sign-in (server routes the browser navigates to, then the exchange), profile, history. */
   googleLogin: '/auth/google/login',
   googleCallback: '/auth/google/callback',

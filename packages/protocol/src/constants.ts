@@ -20,7 +20,9 @@ export const PRODUCT_NAME = 'XTalk';
  *    docs/decisions/0156-room-glossary.md, 0157-catch-me-up.md) and spoken translations sentence by
  *    sentence as Ogg/Opus (`speech`, then one binary frame of its `bytes`;
  *    docs/decisions/0158-speech-sentence-by-sentence.md); a client below 6 is sent none of them and gets
- *    one WAV per message as before.
+ *    one WAV per message as before. A client refused with 4400 by an older node (a rolling deploy) speaks
+ *    the newest version that node names instead of stopping, and a close with 1012 means "reconnect at
+ *    once, elsewhere" (docs/decisions/0146-rolling-deploys-and-protocol-fallback.md).
  */
 export const PROTOCOL_VERSION = 6;
 /** The first version that understands glossaryUpdated (older clients are not sent it). */
@@ -79,6 +81,8 @@ export const CloseCode = {
   Normal: 1000,
   GoingAway: 1001,
   PolicyViolation: 1008,
+  /** The node is draining (a deploy or restart): reconnect at once, to another node. */
+  ServiceRestart: 1012,
   /** The session was taken over or ended by the server. */
   SessionEnded: 4000,
   /** The token expired while connected. */

@@ -19,3 +19,4 @@ export * from './colours.js';
 export * from './error-codes.js';
 export * from './api-paths.js';
 export * from './glossary.js';
+export * from './protocol-refusal.js';

@@ -11,6 +11,7 @@ import { createHeartbeat } from './heartbeat.js';
 import type { PeerSocket } from './peer-socket.js';
 import { clientAddress, type CappedSocket } from './socket-caps.js';
 import { authoriseUpgrade, type AuthorisedUpgrade, type UpgradeAuthOptions } from './upgrade-auth.js';
+import { closeSpread, DRAINING_REFUSAL, RESTART_REASON } from './socket-drain.js';
 import { ipCapRefusal, refuse, userCapRefusal, type UpgradeCaps } from './upgrade-refusal.js';
 import { createWriteBatcher, textFrame, type WriteBatcher } from './write-batcher.js';
 
@@ -132,9 +133,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   }
 
   function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
-    if (closing) {
-      return refuse(socket, { status: 503, message: 'Server is shutting down.', code: 'unavailable' });
-    }
+    if (closing) return refuse(socket, DRAINING_REFUSAL);
     const caps = options.caps;
     const ip = caps ? clientAddress(request, caps.trustProxyHops) : '';
     const ipRefusal = caps && ipCapRefusal(caps, ip);
@@ -166,11 +165,12 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     { auth, session, hello }: AuthorisedUpgrade,
     releaseIp: (() => void) | undefined,
   ) {
+    if (closing) return refuse(socket, DRAINING_REFUSAL);
     const caps = options.caps;
     const userRefusal = caps && userCapRefusal(caps, auth.user.id, session.id);
     if (userRefusal) return refuse(socket, userRefusal);
     wss.handleUpgrade(request, socket, head, (ws) => {
-      if (closing) return ws.close(CloseCode.GoingAway, 'Server is shutting down.');
+      if (closing) return ws.close(CloseCode.ServiceRestart, RESTART_REASON);
       if (releaseIp) socket.off('close', releaseIp);
       accept(new WsPeer(ws, socket, batcher, ip, session.id), auth, session.room_id, hello);
     });
@@ -193,37 +193,36 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
 
   app.server.on('upgrade', onUpgrade);
 
-  return {
-    /** Local connection count. */
-    size: () => live.size,
-    /**
-     * Graceful shutdown: stop accepting, let every connection finish storing what it already received,
-     * then close with 1001 so clients know to come back.
-     */
-    async close(): Promise<void> {
+  let drained: Promise<void> | undefined;
+  /**
+   * Stops taking sockets (503 with retry-after), lets every connection finish storing what it already
+   * received, and closes the sockets with 1012 at an even pace over at most `spreadMs` (decision 0144).
+   */
+  function drain(spreadMs: number): Promise<void> {
+    drained ??= (async () => {
       closing = true;
       // who left just before is announced now, not lost with the process (0140)
       options.connectionDeps.departures?.release();
-      app.server.off('upgrade', onUpgrade);
       heartbeat.stop();
       expiries.stop();
       const connections = [...live.entries()];
+      // who was here is remembered before anyone is sent away, so their return is not announced as a JOIN
       await Promise.allSettled(connections.map(([, peer]) => peer.connection.settled()));
       await rememberPresent(connections.map(([, peer]) => peer.connection));
-      const closed = connections.map(
-        ([ws]) =>
-          new Promise<void>((resolve) => {
-            if (ws.readyState === ws.CLOSED) return resolve();
-            ws.once('close', () => resolve());
-            ws.close(CloseCode.GoingAway, 'Server is restarting.');
-            setTimeout(() => {
-              ws.terminate();
-              resolve();
-            }, 2000).unref();
-          }),
-      );
-      await Promise.all(closed);
+      await closeSpread(connections, spreadMs, (peer) => peer.connection.settled());
       await Promise.allSettled([...closings]);
+    })();
+    return drained;
+  }
+
+  return {
+    /** Local connection count. */
+    size: () => live.size,
+    drain,
+    /** Shutdown: a drain without a spread if none ran, then nothing more is accepted. */
+    async close(): Promise<void> {
+      await drain(0);
+      app.server.off('upgrade', onUpgrade);
       wss.close();
     },
   };

@@ -7,6 +7,8 @@ export interface UpgradeRefusal {
   status: number;
   message: string;
   code: string;
+  /** Sent as `retry-after`: when the client may try again (a draining node). */
+  retryAfterSeconds?: number;
 }
 
 /** The socket caps the gateway applies, and the sampled log their refusals go to. */
@@ -48,10 +50,11 @@ export function userCapRefusal(
   return undefined;
 }
 
-export function refuse(socket: Duplex, { status, message, code }: UpgradeRefusal) {
+export function refuse(socket: Duplex, { status, message, code, retryAfterSeconds }: UpgradeRefusal) {
   const body = JSON.stringify({ statusCode: status, code, error: statusText(status), message });
+  const retryAfter = retryAfterSeconds === undefined ? '' : `Retry-After: ${retryAfterSeconds}\r\n`;
   socket.end(
-    `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${retryAfter}Connection: close\r\n\r\n${body}`,
   );
 }
 

@@ -324,7 +324,7 @@ describe('two nodes on PostgreSQL and Redis', () => {
     client.send({ type: 'chat', language: 'en', message: 'survives', room: roomId });
     await client.next((frame) => frame.type === 'message' && frame.message === 'survives');
     await Promise.all([a.close(), b.close()]);
-    expect(await client.closed()).toBe(1001);
+    expect(await client.closed()).toBe(1012);
     [a, b] = await Promise.all([startServer(env), startServer(env)]);
     const again = await TestClient.join(b, alice, roomId);
     expect(again.messages().map((frame) => (frame as MessageFrame).message)).toEqual(['survives']);

@@ -106,8 +106,8 @@ export function createRoomQueue(deps: RoomQueueDeps) {
     pump();
   }
 
-  /** Drop what waits; wait for what runs up to `closeTimeoutMs`, then abort it. */
-  async function close(): Promise<void> {
+  /** Drop what waits; wait for what runs up to `timeoutMs` (`closeTimeoutMs`), then abort it. */
+  async function close(timeoutMs = options.closeTimeoutMs): Promise<void> {
     closing = true;
     const dropped = [...rooms.values()].reduce((sum, room) => sum + room.waiting.length, 0);
     for (const room of rooms.values()) room.waiting.length = 0;
@@ -118,7 +118,7 @@ export function createRoomQueue(deps: RoomQueueDeps) {
     const timedOut = await Promise.race([
       settled.then(() => false),
       new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(true), options.closeTimeoutMs);
+        timer = setTimeout(() => resolve(true), timeoutMs);
       }),
     ]);
     clearTimeout(timer);

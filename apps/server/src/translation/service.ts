@@ -169,10 +169,11 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
         logger.error({ err: error, userId }, 'translation: could not resume');
       }
     },
-    async close() {
+    /** Running work may finish within `timeoutMs` (the options' closeTimeoutMs by default). */
+    async close(timeoutMs?: number) {
       if (queue.isClosing()) return;
       unsubscribe?.();
-      await queue.close();
+      await queue.close(timeoutMs);
     },
   };
 }

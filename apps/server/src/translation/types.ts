@@ -96,8 +96,8 @@ export interface TranslationService {
    * the meter. Throws InsufficientCreditsError when the author's balance cannot cover it.
    */
   payClipAudio(roomId: string, clip: ClipRef, seconds: number): Promise<Charge | void>;
-  /** Stop taking messages; wait for running ones up to `closeTimeoutMs`, then abort them. */
-  close(): Promise<void>;
+  /** Stop taking messages; wait for running ones up to `timeoutMs` (`closeTimeoutMs`), then abort them. */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 /** One message's work: its languages and hint, for one author. */

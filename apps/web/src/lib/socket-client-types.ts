@@ -6,8 +6,12 @@ import type { Timers } from './socket-timing';
 /**
  * `reconnecting` retries by itself; `disconnected` has given up (another tab took the session, or the
  * server stayed away too long) and waits for 'Tap to Reconnect'.
+ * `handover`: the node closed with 1012 (it is draining for a restart) or named older protocol versions
+ * (4400, a rolling deploy), and a new connection is on its way at once; nothing is shown for it. Should
+ * that attempt fail, the client goes on to `reconnecting` as after any lost connection.
  */
-export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'ready' | 'reconnecting' | 'disconnected';
+export type ConnectionState =
+  'idle' | 'connecting' | 'connected' | 'ready' | 'reconnecting' | 'handover' | 'disconnected';
 
 /** The part of the browser WebSocket this client uses (the `ws` package and fakes fit too). */
 export interface WebSocketLike {

@@ -1,12 +1,12 @@
 import {
   CloseCode,
   HELLO_IN_URL_PROTOCOL_VERSION,
-  PROTOCOL_VERSION,
   type ClientFrame,
   type ResumePosition,
   type serverFrameSchema,
 } from '@xtalk/protocol';
 import { loadRoomSchemas } from './load-room-schemas';
+import { SpokenVersion } from './protocol-fallback';
 import { binaryOf, parseServerFrame, positionAfter, type RoomPosition } from './socket-frames';
 import type {
   ConnectionState,
@@ -38,8 +38,11 @@ export type * from './socket-client-types';
  * online again or the tab comes back, each retry with a fresh session, so a server restart heals within
  * a second of the server answering, without a herd. The hello carries the protocol version and, on a
  * reconnect to the same room, where the client left off ({epoch, offset}): the server then sends
- * exactly what was missed and the message list is kept. A close with 4400 means this page is older
- * than the server: no retry, the user is asked to reload. The WebSocket constructor, timers, the
+ * exactly what was missed and the message list is kept. A close with 1012 (the node drains for a restart)
+ * is a handover: a new session at once, to whichever node answers, resumed by offset, with nothing shown.
+ * A close with 4400 naming only older versions is a node of a rolling deploy: the client speaks the newest
+ * of those and connects again (docs/decisions/0146). Any other 4400 means this page is older than the
+ * server: no retry, the user is asked to reload. The WebSocket constructor, timers, the
  * random source and the browser's events are injected so this runs in Node tests.
  *
  * A socket can also die without a close; `SocketLiveness` (socket-liveness.ts, docs/decisions/0139)
@@ -84,6 +87,8 @@ export class SocketClient {
   private position: RoomPosition | undefined;
   /** The protocol version the server said in its last READY (1 when it said none). */
   serverProtocolVersion = 1;
+  /** The version the hello offers: PROTOCOL_VERSION, or less after an older node named what it speaks. */
+  readonly spoken = new SpokenVersion();
   /** Counts READYs: a streamed voice clip belongs to the connection it started on. */
   readyCount = 0;
   constructor(options: SocketClientOptions) {
@@ -335,7 +340,10 @@ export class SocketClient {
       if (stale()) return;
       this.socket = undefined;
       this.liveness.reset();
+      const refused = event.code === CloseCode.UnsupportedVersion;
+      if (refused && this.spoken.fallBack(event.reason ?? '')) return this.handOver();
       this.emit('close', event.code, false);
+      if (event.code === CloseCode.ServiceRestart) return this.handOver();
       if (
         event.code === CloseCode.Normal ||
         event.code === CloseCode.TokenExpired ||
@@ -352,12 +360,18 @@ export class SocketClient {
     };
   }
 
+  /** A new connection at once, without the reconnecting banner; resumed by offset like any reconnect. */
+  private handOver(): void {
+    this.setState('handover');
+    void this.attempt();
+  }
+
   /** setUsername with the version this client speaks and, when known, where it left off. */
   private helloFor(roomId: string): ClientFrame {
     const hello = this.options.hello(roomId);
     if (hello.type !== 'setUsername') return hello;
     const resume = this.resumePosition;
-    return { ...hello, protocolVersion: PROTOCOL_VERSION, ...(resume ? { resume } : {}) };
+    return { ...hello, protocolVersion: this.spoken.value, ...(resume ? { resume } : {}) };
   }
 
   private receive(data: unknown): void {
@@ -369,10 +383,14 @@ export class SocketClient {
     }
     const frame = parseServerFrame(data, this.frameSchema);
     if (!frame) return;
+    // an older node's refusal of this version comes as an error before its 4400: the close falls back
+    const early = frame.type === 'error' && this.currentState !== 'ready';
+    if (early && this.spoken.fallbackIn(frame.message) !== undefined) return;
     // frames of a replay come before READY: the position is only trusted once READY set its epoch
     if (this.session) this.position = positionAfter(this.position, frame, this.session.roomId);
     if (frame.type === 'system' && frame.message === 'READY') {
       this.serverProtocolVersion = frame.protocolVersion ?? 1;
+      this.spoken.heard(this.serverProtocolVersion);
       this.readyCount += 1;
       this.liveness.ready();
       this.setState('ready');

@@ -37,9 +37,9 @@ export class FakeSocket implements WebSocketLike {
       data: typeof data === 'string' || data instanceof ArrayBuffer ? data : JSON.stringify(data),
     });
   }
-  drop(code: number) {
+  drop(code: number, reason?: string) {
     this.onerror?.({});
-    this.onclose?.({ code });
+    this.onclose?.(reason === undefined ? { code } : { code, reason });
   }
 }
 

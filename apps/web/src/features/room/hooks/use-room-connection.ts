@@ -50,7 +50,8 @@ export function useRoomConnection(options: RoomConnectionOptions) {
 
   const send = useCallback((frame: ClientFrame): boolean => {
     const sent = clientRef.current?.send(frame) ?? false;
-    if (!sent) toastNotConnected();
+    // a handover (a node draining) is a moment without a socket that no one needs to hear about
+    if (!sent && clientRef.current?.state !== 'handover') toastNotConnected();
     return sent;
   }, []);
 

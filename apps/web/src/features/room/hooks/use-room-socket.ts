@@ -63,14 +63,18 @@ function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => vo
   const { handlers } = sinks;
   const t = (key: Parameters<typeof translate>[1], params?: Record<string, string>) =>
     translate(getLanguage(), key, params);
+  let previous = client.state;
   return [
     client.on('state', (next) => {
+      const handedOver = previous === 'handover';
+      previous = next;
       sinks.setState(next);
       // A socket given up right after READY (decision 0139) would show 'Ready!' over the reconnecting
       // banner on a phone for the rest of its 1.5 s: the toast goes when the connection does.
       if (next === 'reconnecting' || next === 'disconnected') toast.dismiss(READY_TOAST);
       if (next !== 'ready') return;
-      toast.success(t('room.ready'), { id: READY_TOAST, duration: 1500 });
+      // a handover (a node draining, a rolling deploy) is nothing the person needs to hear about
+      if (!handedOver) toast.success(t('room.ready'), { id: READY_TOAST, duration: 1500 });
       if (client.roomId) sinks.flush(client.roomId);
     }),
     client.on('session', (info, resumed) => {
