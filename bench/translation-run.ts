@@ -92,6 +92,7 @@ class TimedProvider implements AiProvider {
 
   supports: AiProvider['supports'] = (task, language) => (this.inner as AiProvider).supports(task, language);
   note: AiProvider['note'] = (request) => this.inner.note(request);
+  summarize: AiProvider['summarize'] = (request) => this.inner.summarize(request);
   synthesize: AiProvider['synthesize'] = (request) => this.inner.synthesize(request);
   transcribe: AiProvider['transcribe'] = (audio, options) => this.inner.transcribe(audio, options);
 

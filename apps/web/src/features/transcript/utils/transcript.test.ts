@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type TranscriptGlossaryEntry,
   escapeMarkdown,
   formatTranscript,
   mailtoHref,
@@ -84,7 +85,7 @@ describe('formatTranscript', () => {
   });
 
   it("lists the room's glossary at the end", () => {
-    const glossary = [
+    const glossary: TranscriptGlossaryEntry[] = [
       { term: 'Kite', language: 'en', renderings: { ja: 'カイト' } },
       { term: '翔太', language: 'ja', renderings: {} },
     ];
