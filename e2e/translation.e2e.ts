@@ -75,4 +75,25 @@ describe('translations in the browser', () => {
     await alice.context.close();
     await bob.context.close();
   });
+
+  it('says an engine failure once per message, the real cause first', async () => {
+    const { alice, bob } = await twoGuestsInRoom(product.browser, product.server.url);
+    // the hint fails as well as the translation, as when the engine is down
+    const text = 'everything will !failall here';
+    await say(alice.page, text);
+    const failure = bob.page
+      .locator('[data-sonner-toast]')
+      .filter({ hasText: 'Translation into Japanese failed.' });
+    await failure.waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => failure.textContent(), { timeout: 20_000 })
+      .toContain('A translation hint could not be made.');
+    const words = (await failure.textContent()) ?? '';
+    expect(words.indexOf('Translation into Japanese failed.')).toBeLessThan(
+      words.indexOf('A translation hint could not be made.'),
+    );
+    expect(await bob.page.locator('[data-sonner-toast]').count()).toBe(1);
+    await alice.context.close();
+    await bob.context.close();
+  });
 });

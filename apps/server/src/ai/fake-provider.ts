@@ -22,7 +22,8 @@ import type { TranscriptionStream, TranscriptionStreamOptions } from './transcri
  * - note: only for texts containing the word `idiom` or the marker `!hint`;
  * - speech: a 16 kHz mono PCM16 sine tone, 0.05 s per character (0.2 s to 2 s);
  * - transcription: decodes `XTALK-TRANSCRIPT:<lang>:<text>` found in the audio bytes, else a fixed text.
- * A text containing `!fail` makes every call for it fail (retryable), `!slow` adds `slowMs` per chunk.
+ * A text containing `!fail` makes every translation of it fail (retryable), `!failall` its hint too (an
+ * engine that is down), `!slow` adds `slowMs` per chunk.
  */
 
 export interface FakeProviderOptions {
@@ -147,6 +148,8 @@ export class FakeProvider implements AiProvider {
   async note(request: NoteRequest): Promise<string | null> {
     const call = this.record('note', request.text, request.noteLanguage);
     await sleep(this.options.latencyMs ?? 0, request.signal);
+    if (request.text.includes('!failall'))
+      throw new AiError('fake provider failure (!failall)', { retryable: true });
     call.finishedAt = performance.now();
     if (!/\bidiom\b|!hint/iu.test(request.text)) return null;
     return `[${request.noteLanguage}] note: this message uses an idiom.`;

@@ -70,6 +70,18 @@ class WsPeer implements PeerSocket, CappedSocket {
  * Accepts WebSocket upgrades on /xtalk_ws/{sessionId}?t={token}. Everything is checked before the
  * upgrade (path, origin, token, session), so a refused client gets a plain HTTP status, not a socket.
  */
+/** Who is in a room as the process goes, for the next one (0161); an error never holds the shutdown. */
+async function rememberPresent(options: GatewayOptions, connections: Connection[]) {
+  const returners = options.connectionDeps.returners;
+  if (!returners) return;
+  const people = connections
+    .filter((connection) => connection.present)
+    .map((connection) => ({ roomId: connection.roomId, username: connection.user.username }));
+  await returners
+    .remember(people)
+    .catch((error: unknown) => options.logger.warn({ err: error }, 'could not remember who was present'));
+}
+
 export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   // clientTracking off: `live` is the list of sockets, and ws's own set costs a close listener per socket
   const wss = new WebSocketServer({
@@ -88,18 +100,6 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   const expiries = createDeadlines<WebSocket>((ws) =>
     ws.close(CloseCode.TokenExpired, 'Your login has expired.'),
   );
-
-  /** Who is in a room as the process goes, for the next one (0161); an error never holds the shutdown. */
-  async function rememberPresent(connections: Connection[]) {
-    const returners = options.connectionDeps.returners;
-    if (!returners) return;
-    const people = connections
-      .filter((connection) => connection.present)
-      .map((connection) => ({ roomId: connection.roomId, username: connection.user.username }));
-    await returners
-      .remember(people)
-      .catch((error: unknown) => options.logger.warn({ err: error }, 'could not remember who was present'));
-  }
 
   // One listener of each kind for every socket, the socket being `this` (issue 13: no closures per socket)
   function onMessage(this: WebSocket, data: RawData, isBinary: boolean) {
@@ -208,7 +208,10 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
       const connections = [...live.entries()];
       // who was here is remembered before anyone is sent away, so their return is not announced as a JOIN
       await Promise.allSettled(connections.map(([, peer]) => peer.connection.settled()));
-      await rememberPresent(connections.map(([, peer]) => peer.connection));
+      await rememberPresent(
+        options,
+        connections.map(([, peer]) => peer.connection),
+      );
       await closeSpread(connections, spreadMs, (peer) => peer.connection.settled());
       await Promise.allSettled([...closings]);
     })();

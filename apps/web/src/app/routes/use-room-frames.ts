@@ -6,11 +6,19 @@ import { useCatchUp } from '../../features/catch-up/hooks/use-catch-up';
 import { tutorialFrames } from '../../features/chat/utils/tutorial';
 import type { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
 import { chatReducer, initialChatState } from '../../features/chat/utils/messages-reducer';
+import {
+  addFailure,
+  failureRank,
+  failureText,
+  type FailureEvent,
+} from '../../features/room/utils/failure-toast';
 import { listeningLanguage } from '../../features/room/utils/listening';
 import { frameErrorText } from '../../lib/error-text';
 import { noticeText } from '../../lib/notice-text';
 import { getLanguage, translate, useI18n } from '../../lib/i18n';
 import { StorageKey, readString, writeString } from '../../lib/storage';
+
+const FAILURE_TOAST = 'engine-failure';
 
 /**
  * The room's frames into the chat state, plus what a frame means beyond the list: the balance, the first
@@ -25,6 +33,8 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
   // so the language this person listens in
   const [room, setRoom] = useState({ languages: [] as readonly string[], editWindowMs: 0 });
   const [listening, setListening] = useState(() => listeningLanguage());
+  // the engine failures of one event share one toast, the real cause first
+  const failures = useRef<FailureEvent | undefined>(undefined);
   // When this session's tutorial was made: its messages' ids, so a language switch retells them in place
   const tutorialAt = useRef<number | undefined>(undefined);
   const { language } = useI18n();
@@ -77,8 +87,15 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
         case 'error':
           // Worded here by its code, in the interface language (issue 12, item 5). 'notice' is information
           // about the room's engines and credits, worded by its kind; 'no_speech' a plain outcome.
-          if (frame.code === 'notice') toast.info(noticeText(getLanguage(), frame));
-          else if (frame.code === 'no_speech') toast(say('voice.noSpeech'));
+          if (frame.code === 'notice') {
+            const text = noticeText(getLanguage(), frame);
+            const rank = failureRank(frame.notice);
+            if (rank === undefined) toast.info(text);
+            else {
+              failures.current = addFailure(failures.current, rank, text, Date.now());
+              toast.info(failureText(failures.current), { id: FAILURE_TOAST });
+            }
+          } else if (frame.code === 'no_speech') toast(say('voice.noSpeech'));
           else toast.error(frameErrorText(getLanguage(), frame.code));
           break;
       }
