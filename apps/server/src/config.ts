@@ -155,8 +155,13 @@ export const configSchema = z
     RATE_LIMIT_API_PER_MINUTE_PER_IP: z.coerce.number().int().positive().default(600),
     /** Room joins (POST /xtalk: a new socket session each) per user per minute. */
     ROOM_JOINS_PER_MINUTE_PER_USER: z.coerce.number().int().positive().default(30),
-    /** Room codes asked for that do not exist, per user and per IP per minute (guessing codes). */
+    /** Room codes asked for that do not exist, per user per minute (guessing codes). */
     ROOM_LOOKUP_MISSES_PER_MINUTE: z.coerce.number().int().positive().default(10),
+    /**
+     * The same per IP per minute, high enough for the people behind one NAT; at it, only those who missed
+     * themselves are refused.
+     */
+    ROOM_LOOKUP_MISSES_PER_MINUTE_PER_IP: z.coerce.number().int().positive().default(500),
     /** Open WebSockets per IP on one node. */
     MAX_SOCKETS_PER_IP: z.coerce.number().int().positive().default(64),
     /** Open WebSockets per user on one node (one per session; a new one for a session replaces the old). */

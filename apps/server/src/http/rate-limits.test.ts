@@ -3,7 +3,7 @@ import { errorBodySchema, type GuestLoginResponse } from '@xtalk/protocol';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Db } from '../store/db.js';
-import { startServer, type TestServer } from '../test/harness.js';
+import { guestLogin, startServer, type TestServer } from '../test/harness.js';
 import { policyOf } from './rate-limits.js';
 
 /*
@@ -138,19 +138,21 @@ describe('HTTP rate limits', { timeout: 60_000 }, () => {
     expectLimited(await join());
   }, 60_000);
 
-  it('limits unknown room code lookups per user and per IP; the health check is never limited', async () => {
+  /** POST /xtalk as `token` from `remoteAddress`: `code` null creates a room. */
+  const join = (token: string, code: string | null, remoteAddress: string) =>
+    server.app.inject({
+      method: 'POST',
+      url: '/xtalk',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { action: 'join', roomId: code },
+      remoteAddress,
+    });
+
+  it('limits unknown room code lookups per user; the health check is never limited', async () => {
     const guesser = await guest();
     const host = await guest();
     const guesserIp = freshIp();
     const hostIp = freshIp();
-    const join = (token: string, code: string | null, remoteAddress: string) =>
-      server.app.inject({
-        method: 'POST',
-        url: '/xtalk',
-        headers: { authorization: `Bearer ${token}` },
-        payload: { action: 'join', roomId: code },
-        remoteAddress,
-      });
     const created = await join(host.token, null, hostIp);
     const { roomId } = created.json() as { roomId: string };
     expect((await join(guesser.token, 'ZZZZZZZ', guesserIp)).statusCode).toBe(404);
@@ -159,8 +161,6 @@ describe('HTTP rate limits', { timeout: 60_000 }, () => {
     expectLimited(await join(guesser.token, roomId, guesserIp));
     // the same user from another address: counted per user
     expectLimited(await join(guesser.token, roomId, freshIp()));
-    // another user from the same address as the guesser: counted per address
-    expectLimited(await join(host.token, roomId, guesserIp));
     // the host from elsewhere still joins
     expect((await join(host.token, roomId, hostIp)).statusCode).toBe(200);
     for (let i = 0; i < 5; i++)
@@ -181,5 +181,50 @@ describe('which routes are limited', { timeout: 60_000 }, () => {
     expect(policyOf('POST', '/api/wallet/purchase')).toBe('api');
     expect(policyOf('GET', '/api/health')).toBe(false);
     expect(policyOf('GET', '/translate')).toBe(false);
+  });
+});
+
+describe('room-code guessing behind one address (a NAT)', { timeout: 60_000 }, () => {
+  let nat: TestServer;
+  beforeAll(async () => {
+    // only the lookup limits are low here: everyone comes from one address
+    nat = await startServer({
+      ROOM_LOOKUP_MISSES_PER_MINUTE: '2',
+      ROOM_LOOKUP_MISSES_PER_MINUTE_PER_IP: '5',
+    });
+  }, 60_000);
+  afterAll(() => nat.close());
+
+  it("keeps the others on a guesser's address joining and creating rooms", async () => {
+    const address = freshIp();
+    const [host, guesser, second, third] = await Promise.all(
+      Array.from({ length: 4 }, () => guestLogin(nat.app)),
+    );
+    const join = (who: GuestLoginResponse, code: string | null) =>
+      nat.app.inject({
+        method: 'POST',
+        url: '/xtalk',
+        headers: { authorization: `Bearer ${who.token}` },
+        payload: { action: 'join', roomId: code },
+        remoteAddress: address,
+      });
+    const { roomId } = (await join(host!, null)).json() as { roomId: string };
+    const miss = async (who: GuestLoginResponse, code: string) =>
+      expect((await join(who, code)).statusCode).toBe(404);
+    await miss(guesser!, 'ZZZZZZZ');
+    await miss(guesser!, 'YYYYYYY');
+    expectLimited(await join(guesser!, roomId));
+    // one guesser at their limit: everyone else on the address joins by code and creates rooms
+    expect((await join(host!, roomId)).statusCode).toBe(200);
+    expect((await join(host!, null)).statusCode).toBe(200);
+    // more guessers bring the address to its own, higher limit ...
+    await miss(second!, 'XXXXXXX');
+    await miss(second!, 'WWWWWWW');
+    await miss(third!, 'VVVVVVV');
+    // ... which refuses those who missed themselves, even a right code
+    expectLimited(await join(third!, roomId));
+    // and never those who did not: a valid code, or a new room
+    expect((await join(host!, roomId)).statusCode).toBe(200);
+    expect((await join(host!, null)).statusCode).toBe(200);
   });
 });

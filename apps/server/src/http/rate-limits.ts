@@ -1,7 +1,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
-import { ApiPath } from '@xtalk/protocol';
+import { ApiPath, NEW_ROOM } from '@xtalk/protocol';
 import { bearerTokenOf } from '../auth/authenticate.js';
 import type { Tokens } from '../auth/tokens.js';
 import type { Config } from '../config.js';
@@ -96,8 +96,8 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
   // each join makes a socket session: a reconnect loop is bounded here, before it reaches the sockets
   const joinsPerUser = limiter('join', config.ROOM_JOINS_PER_MINUTE_PER_USER, 'user');
   const lookupMisses = {
-    ip: limiter('room-miss', config.ROOM_LOOKUP_MISSES_PER_MINUTE, 'ip'),
     user: limiter('room-miss', config.ROOM_LOOKUP_MISSES_PER_MINUTE, 'user'),
+    ip: limiter('room-miss', config.ROOM_LOOKUP_MISSES_PER_MINUTE_PER_IP, 'ip'),
   };
 
   /** The user of a valid bearer token; a missing or bad token is counted by IP only (the route says 401). */
@@ -130,18 +130,23 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
     if (userIds.has(request)) await take(joinsPerUser, request, reply, 'room joins');
   }
 
-  /** Unknown room codes: a 404 from POST /xtalk counts; at the limit, lookups are refused before they run. */
+  /**
+   * Unknown room codes: a 404 from POST /xtalk counts, per user and per address. At the user's limit their
+   * lookups are refused before they run (a hit must not be found by guessing on). The address's much higher
+   * limit refuses only people who missed themselves: many people share an address behind a NAT, and one
+   * guesser among them must not keep the others out of their rooms (docs/decisions/0148). Creating a room
+   * looks nothing up.
+   */
   async function checkLookups(request: FastifyRequest, reply: FastifyReply) {
-    for (const limit of userIds.has(request) ? [lookupMisses.ip, lookupMisses.user] : [lookupMisses.ip]) {
-      const state = await limit(request, { increment: false });
-      if (!state.isAllowed && state.remaining <= 0 && state.ttlInSeconds > 0) {
-        refuse(
-          reply,
-          state.ttlInSeconds,
-          `Too many unknown room codes; try again in ${state.ttlInSeconds} s.`,
-        );
-      }
+    if (createsRoom(request.body)) return;
+    if (userIds.has(request)) {
+      const byUser = await lookupMisses.user(request, { increment: false });
+      if (byUser.isAllowed) return;
+      if (isSpent(byUser)) refuseLookups(reply, byUser.ttlInSeconds);
+      if (byUser.remaining >= byUser.max) return; // no miss of their own in this window
     }
+    const byIp = await lookupMisses.ip(request, { increment: false });
+    if (!byIp.isAllowed && isSpent(byIp)) refuseLookups(reply, byIp.ttlInSeconds);
   }
 
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -152,12 +157,12 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
     const isJoin = route.url === ApiPath.join && methods.includes('POST');
     const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
       await checkPolicy(policy, request, reply);
-      if (!isJoin) return;
-      await checkLookups(request, reply);
-      await checkJoin(request, reply);
+      if (isJoin) await checkJoin(request, reply);
     };
     route.onRequest = [...toArray(route.onRequest), onRequest] as RouteOptions['onRequest'];
     if (!isJoin) return;
+    // after the body is read: whether the join creates a room or looks one up
+    route.preHandler = [...toArray(route.preHandler), checkLookups] as RouteOptions['preHandler'];
     const onResponse = async (request: FastifyRequest, reply: FastifyReply) => {
       if (reply.statusCode !== 404) return;
       await lookupMisses.ip(request);
@@ -165,6 +170,21 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
     };
     route.onResponse = [...toArray(route.onResponse), onResponse] as RouteOptions['onResponse'];
   });
+}
+
+type LimitState = Extract<Awaited<ReturnType<Limiter>>, { isAllowed: false }>;
+
+/** A limit read without counting (`increment: false`) that has nothing left in its window. */
+const isSpent = (state: LimitState) => state.remaining <= 0 && state.ttlInSeconds > 0;
+
+function refuseLookups(reply: FastifyReply, retryAfterSeconds: number): never {
+  refuse(reply, retryAfterSeconds, `Too many unknown room codes; try again in ${retryAfterSeconds} s.`);
+}
+
+/** A join that creates a room (the body's roomId null or NEW_ROOM) rather than looking one up. */
+function createsRoom(body: unknown): boolean {
+  const roomId = (body as { roomId?: unknown } | undefined)?.roomId;
+  return roomId === null || roomId === NEW_ROOM;
 }
 
 function refuse(reply: FastifyReply, retryAfterSeconds: number, message: string): never {
