@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiPath } from '@xtalk/protocol';
@@ -22,6 +23,8 @@ import { paymentsRoutes } from './payments/index.js';
 import { paymentServiceRoutes } from './payments/service.js';
 import { playerRoutes } from './players/routes.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
+import { createPresenceAnnouncer, type PresenceAnnouncer } from './realtime/presence-announcer.js';
+import { nodeShares, startNodeHeartbeat, type NodeHeartbeat } from './realtime/presence-nodes.js';
 import type { RoomHub } from './realtime/room-hub.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createFairRooms, withFairRooms } from './rooms/fair-rooms.js';
@@ -57,8 +60,33 @@ export async function openStores(config: Config, inMemoryDb: boolean | undefined
   // while Redis is away the client reconnects by itself; the callers see their command fail
   redis?.on('error', (error) => log.debug({ err: error }, 'redis unavailable'));
   const bus: Bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL) : createMemoryBus();
-  const presence = redis ? createRedisPresence(redis) : createMemoryPresence();
-  return { db, redis, bus, presence };
+  // this process's share of the shared presence counts, taken back out should it die (presence-nodes.ts)
+  const nodeId = randomUUID();
+  const presence = redis ? createRedisPresence(redis, nodeShares(nodeId)) : createMemoryPresence();
+  return { db, redis, bus, presence, nodeId };
+}
+
+/**
+ * The room's JOIN/LEAVE announcer and, with Redis, this node's heartbeat, which announces the LEAVEs of
+ * people whose last connection was on a node that stopped beating (presence-nodes.ts).
+ */
+export function watchNodes(
+  config: Config,
+  stores: { redis: Redis | undefined; nodeId: string },
+  hub: RoomHub,
+  clock: Clock,
+  log: FastifyBaseLogger,
+): { announcer: PresenceAnnouncer; heartbeat: NodeHeartbeat | undefined } {
+  const announcer = createPresenceAnnouncer(hub, clock);
+  if (!stores.redis) return { announcer, heartbeat: undefined };
+  const heartbeat = startNodeHeartbeat({
+    redis: stores.redis,
+    nodeId: stores.nodeId,
+    ttlMs: config.NODE_TTL_SECONDS * 1000,
+    left: (roomId, person) => void announcer.announce(roomId, 'LEAVE', person),
+    warn: (error) => log.warn({ err: error }, 'node heartbeat failed'),
+  });
+  return { announcer, heartbeat };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   healthRoute,
   socketOrigins,
   openStores,
+  watchNodes,
   registerAccounts,
   registerPayments,
   startSweeps,
@@ -32,7 +33,6 @@ import type { ConnectionDeps } from './realtime/connection-core.js';
 import { createGateway } from './realtime/gateway.js';
 import { shareSupersession } from './translation/shared-supersession.js';
 import { createLogSampler } from './realtime/log-sampler.js';
-import { createPresenceAnnouncer } from './realtime/presence-announcer.js';
 import { createDepartures } from './realtime/departures.js';
 import { createRoomHub } from './realtime/room-hub.js';
 import { createSocketCaps } from './realtime/socket-caps.js';
@@ -98,7 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandler(app);
   registerBodyGuard(app);
 
-  const { db, redis, bus, presence } = await openStores(config, options.inMemoryDb, app.log);
+  const { db, redis, bus, presence, nodeId } = await openStores(config, options.inMemoryDb, app.log);
   const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
   const tokens = createTokens(secret, config.SESSION_TTL_SECONDS, clock);
   const users = createUsersRepo(db);
@@ -162,7 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   healthRoute(app, { db, bus, redis, hub, fairRooms });
   await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
-
+  const { announcer, heartbeat } = watchNodes(config, { redis, nodeId }, hub, clock, app.log);
   const gateway = createGateway(app, {
     authenticator,
     rooms,
@@ -187,7 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connectionDeps: {
       hub,
       presence,
-      announcer: createPresenceAnnouncer(hub, clock),
+      announcer,
       departures: createDepartures(config.LEAVE_GRACE_SECONDS * 1000),
       chat,
       rooms,
@@ -226,6 +226,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sweeper = startSweeps(config, db, clock, app.log);
   app.addHook('onClose', async () => {
     await sweeper.stop();
+    await heartbeat?.stop();
     await bus.close();
     await redis?.quit().catch(() => undefined);
     await db.close();

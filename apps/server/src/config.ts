@@ -177,6 +177,8 @@ export const configSchema = z
     WS_FLOOD_COOLDOWN_SECONDS: z.coerce.number().int().min(0).default(60),
     /** Seconds a closed connection stays in the room's presence, so a quick return shows no LEAVE/JOIN. */
     LEAVE_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(5),
+    /** With Redis: seconds after its last heartbeat a node's presence is taken out by the others. */
+    NODE_TTL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
     /** Chat messages of one room waiting to be stored on this node before more are refused (busy). */
     ROOM_QUEUE_MAX: z.coerce.number().int().positive().default(64),
     /** Messages stored at once by this node; rooms take turns for these slots. */

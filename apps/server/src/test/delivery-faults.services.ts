@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../test/free-port.js';
 import { guestLogin, joinRoom, startServer, type TestServer } from '../test/harness.js';
 import { ResumingClient } from '../test/resuming-client.js';
+import { startRedis, stopRedis } from './redis-server.js';
 import { scratchDatabase } from './scratch-database.js';
 
 /*
@@ -31,31 +32,6 @@ function seeded(seed: number) {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A redis-server of this test's own, on a free port, without persistence. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (/ready to accept connections/i.test(chunk.toString())) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', () => reject(new Error('redis-server exited')));
-  });
-  return child;
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 describe('delivery under faults: two nodes, PostgreSQL, a Redis of its own', () => {
   let redis: ChildProcess;
