@@ -71,7 +71,7 @@ function entryOf(kind: PeerKind): string {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until the server has used under 4 % of a core over two 250 ms polls in a row (max 60 s). */
-async function quiet(server: ServerProcess): Promise<void> {
+export async function quiet(server: Pick<ServerProcess, 'cpuMs'>): Promise<void> {
   let last = server.cpuMs();
   let calm = 0;
   const deadline = Date.now() + 60_000;
@@ -83,7 +83,7 @@ async function quiet(server: ServerProcess): Promise<void> {
   }
 }
 
-function startGenerator() {
+export function startGenerator() {
   const child: ChildProcess = fork(join(here, 'load-generator.ts'), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

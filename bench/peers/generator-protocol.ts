@@ -6,7 +6,16 @@ import type { Summary } from '../lib/stats.js';
 export type PeerKind = 'xtalk' | 'ws' | 'socketio';
 
 export type GeneratorRequest =
-  | { cmd: 'prepare'; kind: PeerKind; baseUrl: string; wsBase: string; rooms: number[]; concurrency: number }
+  | {
+      cmd: 'prepare';
+      kind: PeerKind;
+      baseUrl: string;
+      wsBase: string;
+      rooms: number[];
+      concurrency: number;
+      /** XTalk on several nodes: a room's members sign in, join and connect on these in turn. */
+      nodes?: Array<{ baseUrl: string; wsBase: string }>;
+    }
   | {
       cmd: 'open';
       concurrency: number;

@@ -15,6 +15,8 @@ import type { GeneratorReply, GeneratorRequest, PeerKind } from './generator-pro
 
 interface Member {
   room: number;
+  /** Where this member signs in, joins and connects (one node unless the cluster bench spreads them). */
+  node: { baseUrl: string; wsBase: string };
   socket?: WebSocket;
   ready: boolean;
   /** XTalk only: the login and session the socket opens with. */
@@ -25,8 +27,6 @@ interface Member {
 
 const MARK = Buffer.from('b#');
 let kind: PeerKind = 'ws';
-let baseUrl = '';
-let wsBase = '';
 let members: Member[] = [];
 let roomIds: string[] = [];
 /** Send time of each message by sequence number; NaN once counted as out of the measured window. */
@@ -79,6 +79,7 @@ function markReady(member: Member) {
 /** Where a member's socket opens; for XTalk also the hello to send once open, if not in the URL. */
 function targetOf(member: Member): { url: string; helloFrame?: string } {
   const room = roomIds[member.room]!;
+  const { wsBase } = member.node;
   if (kind === 'xtalk') return socketTarget(wsBase, member.token!, member.session!, member.username!, 'en');
   if (kind === 'socketio') return { url: `${wsBase}/socket.io/?EIO=4&transport=websocket&room=${room}` };
   return { url: `${wsBase}/?room=${room}` };
@@ -106,18 +107,17 @@ function open(member: Member): Promise<void> {
 
 async function prepare(request: Extract<GeneratorRequest, { cmd: 'prepare' }>) {
   kind = request.kind;
-  baseUrl = request.baseUrl;
-  wsBase = request.wsBase;
+  const nodes = request.nodes ?? [{ baseUrl: request.baseUrl, wsBase: request.wsBase }];
   members = request.rooms.flatMap((size, room) =>
-    Array.from({ length: size }, () => ({ room, ready: false })),
+    Array.from({ length: size }, (_, i) => ({ room, node: nodes[i % nodes.length]!, ready: false })),
   );
   roomIds = request.rooms.map((_, room) => `R${room}`);
   if (kind !== 'xtalk') return;
-  const logins = await mapLimit(members, request.concurrency, () => guestLogin(baseUrl));
+  const logins = await mapLimit(members, request.concurrency, (member) => guestLogin(member.node.baseUrl));
   // the first member of each room creates it; the others join by its code
   for (let room = 0; room < request.rooms.length; room++) {
     const first = members.findIndex((member) => member.room === room);
-    const created = await joinRoom(baseUrl, logins[first]!.token, null);
+    const created = await joinRoom(members[first]!.node.baseUrl, logins[first]!.token, null);
     roomIds[room] = created.roomId;
     members[first]!.session = created;
   }
@@ -126,7 +126,7 @@ async function prepare(request: Extract<GeneratorRequest, { cmd: 'prepare' }>) {
     member.token = login.token;
     member.username = login.user.username;
     if (member.session) return;
-    member.session = await joinRoom(baseUrl, login.token, roomIds[member.room]!);
+    member.session = await joinRoom(member.node.baseUrl, login.token, roomIds[member.room]!);
   });
 }
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiPath } from '@xtalk/protocol';
@@ -28,6 +29,8 @@ import { withMemoryFallback } from './realtime/presence-fallback.js';
 import { createFileReturners, createRedisReturners, type Returners } from './realtime/returners.js';
 import type { createLogSampler } from './realtime/log-sampler.js';
 import { createSocketCaps } from './realtime/socket-caps.js';
+import { createPresenceAnnouncer, type PresenceAnnouncer } from './realtime/presence-announcer.js';
+import { nodeShares, startNodeHeartbeat, type NodeHeartbeat } from './realtime/presence-nodes.js';
 import type { RoomHub } from './realtime/room-hub.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createFairRooms, withFairRooms } from './rooms/fair-rooms.js';
@@ -74,11 +77,36 @@ export async function openStores(config: Config, inMemoryDb: boolean | undefined
       : Promise.resolve(createMemoryBus()),
     redis?.connect(),
   ]);
+  // this process's share of the shared presence counts, taken back out should it die (presence-nodes.ts)
+  const nodeId = randomUUID();
   const presence =
     redis && redisOutage
-      ? withMemoryFallback(createRedisPresence(redis), redisOutage)
+      ? withMemoryFallback(createRedisPresence(redis, nodeShares(nodeId)), redisOutage)
       : createMemoryPresence();
-  return { db, redis, redisOutage, bus, presence };
+  return { db, redis, redisOutage, bus, presence, nodeId };
+}
+
+/**
+ * The room's JOIN/LEAVE announcer and, with Redis, this node's heartbeat, which announces the LEAVEs of
+ * people whose last connection was on a node that stopped beating (presence-nodes.ts).
+ */
+export function watchNodes(
+  config: Config,
+  stores: { redis: Redis | undefined; nodeId: string },
+  hub: RoomHub,
+  clock: Clock,
+  log: FastifyBaseLogger,
+): { announcer: PresenceAnnouncer; heartbeat: NodeHeartbeat | undefined } {
+  const announcer = createPresenceAnnouncer(hub, clock);
+  if (!stores.redis) return { announcer, heartbeat: undefined };
+  const heartbeat = startNodeHeartbeat({
+    redis: stores.redis,
+    nodeId: stores.nodeId,
+    ttlMs: config.NODE_TTL_SECONDS * 1000,
+    left: (roomId, person) => void announcer.announce(roomId, 'LEAVE', person),
+    warn: (error) => log.warn({ err: error }, 'node heartbeat failed'),
+  });
+  return { announcer, heartbeat };
 }
 
 /**

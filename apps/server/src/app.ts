@@ -10,6 +10,7 @@ import {
   socketCapsOf,
   socketOrigins,
   openStores,
+  watchNodes,
   registerAccounts,
   registerPayments,
   startSweeps,
@@ -38,7 +39,6 @@ import { registerDrain } from './lifecycle/drain.js';
 import { registerReadiness } from './lifecycle/readiness.js';
 import { shareSupersession } from './translation/shared-supersession.js';
 import { createLogSampler } from './realtime/log-sampler.js';
-import { createPresenceAnnouncer } from './realtime/presence-announcer.js';
 import { createDepartures } from './realtime/departures.js';
 import { createRoomHub } from './realtime/room-hub.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
@@ -107,7 +107,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerBodyGuard(app);
   await registerSecurityHeaders(app, config);
 
-  const { db, redis, redisOutage, bus, presence } = await openStores(config, options.inMemoryDb, app.log);
+  const { db, redis, redisOutage, bus, presence, nodeId } = await openStores(
+    config,
+    options.inMemoryDb,
+    app.log,
+  );
   const readiness = registerReadiness(app, { db, bus, redisConfigured: redis !== undefined });
   const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
   const tokens = createTokens(secret, config.SESSION_TTL_SECONDS, clock);
@@ -175,7 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   healthRoute(app, { db, bus, redis, hub, fairRooms });
   await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
-
+  const { announcer, heartbeat } = watchNodes(config, { redis, nodeId }, hub, clock, app.log);
   const gateway = createGateway(app, {
     authenticator,
     rooms,
@@ -189,7 +193,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connectionDeps: {
       hub,
       presence,
-      announcer: createPresenceAnnouncer(hub, clock),
+      announcer,
       departures: createDepartures(config.LEAVE_GRACE_SECONDS * 1000),
       returners: createReturners(config, redis, clock, options.inMemoryDb),
       chat,
@@ -232,6 +236,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sweeper = startSweeps(config, db, clock, app.log);
   app.addHook('onClose', async () => {
     await sweeper.stop();
+    await heartbeat?.stop();
     await bus.close();
     await redis?.quit().catch(() => undefined);
     await db.close();

@@ -188,6 +188,8 @@ export const configSchema = z
     DRAIN_SECONDS: z.coerce.number().min(0).max(600).default(10),
     /** From SIGTERM, how long translations already paid for may run before they are recorded as failed. */
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(20),
+    /** With Redis: seconds after its last heartbeat a node's presence is taken out by the others. */
+    NODE_TTL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
     /** Chat messages of one room waiting to be stored on this node before more are refused (busy). */
     ROOM_QUEUE_MAX: z.coerce.number().int().positive().default(64),
     /** Messages stored at once by this node; rooms take turns for these slots. */

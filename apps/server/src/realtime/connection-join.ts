@@ -107,7 +107,7 @@ async function flushAfterReady(core: ConnectionCore): Promise<boolean> {
 async function announceJoin(core: ConnectionCore) {
   const { deps } = core;
   // Presence only decides whether to announce JOIN: while its store is away the join still works.
-  const first = await deps.presence.join(core.roomId, core.user.username).then(
+  const first = await deps.presence.join(core.roomId, core.user.username, core.displayName).then(
     (isFirst) => {
       core.present = true;
       return isFirst;

@@ -1,12 +1,16 @@
 import type { Redis } from 'ioredis';
+import type { NodeShares } from './presence-nodes.js';
 
 /**
  * Who is in a room, counted per user so that a second tab does not announce a second JOIN and closing one
  * of two tabs does not announce a LEAVE. In-process by default, a Redis hash when nodes share rooms.
  */
 export interface Presence {
-  /** Returns true when this is the user's first connection in the room. */
-  join(roomId: string, username: string): Promise<boolean>;
+  /**
+   * Returns true when this is the user's first connection in the room. `displayName` is what a LEAVE says
+   * should this node die with the connection open (presence-nodes.ts).
+   */
+  join(roomId: string, username: string, displayName?: string): Promise<boolean>;
   /** Returns true when this was the user's last connection in the room. */
   leave(roomId: string, username: string): Promise<boolean>;
   /**
@@ -50,10 +54,10 @@ export function createMemoryPresence(): Presence {
 
 /**
  * Counts live in `xtalk:presence:{room}` (per user) and `xtalk:listening:{room}` (per language); each hash
- * expires a day after its last change. A node that dies leaves its counts: a language may then read as
- * listened to when it is not (speech made for no one, as before 0137), never the other way round.
+ * expires a day after its last change. With `node`, each change is also written down as this node's share
+ * (presence-nodes.ts), which the other nodes take back out when this one stops answering.
  */
-export function createRedisPresence(redis: Redis): Presence {
+export function createRedisPresence(redis: Redis, node?: NodeShares): Presence {
   const key = (roomId: string) => `xtalk:presence:${roomId}`;
   const listeningKey = (roomId: string) => `xtalk:listening:${roomId}`;
   return {
@@ -62,21 +66,23 @@ export function createRedisPresence(redis: Redis): Presence {
       const multi = redis.multi();
       if (from !== undefined) multi.hincrby(listeningKey(roomId), from, -1);
       if (to !== undefined) multi.hincrby(listeningKey(roomId), to, 1);
+      if (from !== undefined) node?.listening(multi, roomId, from, -1);
+      if (to !== undefined) node?.listening(multi, roomId, to, 1);
       await multi.expire(listeningKey(roomId), 86_400).exec();
     },
     async listens(roomId, language) {
       return Number((await redis.hget(listeningKey(roomId), language)) ?? 0) > 0;
     },
-    async join(roomId, username) {
-      const [[, count]] = (await redis
-        .multi()
-        .hincrby(key(roomId), username, 1)
-        .expire(key(roomId), 86_400)
-        .exec()) as [[Error | null, number]];
+    async join(roomId, username, displayName) {
+      const multi = redis.multi().hincrby(key(roomId), username, 1).expire(key(roomId), 86_400);
+      node?.person(multi, roomId, username, 1, displayName);
+      const [[, count]] = (await multi.exec()) as [[Error | null, number]];
       return count === 1;
     },
     async leave(roomId, username) {
-      const count = await redis.hincrby(key(roomId), username, -1);
+      const multi = redis.multi().hincrby(key(roomId), username, -1);
+      node?.person(multi, roomId, username, -1);
+      const [[, count]] = (await multi.exec()) as [[Error | null, number]];
       if (count <= 0) await redis.hdel(key(roomId), username);
       return count <= 0;
     },

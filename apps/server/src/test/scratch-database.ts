@@ -27,14 +27,15 @@ export interface ScratchDatabase {
   query<T extends object>(text: string, params?: unknown[]): Promise<T[]>;
 }
 
-export function scratchDatabase(prefix: string): ScratchDatabase {
+/** `admin`: the server's connection string to create it from (the bench passes BENCH_DATABASE_URL). */
+export function scratchDatabase(prefix: string, admin = adminUrl): ScratchDatabase {
   const name = `${prefix}_${randomBytes(4).toString('hex')}`;
-  const url = new URL(adminUrl);
+  const url = new URL(admin);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    create: async () => void (await query(adminUrl, `create database ${name}`)),
-    drop: async () => void (await query(adminUrl, `drop database if exists ${name} with (force)`)),
+    create: async () => void (await query(admin, `create database ${name}`)),
+    drop: async () => void (await query(admin, `drop database if exists ${name} with (force)`)),
     query: (text, params) => query(url.toString(), text, params),
   };
 }

@@ -1,0 +1,126 @@
+import type { ChainableCommander, Redis } from 'ioredis';
+import type { Person } from './presence-announcer.js';
+
+/*
+ * Presence that heals when a node dies. Every node writes its share of the rooms' counts (people and
+ * listening languages) into a hash of its own, `xtalk:node:{id}:presence`, in the same MULTI as the
+ * shared counts, and keeps `xtalk:node:{id}:alive` fresh with a heartbeat (TTL `ttlMs`, renewed every
+ * third of it). Each node, on its beat, looks for nodes in `xtalk:nodes` whose alive key has expired and
+ * takes their shares back out of the shared counts in one script (atomic, so two nodes never subtract
+ * twice). Whoever's count reaches zero then has left: the sweeping node announces the LEAVE. Someone who
+ * came back on another node within the TTL still counts there, so the room sees nothing.
+ */
+
+export interface NodeShares {
+  person(multi: ChainableCommander, roomId: string, username: string, delta: number, name?: string): void;
+  listening(multi: ChainableCommander, roomId: string, language: string, delta: number): void;
+}
+
+const NODES = 'xtalk:nodes';
+const aliveKey = (nodeId: string) => `xtalk:node:${nodeId}:alive`;
+const sharesKey = (nodeId: string) => `xtalk:node:${nodeId}:presence`;
+const SEP = '\u0000';
+
+/** Adds to one share; at zero it goes (with the person's name), so the hash holds only live shares. */
+const SHARE = `
+local c = redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
+if c <= 0 then redis.call('HDEL', KEYS[1], ARGV[1], ARGV[3])
+elseif ARGV[4] ~= '' then redis.call('HSET', KEYS[1], ARGV[3], ARGV[4]) end
+return c`;
+
+/** Takes a dead node's shares out of the shared counts; returns room, username, name of who left. */
+const SWEEP = `
+local entries = redis.call('HGETALL', KEYS[1])
+local names = {}
+for i = 1, #entries, 2 do
+  if string.sub(entries[i], 1, 1) == 'n' then names[string.sub(entries[i], 2)] = entries[i + 1] end
+end
+local left = {}
+for i = 1, #entries, 2 do
+  local field, n = entries[i], tonumber(entries[i + 1])
+  local kind = string.sub(field, 1, 1)
+  if (kind == 'p' or kind == 'l') and n and n > 0 then
+    local rest = string.sub(field, 3)
+    local at = string.find(rest, '\\0', 1, true)
+    local room, member = string.sub(rest, 1, at - 1), string.sub(rest, at + 1)
+    local key = (kind == 'p' and 'xtalk:presence:' or 'xtalk:listening:') .. room
+    if redis.call('HINCRBY', key, member, -n) <= 0 then
+      redis.call('HDEL', key, member)
+      if kind == 'p' then
+        table.insert(left, room)
+        table.insert(left, member)
+        table.insert(left, names[string.sub(field, 2)] or member)
+      end
+    end
+  end
+end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+return left`;
+
+export function nodeShares(nodeId: string): NodeShares {
+  const key = sharesKey(nodeId);
+  return {
+    person(multi, roomId, username, delta, name) {
+      const at = `${SEP}${roomId}${SEP}${username}`;
+      multi.eval(SHARE, 1, key, `p${at}`, delta, `n${at}`, name ?? '');
+    },
+    listening(multi, roomId, language, delta) {
+      multi.eval(SHARE, 1, key, `l${SEP}${roomId}${SEP}${language}`, delta, '', '');
+    },
+  };
+}
+
+export interface NodeHeartbeat {
+  /** One beat and sweep now (tests); the timer runs them on its own. */
+  beat(): Promise<void>;
+  /** Stops beating and withdraws this node (its connections have left by then). */
+  stop(): Promise<void>;
+}
+
+export function startNodeHeartbeat(options: {
+  redis: Redis;
+  nodeId: string;
+  ttlMs: number;
+  /** Someone of a dead node's rooms whose last connection was there. */
+  left: (roomId: string, person: Person) => void;
+  warn: (error: unknown) => void;
+}): NodeHeartbeat {
+  const { redis, nodeId, ttlMs } = options;
+  async function beat() {
+    await redis
+      .multi()
+      .set(aliveKey(nodeId), '1', 'PX', ttlMs)
+      .sadd(NODES, nodeId)
+      .expire(sharesKey(nodeId), 86_400)
+      .exec();
+    const others = (await redis.smembers(NODES)).filter((id) => id !== nodeId);
+    if (others.length === 0) return;
+    const pipeline = redis.pipeline();
+    for (const id of others) pipeline.exists(aliveKey(id));
+    const alive = (await pipeline.exec()) ?? [];
+    for (const [i, id] of others.entries()) {
+      if (alive[i]?.[1] !== 0) continue;
+      const left = (await redis.eval(SWEEP, 2, sharesKey(id), NODES, id)) as string[];
+      for (let at = 0; at + 2 < left.length; at += 3)
+        options.left(left[at]!, { username: left[at + 1]!, displayUsername: left[at + 2]! });
+    }
+  }
+  const run = () => void beat().catch(options.warn);
+  const timer = setInterval(run, Math.max(250, ttlMs / 3));
+  timer.unref?.();
+  run();
+  return {
+    beat,
+    async stop() {
+      clearInterval(timer);
+      await redis
+        .multi()
+        .del(aliveKey(nodeId))
+        .srem(NODES, nodeId)
+        .del(sharesKey(nodeId))
+        .exec()
+        .catch(options.warn);
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import type { Redis } from 'ioredis';
+import { startServerProcess, type ServerProcess } from './lib/server-process.js';
+import {
+  postgresDelta,
+  postgresSnapshot,
+  redisDelta,
+  redisSnapshot,
+  type PostgresSnapshot,
+  type RedisSnapshot,
+} from './lib/service-stats.js';
+import { round } from './lib/stats.js';
+import type { LoadResult } from './peers/generator-protocol.js';
+import { quiet, startGenerator } from './peers/fanout-run.js';
+
+/*
+ * One room spread evenly over several XTalk nodes that share a PostgreSQL and a Redis, driven by the
+ * fan-out bench's load generator (each member signs in, joins and connects on its node in turn). A run
+ * measures the nodes' CPU together, and what Redis and PostgreSQL did for it from their own counters.
+ */
+
+export interface ClusterServices {
+  databaseUrl: string;
+  /** Unset: the nodes run without Redis (one node, the in-process bus). */
+  redisUrl?: string;
+  redis?: Redis;
+}
+
+export interface TopologySettings {
+  entry: string;
+  nodes: number;
+  members: number;
+  rates: number[];
+  seconds: number;
+  warmupSeconds: number;
+  senders: number;
+  concurrency: number;
+  /**
+   * How long PostgreSQL's counters are given to settle before and after a load: an idle backend reports
+   * what it did within 10 s (PGSTAT_IDLE_INTERVAL), not at once.
+   */
+  postgresSettleMs: number;
+  log: (line: string) => void;
+}
+
+export interface RateRun extends LoadResult {
+  rate: number;
+  serverCpuMs: number;
+  cpuSecondsPerMillion: number;
+  /** Messages sent in the whole load (warm-up included), which the service counters span. */
+  sent: number;
+  redis?: RedisSnapshot;
+  postgres: PostgresSnapshot;
+}
+
+export interface TopologyRun {
+  nodes: number;
+  members: number;
+  connectCpuMs: number;
+  loads: RateRun[];
+  unexpectedCloses: number;
+  loadAverage: number[];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function startNodes(settings: TopologySettings, services: ClusterServices): Promise<ServerProcess[]> {
+  const start = () =>
+    startServerProcess({
+      entry: settings.entry,
+      env: {
+        LANGUAGES: 'en',
+        DATABASE_URL: services.databaseUrl,
+        AUTH_SECRET: 'bench-cluster-secret-shared-by-every-node',
+        ...(services.redisUrl ? { REDIS_URL: services.redisUrl } : {}),
+      },
+      startTimeoutMs: 60_000,
+    });
+  // the first node migrates the database; the others start on it together
+  const first = await start();
+  const rest = await Promise.allSettled(Array.from({ length: settings.nodes - 1 }, start));
+  const started = [first, ...rest.flatMap((each) => (each.status === 'fulfilled' ? [each.value] : []))];
+  const failed = rest.find((each) => each.status === 'rejected');
+  if (failed) {
+    await Promise.allSettled(started.map((node) => node.stop()));
+    throw failed.reason;
+  }
+  return started;
+}
+
+/** Every node's CPU together, for `quiet` and the per-delivery figures. */
+const together = (nodes: ServerProcess[]) => ({
+  cpuMs: () => nodes.reduce((sum, node) => sum + node.cpuMs(), 0),
+});
+
+export async function runTopology(
+  settings: TopologySettings,
+  services: ClusterServices,
+): Promise<TopologyRun> {
+  const loadAverage = [round(loadavg()[0] ?? 0, 2)];
+  const nodes = await startNodes(settings, services);
+  const cluster = together(nodes);
+  const generator = startGenerator();
+  try {
+    const first = nodes[0]!;
+    await generator.ask(
+      {
+        cmd: 'prepare',
+        kind: 'xtalk',
+        baseUrl: first.baseUrl,
+        wsBase: first.wsBase,
+        nodes: nodes.map((node) => ({ baseUrl: node.baseUrl, wsBase: node.wsBase })),
+        rooms: [settings.members],
+        concurrency: settings.concurrency,
+      },
+      'prepared',
+    );
+    await quiet(cluster);
+    const connectBefore = cluster.cpuMs();
+    let opened = await generator.ask({ cmd: 'open', concurrency: settings.concurrency }, 'opened');
+    await quiet(cluster);
+    const connectCpuMs = cluster.cpuMs() - connectBefore;
+    const loads: RateRun[] = [];
+    await sleep(settings.postgresSettleMs);
+    for (const rate of settings.rates) {
+      const redisBefore = services.redis ? await redisSnapshot(services.redis) : undefined;
+      const postgresBefore = await postgresSnapshot(services.databaseUrl);
+      let cpuAtMeasure = cluster.cpuMs();
+      const loaded = await generator.ask(
+        {
+          cmd: 'load',
+          rate,
+          seconds: settings.seconds,
+          warmupSeconds: settings.warmupSeconds,
+          drainMs: 10_000,
+          senders: settings.senders,
+        },
+        'loaded',
+        (reply) => {
+          if (reply.cmd === 'measuring') cpuAtMeasure = cluster.cpuMs();
+        },
+      );
+      const serverCpuMs = cluster.cpuMs() - cpuAtMeasure;
+      await sleep(settings.postgresSettleMs);
+      const redisAfter = services.redis ? await redisSnapshot(services.redis) : undefined;
+      const postgresAfter = await postgresSnapshot(services.databaseUrl);
+      loads.push({
+        ...loaded.result,
+        rate,
+        serverCpuMs,
+        cpuSecondsPerMillion: (serverCpuMs / Math.max(1, loaded.result.deliveries)) * 1000,
+        sent: Math.ceil((settings.warmupSeconds + settings.seconds) * rate),
+        ...(redisBefore && redisAfter ? { redis: redisDelta(redisBefore, redisAfter) } : {}),
+        postgres: postgresDelta(postgresBefore, postgresAfter),
+      });
+      opened = { ...opened, unexpectedCloses: loaded.unexpectedCloses };
+      loadAverage.push(round(loadavg()[0] ?? 0, 2));
+    }
+    await generator.ask({ cmd: 'close' }, 'closed');
+    return {
+      nodes: settings.nodes,
+      members: settings.members,
+      connectCpuMs,
+      loads,
+      unexpectedCloses: opened.unexpectedCloses,
+      loadAverage,
+    };
+  } finally {
+    generator.stop();
+    await Promise.allSettled(nodes.map((node) => node.stop()));
+  }
+}
+
+export const serverEntry = (root: string) =>
+  process.env.BENCH_XTALK_ENTRY ?? join(root, 'apps/server/dist/server.js');
