@@ -45,8 +45,23 @@ export class Cluster {
     return this.database.query<T>(text, params);
   }
 
+  /** Nodes that exited when nobody killed them: what their log said last. */
+  readonly crashes: string[] = [];
+
+  /** A node that exited by itself is a finding: its log's tail is kept, and it is started again. */
+  async reap(): Promise<void> {
+    for (const [slot, node] of this.slots.entries()) {
+      if (!node?.process.exited()) continue;
+      this.slots[slot] = undefined;
+      this.crashes.push(node.process.logLines.slice(-30).join('\n'));
+      await node.process.stop();
+      await this.boot(slot, 0);
+    }
+  }
+
   /** SIGKILL: no shutdown hook runs, sockets are cut, whatever was in flight is gone. */
   async kill(slot: number): Promise<void> {
+    await this.reap();
     const node = this.slots[slot];
     if (!node) return;
     this.slots[slot] = undefined;

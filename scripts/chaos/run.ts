@@ -62,6 +62,7 @@ async function main(): Promise<number> {
     const started = Date.now();
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       await chat(MESSAGES_PER_CYCLE / 2);
+      await cluster.reap();
       const fault = nextFault();
       counts[fault]++;
       await inject(fault, cluster, clients, () => chat(MESSAGES_PER_CYCLE / 2));
@@ -75,6 +76,9 @@ async function main(): Promise<number> {
     const faultsMs = Date.now() - started;
 
     const settled = await settle(cluster, clients, roomId);
+    await cluster.reap();
+    for (const crash of cluster.crashes)
+      console.error(`chaos: a node exited by itself; its last lines:\n${crash}`);
     const stored = await cluster.query<{ client_id: string; seq: string }>(
       'select client_id, seq from messages where room_id = $1 order by seq',
       [roomId],
@@ -93,11 +97,11 @@ async function main(): Promise<number> {
     );
     console.log(
       `chaos: lost ${verdict.lost}, doubled ${verdict.doubled}, out of order ${verdict.outOfOrder}, ` +
-        `unacknowledged ${verdict.unacknowledged}`,
+        `unacknowledged ${verdict.unacknowledged}, nodes crashed ${cluster.crashes.length}`,
     );
     const failed =
-      verdict.lost + verdict.doubled + verdict.outOfOrder + verdict.unacknowledged > 0 ||
-      verdict.acknowledged !== said;
+      verdict.lost + verdict.doubled + verdict.outOfOrder + verdict.unacknowledged + cluster.crashes.length >
+        0 || verdict.acknowledged !== said;
     if (failed) console.error(`chaos: FAILED (repeat with CHAOS_SEED=${SEED})`);
     return failed ? 1 : 0;
   } finally {
