@@ -1,5 +1,6 @@
 import {
   CloseCode,
+  SPEECH_STREAM_PROTOCOL_VERSION,
   type ErrorCode,
   type ServerFrame,
   type VoiceEndFrame,
@@ -65,6 +66,9 @@ class MemberView implements HubMember, UserMember {
   }
   deliverAudio(wav: Buffer) {
     this.connection.deliverAudio(wav);
+  }
+  deliverSpeech(json: Buffer, ogg: Buffer) {
+    this.connection.deliverSpeech(json, ogg);
   }
 }
 
@@ -181,9 +185,18 @@ export class Connection implements ConnectionCore {
       this.sendText(forClient);
   }
 
+  /** One WAV per message, for clients before sentence-by-sentence speech. */
   deliverAudio(wav: Buffer) {
+    if (this.protocolVersion >= SPEECH_STREAM_PROTOCOL_VERSION) return;
     if (this.state === 'joined' && this.socket.bufferedAmount <= this.deps.maxBufferedBytes)
       this.socket.sendBinary(wav);
+  }
+
+  /** A spoken sentence: its frame and, at once after it, its audio (nothing can come between). */
+  deliverSpeech(json: Buffer, ogg: Buffer) {
+    if (this.protocolVersion < SPEECH_STREAM_PROTOCOL_VERSION) return;
+    if (this.state !== 'joined' || this.socket.bufferedAmount > this.deps.maxBufferedBytes) return;
+    this.socket.sendTextThenBinary(json, ogg);
   }
 
   close(code: number, reason: string) {

@@ -12,7 +12,7 @@ import type { PeerSocket } from './peer-socket.js';
 import { clientAddress, type CappedSocket } from './socket-caps.js';
 import { authoriseUpgrade, type AuthorisedUpgrade, type UpgradeAuthOptions } from './upgrade-auth.js';
 import { ipCapRefusal, refuse, userCapRefusal, type UpgradeCaps } from './upgrade-refusal.js';
-import { createWriteBatcher, textFrame, type WriteBatcher } from './write-batcher.js';
+import { createWriteBatcher, textFrame, binaryFrame, type WriteBatcher } from './write-batcher.js';
 
 export { isAllowedOrigin } from './upgrade-auth.js';
 
@@ -50,6 +50,11 @@ class WsPeer implements PeerSocket, CappedSocket {
   }
   sendBinary(data: Uint8Array) {
     this.ws.send(data, { binary: true });
+  }
+  sendTextThenBinary(text: Buffer, binary: Buffer) {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.batcher.write(this.stream, textFrame(text));
+    this.batcher.write(this.stream, binaryFrame(binary));
   }
   close(code: number, reason: string) {
     this.ws.close(code, reason);

@@ -6,6 +6,7 @@ import type { LruCache } from './lru.js';
 import type { Send, ReportFailure } from './notices.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { Listeners, RoomOutput, TranslationStore, Usage } from './ports.js';
+import type { SpeechStreams } from './speech-streams.js';
 import type { Job, PipelineEvent } from './types.js';
 
 /** What the tasks of one message share: built once by the service, passed explicitly (no globals). */
@@ -27,6 +28,8 @@ export interface TaskContext {
   clips?: ClipTranslator;
   /** Who listens in which language (speech only for those); without it, every language is spoken. */
   listeners?: Listeners;
+  /** The translations being spoken, sentence by sentence. */
+  speech?: SpeechStreams;
 }
 
 export function characters(text: string): number {

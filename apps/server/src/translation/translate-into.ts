@@ -55,6 +55,8 @@ async function streamTranslation(
   context: ContextMessage[],
   /** Only this part of the message (a streamed clip's tail), its first chunk led by `lead`. */
   part?: { text: string; lead: string },
+  /** Each piece of the live attempt, as it comes (the speech of its sentences). */
+  onPiece?: (piece: string) => void,
 ): Promise<string> {
   const { message } = job;
   const source = part?.text ?? message.message;
@@ -81,6 +83,7 @@ async function streamTranslation(
         checkCurrent(job);
         if (live && piece) {
           chunksSent = true;
+          onPiece?.(piece);
           const chunk = `${lead}${piece}`;
           await sendChunk(ctx, job, target, chunk, at);
           if (at !== undefined) at += chunk.length;
@@ -105,6 +108,7 @@ async function fromClip(
   job: Job,
   target: string,
   context: ContextMessage[],
+  onPiece?: (piece: string) => void,
 ): Promise<string | undefined> {
   const { roomId, message } = job;
   if (!ctx.clips || !message.clipId) return undefined;
@@ -117,7 +121,8 @@ async function fromClip(
   if (!head) return undefined;
   if (head.tail === '') return head.translation;
   if (!ctx.supported('translation', target)) return undefined;
-  const tail = await streamTranslation(ctx, job, target, context, { text: head.tail, lead: head.joiner });
+  const part = { text: head.tail, lead: head.joiner };
+  const tail = await streamTranslation(ctx, job, target, context, part, onPiece);
   return `${head.translation}${head.joiner}${tail}`;
 }
 
@@ -128,6 +133,8 @@ export async function translateInto(
   target: string,
   context: ContextMessage[],
   contextKey: string,
+  /** Each piece of the translation as it streams (a cached one comes whole, as the result). */
+  onPiece?: (piece: string) => void,
 ): Promise<string | undefined> {
   const { roomId, message } = job;
   const key = digest(['translation', message.language, target, message.message, contextKey]);
@@ -136,11 +143,14 @@ export async function translateInto(
     checkCurrent(job);
     if (fullText !== undefined) {
       await sendChunk(ctx, job, target, fullText, 0);
-    } else if (message.clipId && (fullText = await fromClip(ctx, job, target, context)) !== undefined) {
+    } else if (
+      message.clipId &&
+      (fullText = await fromClip(ctx, job, target, context, onPiece)) !== undefined
+    ) {
       ctx.textCache.set(key, fullText);
     } else {
       if (!ctx.supported('translation', target)) return undefined;
-      fullText = await streamTranslation(ctx, job, target, context);
+      fullText = await streamTranslation(ctx, job, target, context, undefined, onPiece);
       ctx.textCache.set(key, fullText);
     }
   } catch (error) {
