@@ -18,6 +18,9 @@ function countForTests(): void {
   }
 }
 
+const isOgg = (buffer: ArrayBuffer) =>
+  buffer.byteLength >= 4 && String.fromCharCode(...new Uint8Array(buffer, 0, 4)) === 'OggS';
+
 /**
  * Spoken translations: validate each WAV frame, queue it, play one by one. `stop` is for the mic button
  * (starting a recording stops playback, spec section 4).
@@ -34,6 +37,12 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
   useEffect(() => () => queueRef.current?.stop(), []);
 
   const enqueueWav = useCallback((buffer: ArrayBuffer) => {
+    // protocol 6: a spoken sentence (its `speech` frame came just before), played in turn like a clip
+    if (isOgg(buffer)) {
+      queueRef.current?.enqueue(new Blob([buffer], { type: 'audio/ogg' }));
+      countForTests();
+      return;
+    }
     try {
       validateWav(buffer);
     } catch (error) {
