@@ -147,6 +147,10 @@ export async function runTranslation(options: TranslationRunOptions): Promise<Tr
       language: () => url.searchParams.get('lang') ?? 'en',
       deliverText: (json) => ws.send(json, { binary: false }),
       deliverAudio: (wav) => ws.send(wav, { binary: true }),
+      deliverSpeech: (json, ogg) => {
+        ws.send(json, { binary: false });
+        ws.send(ogg, { binary: true });
+      },
     };
     void hub.attach(member).then(() => ws.send('attached'));
     ws.on('close', () => void hub.detach(member));

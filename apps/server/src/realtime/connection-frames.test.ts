@@ -42,6 +42,10 @@ class FakeSocket implements PeerSocket {
   sendBinary(data: Uint8Array) {
     this.binary.push(data);
   }
+  sendTextThenBinary(text: Buffer, binary: Buffer) {
+    this.sendText(text);
+    this.sendBinary(binary);
+  }
   close(code: number, reason: string) {
     this.closed = { code, reason };
   }

@@ -40,6 +40,7 @@ function setup() {
   const socket: PeerSocket = {
     sendText: (data) => sent.push(JSON.parse(data.toString())),
     sendBinary: () => undefined,
+    sendTextThenBinary: () => undefined,
     close: () => undefined,
     bufferedAmount: 0,
   };
@@ -126,7 +127,13 @@ describe('a connection at rest', () => {
     const counting = { ...silent, child: () => (children++, silent) } as unknown as FastifyBaseLogger;
     const open = () =>
       createConnection(
-        { sendText: () => undefined, sendBinary: () => undefined, close: () => undefined, bufferedAmount: 0 },
+        {
+          sendText: () => undefined,
+          sendBinary: () => undefined,
+          sendTextThenBinary: () => undefined,
+          close: () => undefined,
+          bufferedAmount: 0,
+        },
         { roomId: ROOM },
         user,
         { ...deps, logger: counting },

@@ -1,6 +1,7 @@
 import {
   CloseCode,
   SUMMARY_PROTOCOL_VERSION,
+  SPEECH_STREAM_PROTOCOL_VERSION,
   type ErrorCode,
   type ServerFrame,
   type SummarizeFrame,
@@ -67,6 +68,9 @@ class MemberView implements HubMember, UserMember {
   }
   deliverAudio(wav: Buffer) {
     this.connection.deliverAudio(wav);
+  }
+  deliverSpeech(json: Buffer, ogg: Buffer) {
+    this.connection.deliverSpeech(json, ogg);
   }
 }
 
@@ -183,9 +187,18 @@ export class Connection implements ConnectionCore {
       this.sendText(forClient);
   }
 
+  /** One WAV per message, for clients before sentence-by-sentence speech. */
   deliverAudio(wav: Buffer) {
+    if (this.protocolVersion >= SPEECH_STREAM_PROTOCOL_VERSION) return;
     if (this.state === 'joined' && this.socket.bufferedAmount <= this.deps.maxBufferedBytes)
       this.socket.sendBinary(wav);
+  }
+
+  /** A spoken sentence: its frame and, at once after it, its audio (nothing can come between). */
+  deliverSpeech(json: Buffer, ogg: Buffer) {
+    if (this.protocolVersion < SPEECH_STREAM_PROTOCOL_VERSION) return;
+    if (this.state !== 'joined' || this.socket.bufferedAmount > this.deps.maxBufferedBytes) return;
+    this.socket.sendTextThenBinary(json, ogg);
   }
 
   close(code: number, reason: string) {

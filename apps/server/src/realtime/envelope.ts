@@ -6,12 +6,14 @@ import type { ServerFrame } from '@xtalk/protocol';
  *   [kind][u8 n][language: n bytes][u8 m][except username: m bytes][body]
  * kind 0x01: body is a JSON frame, sent as text; 0x02: body is WAV, sent as binary; 0x03: a JSON frame
  * stored at a room offset, which follows the header as 6 bytes (big-endian) so a node can order and
- * de-duplicate without parsing the body. An empty language means every listener; `except` skips that
+ * de-duplicate without parsing the body; 0x04: a spoken sentence, its `speech` frame's length (4 bytes,
+ * big-endian), the frame, then its Ogg/Opus, sent as text then binary. An empty language means every listener; `except` skips that
  * user's connections (their own JOIN, their own audio).
  */
 const TEXT = 0x01;
 const AUDIO = 0x02;
 const LOGGED_TEXT = 0x03;
+const SPEECH = 0x04;
 const OFFSET_BYTES = 6;
 
 export interface Audience {
@@ -22,8 +24,10 @@ export interface Audience {
 }
 
 export interface Envelope extends Required<Audience> {
-  kind: 'text' | 'audio';
+  kind: 'text' | 'audio' | 'speech';
+  /** For speech: the frame (JSON); its audio is `audio`. */
   body: Buffer;
+  audio?: Buffer;
   /** The room offset of a logged frame (a message or a later change to one). */
   offset?: number;
 }
@@ -56,9 +60,24 @@ export function encodeText(frame: ServerFrame, audience: Audience = {}): Buffer 
 
 export const encodeAudio = (wav: Uint8Array, audience: Audience) => encode(AUDIO, Buffer.from(wav), audience);
 
+/** A `speech` frame and its audio, delivered together (the frame, then the audio at once after it). */
+export function encodeSpeech(frame: ServerFrame, ogg: Uint8Array, audience: Audience): Buffer {
+  const json = Buffer.from(JSON.stringify(frame));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(json.length, 0);
+  return encode(SPEECH, Buffer.concat([length, json, ogg]), audience);
+}
+
+const KINDS: Record<number, Envelope['kind']> = {
+  [TEXT]: 'text',
+  [LOGGED_TEXT]: 'text',
+  [AUDIO]: 'audio',
+  [SPEECH]: 'speech',
+};
+
 export function decodeEnvelope(payload: Buffer): Envelope | undefined {
   const logged = payload[0] === LOGGED_TEXT;
-  const kind = payload[0] === TEXT || logged ? 'text' : payload[0] === AUDIO ? 'audio' : undefined;
+  const kind = KINDS[payload[0] ?? 0];
   const languageLength = payload[1];
   if (!kind || languageLength === undefined) return undefined;
   const languageEnd = 2 + languageLength;
@@ -74,6 +93,13 @@ export function decodeEnvelope(payload: Buffer): Envelope | undefined {
     body: payload.subarray(bodyStart),
   };
   if (logged) envelope.offset = payload.readUIntBE(exceptEnd, OFFSET_BYTES);
+  if (kind === 'speech') {
+    const { body } = envelope;
+    if (body.length < 4 || 4 + body.readUInt32BE(0) > body.length) return undefined;
+    const jsonEnd = 4 + body.readUInt32BE(0);
+    envelope.body = body.subarray(4, jsonEnd);
+    envelope.audio = body.subarray(jsonEnd);
+  }
   return envelope;
 }
 

@@ -13,7 +13,7 @@ import { clientAddress, type CappedSocket } from './socket-caps.js';
 import { authoriseUpgrade, type AuthorisedUpgrade, type UpgradeAuthOptions } from './upgrade-auth.js';
 import { closeSpread, DRAINING_REFUSAL, RESTART_REASON } from './socket-drain.js';
 import { ipCapRefusal, refuse, userCapRefusal, type UpgradeCaps } from './upgrade-refusal.js';
-import { createWriteBatcher, textFrame, type WriteBatcher } from './write-batcher.js';
+import { createWriteBatcher, textFrame, binaryFrame, type WriteBatcher } from './write-batcher.js';
 
 export { isAllowedOrigin } from './upgrade-auth.js';
 
@@ -51,6 +51,11 @@ class WsPeer implements PeerSocket, CappedSocket {
   }
   sendBinary(data: Uint8Array) {
     this.ws.send(data, { binary: true });
+  }
+  sendTextThenBinary(text: Buffer, binary: Buffer) {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.batcher.write(this.stream, textFrame(text));
+    this.batcher.write(this.stream, binaryFrame(binary));
   }
   close(code: number, reason: string) {
     this.ws.close(code, reason);

@@ -68,6 +68,7 @@ function member(username: string): HubMember & { got: string[] } {
     language: () => 'en',
     deliverText: (json) => got.push((JSON.parse(json.toString()) as { message: string }).message),
     deliverAudio: () => undefined,
+    deliverSpeech: () => undefined,
   };
 }
 

@@ -12,6 +12,7 @@ function member(roomId: string, username: string, language: string) {
   const texts: string[] = [];
   const audio: string[] = [];
   const bodies: Buffer[] = [];
+  const speech: Array<{ frame: ServerFrame; ogg: Buffer }> = [];
   const view: HubMember = {
     roomId,
     username: () => username,
@@ -21,8 +22,9 @@ function member(roomId: string, username: string, language: string) {
       texts.push((JSON.parse(json.toString()) as { message: string }).message);
     },
     deliverAudio: (wav) => audio.push(wav.toString()),
+    deliverSpeech: (json, ogg) => speech.push({ frame: JSON.parse(json.toString()) as ServerFrame, ogg }),
   };
-  return { view, texts, audio, bodies };
+  return { view, texts, audio, bodies, speech };
 }
 
 const note = (message: string): ServerFrame => ({ type: 'error', code: 'notice', message });
@@ -51,6 +53,12 @@ describe('room hub fan-out', () => {
     expect(bob.audio).toEqual(['wav-ja']);
     expect(cat.audio).toEqual(['wav-en']);
     expect(ann.audio).toEqual([]);
+    await hub.sendSpeech('R', 'en', { id: 7, seq: 0, last: true }, Buffer.from('ogg-en'), 'ann');
+    const spoken = { type: 'speech', id: 7, language: 'en', seq: 0, last: true, bytes: 6 };
+    expect(cat.speech.map((s) => ({ frame: s.frame, ogg: s.ogg.toString() }))).toEqual([
+      { frame: spoken, ogg: 'ogg-en' },
+    ]);
+    expect([...ann.speech, ...bob.speech]).toEqual([]);
     // serialised once: every member holds the very same bytes of a frame for everyone
     expect(ann.bodies[0]).toBe(bob.bodies[0]);
     expect(bob.bodies[0]).toBe(cat.bodies[0]);

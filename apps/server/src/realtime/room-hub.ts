@@ -4,12 +4,14 @@ import type { Bus } from '../bus/bus.js';
 import {
   decodeEnvelope,
   encodeAudio,
+  encodeSpeech,
   encodeText,
   isAudience,
   offsetOf,
   type Audience,
   type Envelope,
 } from './envelope.js';
+import type { SpokenSentence } from '../translation/ports.js';
 import { createRecentWindows } from './recent-windows.js';
 import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';
 
@@ -21,7 +23,10 @@ export interface HubMember {
   language(): string;
   /** `offset`: the room offset of a logged frame, delivered in order and once per node. */
   deliverText(json: Buffer, offset?: number): void;
+  /** A message's spoken translation as one WAV (clients before sentence-by-sentence speech). */
   deliverAudio(wav: Buffer): void;
+  /** One spoken sentence: its `speech` frame, then its Ogg/Opus as the very next frame. */
+  deliverSpeech(json: Buffer, ogg: Buffer): void;
 }
 
 /** A connection as the user channel sees it: frames meant for this user wherever they are (BALANCE). */
@@ -70,6 +75,28 @@ interface LocalRoom {
   started: Promise<void>;
 }
 
+/** An envelope to each of a room's local members in its audience. */
+function deliverTo(members: Set<HubMember>, envelope: Envelope) {
+  // Decided once per frame, not per member: most frames (every chat message) are for everyone.
+  const everyone = !envelope.language && !envelope.exceptUsername;
+  const { body, offset } = envelope;
+  if (envelope.kind === 'audio') {
+    for (const member of members)
+      if (everyone || isAudience(envelope, member.username(), member.language())) member.deliverAudio(body);
+    return;
+  }
+  if (envelope.kind === 'speech') {
+    const audio = envelope.audio!;
+    for (const member of members)
+      if (everyone || isAudience(envelope, member.username(), member.language()))
+        member.deliverSpeech(body, audio);
+    return;
+  }
+  for (const member of members)
+    if (everyone || isAudience(envelope, member.username(), member.language()))
+      member.deliverText(body, offset);
+}
+
 /**
  * This node's members of each room. The node subscribes to a room's channel while it has a member there;
  * everything for a room goes through the bus, even on one node, so one node and many behave alike.
@@ -90,18 +117,7 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
 
   function deliver(roomId: string, envelope: Envelope) {
     const room = rooms.get(roomId);
-    if (!room) return;
-    // Decided once per frame, not per member: most frames (every chat message) are for everyone.
-    const everyone = !envelope.language && !envelope.exceptUsername;
-    const { body, offset } = envelope;
-    if (envelope.kind === 'audio') {
-      for (const member of room.members)
-        if (everyone || isAudience(envelope, member.username(), member.language())) member.deliverAudio(body);
-      return;
-    }
-    for (const member of room.members)
-      if (everyone || isAudience(envelope, member.username(), member.language()))
-        member.deliverText(body, offset);
+    if (room) deliverTo(room.members, envelope);
   }
 
   function dispatch(roomId: string, payload: Buffer) {
@@ -214,6 +230,17 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
       exceptUsername: string,
     ): Promise<void> {
       await bus.publish(channelOf(roomId), encodeAudio(wav, { language, exceptUsername }));
+    },
+
+    async sendSpeech(
+      roomId: string,
+      language: string,
+      speech: SpokenSentence,
+      ogg: Uint8Array,
+      exceptUsername: string,
+    ): Promise<void> {
+      const frame: ServerFrame = { type: 'speech', language, ...speech, bytes: ogg.length };
+      await bus.publish(channelOf(roomId), encodeSpeech(frame, ogg, { language, exceptUsername }));
     },
 
     /** Local member counts, for health and the benchmark. */

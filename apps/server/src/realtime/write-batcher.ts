@@ -19,14 +19,20 @@ let lastPayload: Buffer | undefined;
 let lastFrame: Buffer | undefined;
 
 /** An unmasked, final text frame (RFC 6455 5.2): what a server sends. */
-export function textFrame(payload: Buffer): Buffer {
+export const textFrame = (payload: Buffer): Buffer => wsFrame(payload, 0x81);
+
+/** An unmasked, final binary frame: a spoken sentence's audio, written in turn after its `speech` frame. */
+export const binaryFrame = (payload: Buffer): Buffer => wsFrame(payload, 0x82);
+
+/** Framed once per payload (a payload is only ever sent as one kind). */
+function wsFrame(payload: Buffer, first: number): Buffer {
   if (payload === lastPayload) return lastFrame!;
   const cached = framed.get(payload);
   if (cached) return remember(payload, cached);
   const length = payload.length;
   const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
   const frame = Buffer.allocUnsafe(headerLength + length);
-  frame[0] = 0x81; // FIN + text
+  frame[0] = first; // FIN + opcode
   if (length < 126) frame[1] = length;
   else if (length < 65_536) {
     frame[1] = 126;

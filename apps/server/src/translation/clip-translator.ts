@@ -27,9 +27,17 @@ export interface ClipTranslatorDeps {
   /** The service's engine path (cache, meter, timeout, retries); `onPiece` gets each streamed piece. */
   translate(job: ClipSentenceJob, onPiece: (piece: string) => Promise<void>): Promise<string>;
   send(roomId: string, frame: ServerFrame): Promise<void>;
+  /** A committed sentence's translation is complete (it is spoken now, before the message). */
+  onTranslated?(roomId: string, clip: ClipSpeakerRef, target: string, text: string): void;
   logger: Logger;
   /** A clip whose message never comes is forgotten after this long (ms). */
   forgetAfterMs?: number;
+}
+
+export interface ClipSpeakerRef {
+  clipId: string;
+  userId: string;
+  username: string;
 }
 
 interface ClipPieces {
@@ -113,6 +121,7 @@ export function createClipTranslator(deps: ClipTranslatorDeps) {
               lead = '';
             },
           );
+          deps.onTranslated?.(roomId, clip, target, text.trim());
           return text.trim();
         } catch (error) {
           deps.logger.warn(

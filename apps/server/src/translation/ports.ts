@@ -11,6 +11,25 @@ export interface RoomOutput {
   broadcast(roomId: string, frame: ServerFrame, audience?: { exceptUsername?: string }): Promise<void>;
   /** Deliver WAV bytes to the room's connections whose language is `language`, except `exceptUsername`'s. */
   sendAudio(roomId: string, language: string, wav: Uint8Array, exceptUsername: string): Promise<void>;
+  /**
+   * Deliver one spoken sentence (Ogg/Opus) as a `speech` frame and its binary frame to the room's
+   * connections whose language is `language`, except `exceptUsername`'s.
+   */
+  sendSpeech(
+    roomId: string,
+    language: string,
+    speech: SpokenSentence,
+    ogg: Uint8Array,
+    exceptUsername: string,
+  ): Promise<void>;
+}
+
+/** Which sentence of which translation a `speech` frame carries (its `bytes` are the audio's length). */
+export interface SpokenSentence {
+  id: number;
+  seq: number;
+  last: boolean;
+  clipId?: string;
 }
 
 export interface TranslationStore {

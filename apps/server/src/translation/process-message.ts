@@ -1,14 +1,13 @@
 import type { ContextMessage } from '../ai/provider.js';
 import { roomGlossary } from './glossary.js';
-import { speak } from './speak.js';
 import { digest, storedOffset, type TaskContext } from './task-context.js';
 import { translateInto } from './translate-into.js';
 import type { Job } from './types.js';
 import { noteLanguageFor, writeNote } from './write-note.js';
 
 /*
- * One message: every missing language translated once (never per listener), each finished translation
- * spoken, and one hint, sent after the translations.
+ * One message: every missing language translated once (never per listener), each translation spoken
+ * sentence by sentence as it streams, and one hint, sent after the translations.
  */
 
 async function loadContext(ctx: TaskContext, job: Job): Promise<ContextMessage[]> {
@@ -65,11 +64,19 @@ export async function processMessage(ctx: TaskContext, job: Job): Promise<void> 
   const speeches: Promise<void>[] = [];
   await Promise.all(
     targets.map(async (target) => {
-      const text = await translateInto(ctx, job, target, context, contextKey);
-      if (text !== undefined) speeches.push(speak(ctx, job, target, text));
+      // spoken sentence by sentence while the translation streams (speech-stream.ts)
+      const speech = ctx.speech?.open(job, target);
+      const onPiece = speech && ((piece: string) => speech.push(piece));
+      const text = await translateInto(ctx, job, target, context, contextKey, onPiece);
+      if (!speech) return;
+      if (text === undefined && job.superseded) speech.cancel();
+      else speeches.push(speech.finish(text));
     }),
   );
-  if (message.clipId) ctx.clips?.dropClip(roomId, message.clipId);
+  if (message.clipId) {
+    ctx.clips?.dropClip(roomId, message.clipId);
+    ctx.speech?.dropClip(roomId, message.clipId);
+  }
   // The hint follows the translations (chunks, complete, then note), never before.
   const noteText = await note;
   if (noteText) await sendNote(ctx, job, noteText);

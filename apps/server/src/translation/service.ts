@@ -8,6 +8,7 @@ import { resolveOptions } from './options.js';
 import { createPausedAuthors } from './paused-authors.js';
 import { processMessage } from './process-message.js';
 import { createRoomQueue } from './room-queue.js';
+import { createSpeechStreams } from './speech-streams.js';
 import { createSupersession } from './supersede.js';
 import type { TaskContext } from './task-context.js';
 import { transcribe } from './transcribe.js';
@@ -31,8 +32,9 @@ export { noteLanguageFor } from './write-note.js';
  * Translation of room messages (issue 3, server side).
  *
  * For a new message in language S and every other configured language T: translate once (never per
- * listener), stream the pieces to the room (translationChunk), then translationComplete, store it, and
- * synthesise the complete translation once per T for the listeners of T (sendAudio, never the author).
+ * listener), stream the pieces to the room (translationChunk), then translationComplete, store it; each
+ * sentence of it is synthesised once per T, as soon as it is complete, for the listeners of T (sendSpeech,
+ * never the author; speech-stream.ts).
  * One hint per message (noteComplete) when the engine finds nuance worth it, sent after the translations
  * (process-message.ts and one file per task).
  *
@@ -82,9 +84,11 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
   });
 
   const supported = createSupportCheck(provider, logger);
+  const speech = createSpeechStreams(() => ctx);
   const clips = createClipTranslator({
     languages: deps.config.LANGUAGES,
     send,
+    onTranslated: (roomId, clip, target, text) => speech.clipSentence(roomId, clip, target, text),
     logger,
     translate: (job, onPiece) =>
       translateSentence({ provider, callEngine, supported, glossary: deps.glossary, logger }, job, onPiece),
@@ -92,6 +96,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
 
   const ctx: TaskContext = {
     clips,
+    speech,
     listeners: deps.listeners,
     glossary: deps.glossary,
     provider,
@@ -153,7 +158,10 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     clipSentence(roomId, clip, sentence) {
       if (!queue.isClosing()) clips.clipSentence(roomId, clip, sentence);
     },
-    dropClip: (roomId, clipId) => clips.dropClip(roomId, clipId),
+    dropClip(roomId, clipId) {
+      clips.dropClip(roomId, clipId);
+      speech.dropClip(roomId, clipId);
+    },
     payClipAudio: (roomId, clip, seconds) =>
       meter.charge({
         userId: clip.userId,

@@ -6,6 +6,7 @@ import type { LruCache } from './lru.js';
 import type { Send, ReportFailure } from './notices.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { GlossaryPort, Listeners, RoomOutput, TranslationStore, Usage } from './ports.js';
+import type { SpeechStreams } from './speech-streams.js';
 import type { Job, PipelineEvent } from './types.js';
 
 /** What the tasks of one message share: built once by the service, passed explicitly (no globals). */
@@ -29,6 +30,8 @@ export interface TaskContext {
   listeners?: Listeners;
   /** The room glossaries; read once per message. */
   glossary?: GlossaryPort;
+  /** The translations being spoken, sentence by sentence. */
+  speech?: SpeechStreams;
 }
 
 export function characters(text: string): number {

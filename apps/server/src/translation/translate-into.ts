@@ -56,6 +56,8 @@ async function streamTranslation(
   context: ContextMessage[],
   /** Only this part of the message (a streamed clip's tail), its first chunk led by `lead`. */
   part?: { text: string; lead: string },
+  /** Each piece of the live attempt, as it comes (the speech of its sentences). */
+  onPiece?: (piece: string) => void,
 ): Promise<string> {
   const { message } = job;
   const source = part?.text ?? message.message;
@@ -83,6 +85,7 @@ async function streamTranslation(
         checkCurrent(job);
         if (live && piece) {
           chunksSent = true;
+          onPiece?.(piece);
           const chunk = `${lead}${piece}`;
           await sendChunk(ctx, job, target, chunk, at);
           if (at !== undefined) at += chunk.length;
@@ -107,6 +110,7 @@ async function fromClip(
   job: Job,
   target: string,
   context: ContextMessage[],
+  onPiece?: (piece: string) => void,
 ): Promise<string | undefined> {
   const { roomId, message } = job;
   if (!ctx.clips || !message.clipId) return undefined;
@@ -119,7 +123,8 @@ async function fromClip(
   if (!head) return undefined;
   if (head.tail === '') return head.translation;
   if (!ctx.supported('translation', target)) return undefined;
-  const tail = await streamTranslation(ctx, job, target, context, { text: head.tail, lead: head.joiner });
+  const part = { text: head.tail, lead: head.joiner };
+  const tail = await streamTranslation(ctx, job, target, context, part, onPiece);
   return `${head.translation}${head.joiner}${tail}`;
 }
 
@@ -130,6 +135,8 @@ export async function translateInto(
   target: string,
   context: ContextMessage[],
   contextKey: string,
+  /** Each piece of the translation as it streams (a cached one comes whole, as the result). */
+  onPiece?: (piece: string) => void,
 ): Promise<string | undefined> {
   const { roomId, message } = job;
   // the same text under another glossary is another translation
@@ -140,11 +147,14 @@ export async function translateInto(
     checkCurrent(job);
     if (fullText !== undefined) {
       await sendChunk(ctx, job, target, fullText, 0);
-    } else if (message.clipId && (fullText = await fromClip(ctx, job, target, context)) !== undefined) {
+    } else if (
+      message.clipId &&
+      (fullText = await fromClip(ctx, job, target, context, onPiece)) !== undefined
+    ) {
       ctx.textCache.set(key, fullText);
     } else {
       if (!ctx.supported('translation', target)) return undefined;
-      fullText = await streamTranslation(ctx, job, target, context);
+      fullText = await streamTranslation(ctx, job, target, context, undefined, onPiece);
       ctx.textCache.set(key, fullText);
     }
   } catch (error) {

@@ -1,5 +1,13 @@
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
-import type { Charge, Meter, RoomOutput, TranslationStore, Usage, UserOutput } from '../ports.js';
+import type {
+  Charge,
+  Meter,
+  RoomOutput,
+  SpokenSentence,
+  TranslationStore,
+  Usage,
+  UserOutput,
+} from '../ports.js';
 
 /*
  * In-memory implementations of the ports, recording every call: for tests and the bench. Not used by the
@@ -13,7 +21,16 @@ export interface SentAudio {
   exceptUsername: string;
 }
 
+export interface SentSpeech extends SpokenSentence {
+  roomId: string;
+  language: string;
+  ogg: Uint8Array;
+  exceptUsername: string;
+}
+
 export class MemoryRoomOutput implements RoomOutput, UserOutput {
+  /** Spoken sentences (protocol 6), in the order they were sent. */
+  readonly speech: SentSpeech[] = [];
   readonly frames: Array<{ roomId: string; frame: ServerFrame; exceptUsername?: string }> = [];
   readonly audio: SentAudio[] = [];
   /** Frames sent to one user's connections (UserOutput). */
@@ -33,6 +50,16 @@ export class MemoryRoomOutput implements RoomOutput, UserOutput {
 
   async sendAudio(roomId: string, language: string, wav: Uint8Array, exceptUsername: string): Promise<void> {
     this.audio.push({ roomId, language, wav, exceptUsername });
+  }
+
+  async sendSpeech(
+    roomId: string,
+    language: string,
+    speech: SpokenSentence,
+    ogg: Uint8Array,
+    exceptUsername: string,
+  ): Promise<void> {
+    this.speech.push({ roomId, language, ...speech, ogg, exceptUsername });
   }
 
   framesOf<T extends ServerFrame['type']>(

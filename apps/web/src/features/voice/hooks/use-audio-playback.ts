@@ -25,6 +25,8 @@ function avatarPlaybackFailed(error: unknown): void {
   console.warn('[audio] playback', error);
   toast.error(translate(getLanguage(), 'audio.avatarError'), { id: AVATAR_ERROR_TOAST, duration: 3000 });
 }
+const isOgg = (buffer: ArrayBuffer) =>
+  buffer.byteLength >= 4 && String.fromCharCode(...new Uint8Array(buffer, 0, 4)) === 'OggS';
 
 /**
  * Spoken translations: validate each WAV frame, queue it, play one by one. `stop` is for the mic button
@@ -42,6 +44,12 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
   useEffect(() => () => queueRef.current?.stop(), []);
 
   const enqueueWav = useCallback((buffer: ArrayBuffer) => {
+    // protocol 6: a spoken sentence (its `speech` frame came just before), played in turn like a clip
+    if (isOgg(buffer)) {
+      queueRef.current?.enqueue(new Blob([buffer], { type: 'audio/ogg' }));
+      countForTests();
+      return;
+    }
     try {
       validateWav(buffer);
     } catch (error) {

@@ -1,0 +1,84 @@
+import { SpeechStream, type SpeechOwner } from './speech-stream.js';
+import type { Listeners } from './ports.js';
+import type { TaskContext } from './task-context.js';
+import type { Job } from './types.js';
+
+/*
+ * Which translations are being spoken: one stream per message and language, made when its translation
+ * starts; a streamed voice clip's streams are made by its first committed sentence and taken over by the
+ * clip's message, whose sentences then continue the clip's `seq`. Speech is made only for a language
+ * someone in the room listens in (decision 0137), asked once per stream; a count that cannot be read
+ * counts as someone listening.
+ */
+
+export interface ClipSpeaker {
+  clipId: string;
+  userId: string;
+  username: string;
+}
+
+export function createSpeechStreams(ctx: () => TaskContext) {
+  const clips = new Map<string, SpeechStream>();
+  const keyOf = (roomId: string, clipId: string, language: string) =>
+    `${roomId}\u0000${clipId}\u0000${language}`;
+
+  function listening(roomId: string, language: string): Promise<boolean> {
+    const { listeners, logger } = ctx();
+    if (!listeners) return Promise.resolve(true);
+    return listens(listeners, roomId, language).catch((error: unknown) => {
+      logger.warn({ err: error, roomId, language }, 'translation: listeners unknown; speaking anyway');
+      return true;
+    });
+  }
+
+  function speaks(language: string): boolean {
+    const { options, supported } = ctx();
+    return options.speech && supported('speech', language);
+  }
+
+  function make(owner: SpeechOwner): SpeechStream {
+    return new SpeechStream(ctx(), owner, listening(owner.roomId, owner.language));
+  }
+
+  return {
+    /** The stream of `job`'s translation into `language` (its clip's, when it has one); undefined: none. */
+    open(job: Job, language: string): SpeechStream | undefined {
+      if (!speaks(language)) return undefined;
+      const { roomId, message } = job;
+      const key = message.clipId && keyOf(roomId, message.clipId, language);
+      const clip = key ? clips.get(key) : undefined;
+      if (key && clip) {
+        clips.delete(key);
+        clip.adopt(job);
+        return clip;
+      }
+      const { userId } = job.author;
+      return make({ roomId, language, userId, username: message.username, job });
+    },
+    /** A committed sentence of a streamed clip, translated into `language`: spoken now. */
+    clipSentence(roomId: string, clip: ClipSpeaker, language: string, translation: string): void {
+      if (!speaks(language)) return;
+      const key = keyOf(roomId, clip.clipId, language);
+      let stream = clips.get(key);
+      if (!stream) {
+        const { clipId, userId, username } = clip;
+        stream = make({ roomId, language, userId, username, clipId });
+        clips.set(key, stream);
+      }
+      stream.pushSentences(translation);
+    },
+    /** The clip ended without a message: its sentences are not spoken further. */
+    dropClip(roomId: string, clipId: string): void {
+      for (const language of ctx().languages) {
+        const key = keyOf(roomId, clipId, language);
+        clips.get(key)?.cancel();
+        clips.delete(key);
+      }
+    },
+  };
+}
+export type SpeechStreams = ReturnType<typeof createSpeechStreams>;
+
+async function listens(listeners: Listeners, roomId: string, language: string): Promise<boolean> {
+  return listeners.listens(roomId, language);
+}
