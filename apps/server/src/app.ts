@@ -31,7 +31,7 @@ import { frameLimitSettings } from './realtime/frame-limits.js';
 import type { ConnectionDeps } from './realtime/connection-core.js';
 import { createGateway } from './realtime/gateway.js';
 import { shareSupersession } from './translation/shared-supersession.js';
-import { createLogSampler } from './realtime/log-sampler.js';
+import { createLogSampler } from './log-sampler.js';
 import { createPresenceAnnouncer } from './realtime/presence-announcer.js';
 import { createDepartures } from './realtime/departures.js';
 import { createRoomHub } from './realtime/room-hub.js';
