@@ -27,7 +27,7 @@ import { playerRoutes } from './players/routes.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import { withMemoryFallback } from './realtime/presence-fallback.js';
 import { createFileReturners, createRedisReturners, type Returners } from './realtime/returners.js';
-import type { createLogSampler } from './realtime/log-sampler.js';
+import type { createLogSampler } from './log-sampler.js';
 import { createSocketCaps } from './realtime/socket-caps.js';
 import { createPresenceAnnouncer, type PresenceAnnouncer } from './realtime/presence-announcer.js';
 import { nodeShares, startNodeHeartbeat, type NodeHeartbeat } from './realtime/presence-nodes.js';

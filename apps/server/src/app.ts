@@ -38,7 +38,7 @@ import { createGateway } from './realtime/gateway.js';
 import { registerDrain } from './lifecycle/drain.js';
 import { registerReadiness } from './lifecycle/readiness.js';
 import { shareSupersession } from './translation/shared-supersession.js';
-import { createLogSampler } from './realtime/log-sampler.js';
+import { createLogSampler } from './log-sampler.js';
 import { createDepartures } from './realtime/departures.js';
 import { createRoomHub } from './realtime/room-hub.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';

@@ -8,6 +8,7 @@ import type { CatchUpDeps } from './resume.js';
 import type { FrameLimitPolicy } from './frame-limits.js';
 import type { Presence } from './presence.js';
 import type { Returners } from './returners.js';
+import type { LogSampler } from '../log-sampler.js';
 import type { Departures } from './departures.js';
 import type { PresenceAnnouncer, PresenceEvent } from './presence-announcer.js';
 import type { HubMember, RoomHub, UserMember } from './room-hub.js';
@@ -71,6 +72,8 @@ export interface ConnectionCore {
   readonly deps: ConnectionDeps;
   readonly roomId: string;
   readonly log: FastifyBaseLogger;
+  /** Lines a client can cause at will, sampled (log-sampler.ts). */
+  readonly sampledLog: LogSampler;
   user: UserRow;
   displayName: string;
   language: string;

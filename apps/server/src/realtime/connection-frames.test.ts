@@ -55,7 +55,9 @@ class FakeSocket implements PeerSocket {
 }
 
 /** One room: a stored history, the real hub and chat service, and peers joining it. */
-function room(options: { history?: MessageFrame[]; onAudio?: ConnectionDeps['onAudio'] } = {}) {
+function room(
+  options: { history?: MessageFrame[]; onAudio?: ConnectionDeps['onAudio']; logger?: FastifyBaseLogger } = {},
+) {
   const stored: MessageFrame[] = [...(options.history ?? [])];
   const users = new Map<string, UserRow>();
   const hub = createRoomHub(createMemoryBus());
@@ -95,7 +97,7 @@ function room(options: { history?: MessageFrame[]; onAudio?: ConnectionDeps['onA
     users: { findById: async (id: string) => users.get(id) } as unknown as ConnectionDeps['users'],
     languages: ['en', 'ja'],
     clock: { now: () => 1_000 },
-    logger,
+    logger: options.logger ?? logger,
     replayLimit: 100,
     // the room log's position is the stored count; every joiner here gets the recent window
     log: { position: async () => ({ epoch: 'e1', offset: stored.length }), readSince: async () => [] },
@@ -367,6 +369,24 @@ describe('connection: in the room', () => {
     await alice.chat('are you there?');
     expect(bob.socket.closed).toEqual({ code: CloseCode.PolicyViolation, reason: 'Too slow to keep up.' });
     expect(types(bob.socket.frames)).not.toContain('message');
+  });
+
+  it('says a few times, not once per frame, that it drops a peer that stopped reading', async () => {
+    const lines: string[] = [];
+    const recording = {
+      ...quiet,
+      child: () => recording,
+      warn: (...args: unknown[]) => void lines.push(String(args.at(-1))),
+    };
+    const { peer, hub } = room({ logger: recording as unknown as FastifyBaseLogger });
+    const bob = peer(2);
+    await bob.join();
+    bob.socket.bufferedAmount = 5_000; // and its close never completes: every frame finds it stuck
+    for (let i = 0; i < 200; i++)
+      await hub.broadcast(ROOM, { type: 'system', message: 'JOIN', timestamp: i, username: `u${i}` });
+    const dropped = lines.filter((line) => line === 'dropping a connection that stopped reading');
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(dropped.length).toBeLessThanOrEqual(3);
   });
 });
 

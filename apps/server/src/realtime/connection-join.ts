@@ -31,7 +31,8 @@ export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
       deps.minProtocolVersion ?? MIN_PROTOCOL_VERSION,
     );
     if (refusal) {
-      core.log.info({ protocolVersion: frame.protocolVersion }, 'refused a protocol version');
+      const { protocolVersion } = frame;
+      core.sampledLog.info('protocol', { protocolVersion }, 'refused a protocol version', core.user.id);
       core.sendError('bad_frame', refusal);
       return core.close(CloseCode.UnsupportedVersion, refusal);
     }

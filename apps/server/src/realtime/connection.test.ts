@@ -143,18 +143,21 @@ describe('a connection at rest', () => {
     quiet.onText(JSON.stringify(chatFrame(1)));
     await quiet.settled();
     expect(children).toBe(0);
-    // one is made the first time something is worth logging: a refused protocol version
-    const refused = open();
-    refused.onText(
-      JSON.stringify({
-        type: 'setUsername',
-        username: 'g-1',
-        language: 'en',
-        room: ROOM,
-        protocolVersion: 99,
-      }),
+    // one is made the first time something is worth logging: here, a balance that cannot be read
+    const unlucky = createConnection(
+      {
+        sendText: () => undefined,
+        sendBinary: () => undefined,
+        sendTextThenBinary: () => undefined,
+        close: () => undefined,
+        bufferedAmount: 0,
+      },
+      { roomId: ROOM },
+      user,
+      { ...deps, logger: counting, balanceFrame: () => Promise.reject(new Error('ledger away')) },
     );
-    await refused.settled();
+    unlucky.onText(JSON.stringify({ type: 'setUsername', username: 'g-1', language: 'en', room: ROOM }));
+    await unlucky.settled();
     expect(children).toBe(1);
   });
 });

@@ -33,7 +33,7 @@ import {
   type FrameLimits,
   type FrameVerdict,
 } from './frame-limits.js';
-import { createLogSampler } from './log-sampler.js';
+import { createLogSampler, type LogSampler } from '../log-sampler.js';
 
 export type { ConnectionContext, ConnectionDeps } from './connection-core.js';
 
@@ -160,6 +160,11 @@ export class Connection implements ConnectionCore {
     return this.voiceContext;
   }
 
+  /** Where log lines a client can cause go (sampled per kind and user). */
+  get sampledLog(): LogSampler {
+    return this.policy.log;
+  }
+
   private get policy(): FrameLimitPolicy {
     if (this.deps.frameLimits) return this.deps.frameLimits;
     this.ownPolicy ??= {
@@ -209,7 +214,13 @@ export class Connection implements ConnectionCore {
   private sendText(json: string | Buffer) {
     if (this.state === 'closed') return;
     if (this.socket.bufferedAmount > this.deps.maxBufferedBytes) {
-      this.log.warn('dropping a connection that stopped reading');
+      // every frame for it comes here until its close completes: sampled, as a client can cause it
+      this.sampledLog.warn(
+        'slow-reader',
+        { roomId: this.roomId, userId: this.user.id },
+        'dropping a connection that stopped reading',
+        this.user.id,
+      );
       this.close(CloseCode.PolicyViolation, 'Too slow to keep up.');
       return;
     }
@@ -240,6 +251,7 @@ export class Connection implements ConnectionCore {
         'flood',
         { roomId: this.roomId, userId: this.user.id },
         'closed a flooding connection',
+        this.user.id,
       );
       this.wasFlooded = true;
       this.close(CloseCode.PolicyViolation, 'Too many frames.');
@@ -273,7 +285,8 @@ export class Connection implements ConnectionCore {
     if (!parsed.ok) {
       const clientId = clientIdIn(text);
       if (!this.admit(this.limits.kind('invalid'), undefined, clientId)) return;
-      this.policy.log.info('rejected', { code: parsed.code, reason: parsed.message }, 'rejected a frame');
+      const reason = { code: parsed.code, reason: parsed.message };
+      this.sampledLog.info('rejected', reason, 'rejected a frame', this.user.id);
       return this.sendError(parsed.code, parsed.message, clientId);
     }
     const frame = parsed.frame;

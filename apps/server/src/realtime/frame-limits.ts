@@ -1,7 +1,7 @@
 import { parseClientFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { LogSampler } from './log-sampler.js';
+import type { LogSampler } from '../log-sampler.js';
 
 /*
  * Limits on what one connection may send (docs/decisions/0070-limits-on-every-door.md). Every inbound

@@ -10,6 +10,7 @@ import { createDeadlines } from './deadlines.js';
 import { createHeartbeat } from './heartbeat.js';
 import type { PeerSocket } from './peer-socket.js';
 import { clientAddress, type CappedSocket } from './socket-caps.js';
+import { createLogSampler } from '../log-sampler.js';
 import { authoriseUpgrade, type AuthorisedUpgrade, type UpgradeAuthOptions } from './upgrade-auth.js';
 import { closeSpread, DRAINING_REFUSAL, RESTART_REASON } from './socket-drain.js';
 import { ipCapRefusal, refuse, userCapRefusal, type UpgradeCaps } from './upgrade-refusal.js';
@@ -95,6 +96,8 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     clientTracking: false,
   });
   const live = new Map<WebSocket, WsPeer>();
+  // a client can break protocol on socket after socket: sampled per address
+  const sampled = options.caps?.log ?? createLogSampler(options.logger, options.clock);
   /** Close handling still running (presence, LEAVE); shutdown waits for it before the database closes. */
   const closings = new Set<Promise<void>>();
   let closing = false;
@@ -114,8 +117,8 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     if (isBinary) connection.onBinary(buffer);
     else connection.onText(buffer.toString('utf8'));
   }
-  function onError(error: Error) {
-    options.logger.info({ err: error }, 'socket error');
+  function onError(this: WebSocket, error: Error) {
+    sampled.info('socket-error', { err: error }, 'socket error', live.get(this)?.ip);
   }
   function onClose(this: WebSocket) {
     const peer = live.get(this);

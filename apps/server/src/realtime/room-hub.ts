@@ -13,6 +13,7 @@ import {
 } from './envelope.js';
 import type { SpokenSentence } from '../translation/ports.js';
 import { createRecentWindows } from './recent-windows.js';
+import { createLogSampler, type LogSampler } from '../log-sampler.js';
 import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';
 
 /** A connection as the hub sees it: where to deliver and what it listens in. */
@@ -102,8 +103,14 @@ function deliverTo(members: Set<HubMember>, envelope: Envelope) {
  * everything for a room goes through the bus, even on one node, so one node and many behave alike.
  * Logged frames pass a per-room sequencer, which fills from the database whatever the bus lost.
  */
+/** Every frame of a room fails to publish while the bus is away: sampled per room. */
+function publishFailed(sampled: LogSampler, error: unknown, roomId: string, frame: ServerFrame) {
+  sampled.warn('publish', { err: error, roomId, frame: frame.type }, 'publishing to the bus failed', roomId);
+}
+
 export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
   const logger = options.logger ?? quiet;
+  const sampled = createLogSampler(logger);
   const rooms = new Map<string, LocalRoom>();
   const users = new Map<string, LocalUser>();
   const read = options.log?.recentWindow;
@@ -218,7 +225,7 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
       try {
         await bus.publish(channelOf(roomId), encodeText(frame, audience));
       } catch (error) {
-        logger.warn({ err: error, roomId, frame: frame.type }, 'publishing to the bus failed');
+        publishFailed(sampled, error, roomId, frame);
         if (offsetOf(frame) !== undefined) await rooms.get(roomId)?.sequencer.catchUp();
       }
     },

@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import type { LogSampler } from './log-sampler.js';
+import type { LogSampler } from '../log-sampler.js';
 import type { SocketCaps } from './socket-caps.js';
 
 /** Why an upgrade is refused: answered as a plain HTTP status with a JSON body, never as a socket. */
@@ -21,7 +21,7 @@ export interface UpgradeCaps {
 /** Checked before the token is verified (cheap); on success a handshake slot is reserved for `ip`. */
 export function ipCapRefusal(caps: UpgradeCaps, ip: string): UpgradeRefusal | undefined {
   if (caps.sockets.reserveIp(ip)) return undefined;
-  caps.log.info('socket-cap-ip', { ip }, 'refused a socket: too many from this address');
+  caps.log.info('socket-cap-ip', { ip }, 'refused a socket: too many from this address', ip);
   return { status: 429, message: 'Too many open connections from your address.', code: 'rate_limited' };
 }
 
@@ -32,7 +32,7 @@ export function userCapRefusal(
   sessionId: string,
 ): UpgradeRefusal | undefined {
   if (caps.sockets.cooling(userId)) {
-    caps.log.info('socket-cooling', { userId }, 'refused a socket: flood cool-down');
+    caps.log.info('socket-cooling', { userId }, 'refused a socket: flood cool-down', userId);
     return {
       status: 429,
       message: 'Too many frames were sent; wait a minute before connecting again.',
@@ -40,7 +40,7 @@ export function userCapRefusal(
     };
   }
   if (!caps.sockets.userHasRoom(userId, sessionId)) {
-    caps.log.info('socket-cap-user', { userId }, 'refused a socket: too many for this user');
+    caps.log.info('socket-cap-user', { userId }, 'refused a socket: too many for this user', userId);
     return {
       status: 429,
       message: 'Too many open connections for this user; close another tab first.',

@@ -1,5 +1,6 @@
 import type { MessageFrame } from '@xtalk/protocol';
 import type { Logger } from '../ai/provider.js';
+import { createLogSampler } from '../log-sampler.js';
 import type { Notice } from './notices.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { Author, Job, PipelineEvent } from './types.js';
@@ -31,6 +32,7 @@ export interface RoomQueueDeps {
 
 export function createRoomQueue(deps: RoomQueueDeps) {
   const { options, logger, emit } = deps;
+  const sampled = createLogSampler(logger);
   const rooms = new Map<string, RoomQueue>();
   /** Rooms with waiting jobs, in round-robin order. */
   const ready: string[] = [];
@@ -90,9 +92,12 @@ export function createRoomQueue(deps: RoomQueueDeps) {
     }
     if (room.waiting.length >= options.maxQueuedPerRoom) {
       emit({ kind: 'dropped', roomId, messageId: message.id });
-      logger.warn(
+      // once per refused message while a room floods: sampled per room
+      sampled.warn(
+        'backlog',
         { roomId, messageId: message.id, queued: room.waiting.length },
         'translation: room backlog full',
+        roomId,
       );
       deps.notice(roomId, 'backlog', 'Too many messages at once: some messages were not translated.', {
         kind: 'backlog',

@@ -131,6 +131,19 @@ describe('translation service (fake provider)', () => {
     await service.close();
   });
 
+  it('logs a flooded backlog a few times, not once per refused message', async () => {
+    const { service, log } = setup(['en', 'ja'], {
+      maxQueuedPerRoom: 2,
+      maxConcurrentPerRoom: 1,
+      closeTimeoutMs: 50,
+    });
+    for (let i = 1; i <= 500; i += 1) service.onMessage('R', message(i, `m${i} !slow`), { userId: 'u' });
+    const full = log.lines.filter((line) => line.msg === 'translation: room backlog full');
+    expect(full.length).toBeGreaterThan(0);
+    expect(full.length).toBeLessThanOrEqual(3);
+    await service.close();
+  });
+
   it('close() aborts work that outlives the timeout and stops taking messages', async () => {
     const { service, store, log } = setup(['en', 'ja'], { closeTimeoutMs: 50 });
     service.onMessage('R', message(1, 'forever !slow'), { userId: 'u' });

@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AiUnavailableError } from '../ai/provider.js';
 import { OpusDecodeError, decodeOggOpus, inspectOggOpus } from '../audio/index.js';
 import type { Clock } from '../clock.js';
+import { createLogSampler } from '../log-sampler.js';
 import type { ConnectionContext } from '../realtime/connection.js';
 import { createTokenBucket } from '../realtime/rate-limit.js';
 import type { ChatService } from '../rooms/chat-service.js';
@@ -180,6 +181,7 @@ export function createClipPoster(deps: VoiceInputDeps) {
 
 export function createVoiceInput(deps: VoiceInputDeps) {
   const postClip = createClipPoster(deps);
+  const sampled = createLogSampler(deps.logger, deps.clock);
   const maxBytes = deps.maxClipBytes ?? MAX_AUDIO_CLIP_BYTES;
   const maxSeconds = (deps.maxClipSeconds ?? MAX_AUDIO_CLIP_SECONDS) + DURATION_MARGIN_SECONDS;
   const takeToken = deps.limiter ?? createClipLimiter(deps.clock);
@@ -188,13 +190,18 @@ export function createVoiceInput(deps: VoiceInputDeps) {
     if (deps.stream?.piece(connection, data)) return;
     // announced by a voiceClip frame just before the clip; a resend of a stored clip is answered at once
     const clientId = connection.takeClipClientId();
-    const log = deps.logger.child({ roomId: connection.roomId, userId: connection.userId });
     if (clientId) {
       const stored = await deps.chat.findByClientId(connection.userId, clientId);
       if (stored?.roomId === connection.roomId) return connection.sendFrame(stored.message);
     }
     const tell = (code: ErrorCode, message: string, detail?: Record<string, unknown>) => {
-      log.info({ code, reason: message, bytes: data.length, ...detail }, 'voice clip not posted');
+      const fields = { roomId: connection.roomId, userId: connection.userId, code, reason: message };
+      sampled.info(
+        'voice-clip',
+        { ...fields, bytes: data.length, ...detail },
+        'voice clip not posted',
+        connection.userId,
+      );
       connection.sendFrame({ type: 'error', code, message });
     };
 

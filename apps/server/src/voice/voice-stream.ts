@@ -8,6 +8,7 @@ import {
   type VoiceStartFrame,
 } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import { createLogSampler, type LogSampler } from '../log-sampler.js';
 import type { AiProvider, TranscriptionStream, TranscriptUpdate } from '../ai/index.js';
 import { splitSentences } from '../ai/index.js';
 import { createOpusStreamDecoder, OggOpusStream, type OpusStreamDecoder } from '../audio/index.js';
@@ -201,6 +202,15 @@ function pay(clip: Clip, refused: (why: string) => void): void {
   });
 }
 
+/** Refuses a streamed clip: the client is told; the log (which a client can flood) is sampled per user. */
+function teller(sampled: LogSampler) {
+  return (connection: ConnectionContext, clipId: string) => (code: ErrorCode, message: string) => {
+    const fields = { roomId: connection.roomId, clipId, code, reason: message };
+    sampled.info('voice-stream', fields, 'voice stream not posted', connection.userId);
+    connection.sendFrame({ type: 'error', code, message, clipId });
+  };
+}
+
 export function createVoiceStream(deps: VoiceStreamDeps) {
   const maxBytes = deps.maxClipBytes ?? MAX_AUDIO_CLIP_BYTES;
   const maxSeconds = (deps.maxClipSeconds ?? MAX_AUDIO_CLIP_SECONDS) + DURATION_MARGIN_SECONDS;
@@ -209,10 +219,7 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
   const clips = new WeakMap<ConnectionContext, Clip>();
   const { caption, onUpdate } = createClipCaptions(deps, captionEvery);
 
-  const tellOf = (connection: ConnectionContext, clipId: string) => (code: ErrorCode, message: string) => {
-    deps.logger.info({ roomId: connection.roomId, clipId, code, reason: message }, 'voice stream not posted');
-    connection.sendFrame({ type: 'error', code, message, clipId });
-  };
+  const tellOf = teller(createLogSampler(deps.logger));
 
   function drop(connection: ConnectionContext, clip: Clip): void {
     clip.state = 'failed';
