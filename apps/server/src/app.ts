@@ -87,15 +87,10 @@ function voiceHandlers(
   });
 }
 
-/**
- * The whole server as one Fastify instance: HTTP API, WebSocket gateway and the web app. `server.ts`
- * only listens and shuts down; tests build it here and use `inject` or a real port.
- */
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { config } = options;
-  const clock = options.clock ?? systemClock;
-  const app = Fastify({
-    logger: options.logger ?? { level: config.LOG_LEVEL },
+/** The Fastify instance with the server options a node behind a proxy and a drain needs. */
+function fastifyFor(config: Config, logger: AppOptions['logger']): FastifyInstance {
+  return Fastify({
+    logger: logger ?? { level: config.LOG_LEVEL },
     // a generous keep-alive so a proxy in front does not see resets
     keepAliveTimeout: 65_000,
     // close hooks wait for sockets and translations (up to SHUTDOWN_GRACE_SECONDS) to wind down
@@ -103,6 +98,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // the client address behind that many proxies (rate limits and socket caps count per address)
     trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS,
   });
+}
+
+/**
+ * The whole server as one Fastify instance: HTTP API, WebSocket gateway and the web app. `server.ts`
+ * only listens and shuts down; tests build it here and use `inject` or a real port.
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const app = fastifyFor(config, options.logger);
   registerErrorHandler(app);
   registerBodyGuard(app);
   await registerSecurityHeaders(app, config);
