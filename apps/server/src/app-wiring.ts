@@ -18,11 +18,15 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createCreditMeter, createGuestCheck, createLedger, dailyAllowance } from './credits/index.js';
 import type { Ledger } from './credits/ledger.js';
+import type { MetricsReport } from './metrics/report.js';
 import { paymentsRoutes } from './payments/index.js';
 import { paymentServiceRoutes } from './payments/service.js';
 import { playerRoutes } from './players/routes.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
+import type { LogSampler } from './realtime/log-sampler.js';
 import type { RoomHub } from './realtime/room-hub.js';
+import { createSocketCaps } from './realtime/socket-caps.js';
+import type { UpgradeCaps } from './realtime/upgrade-refusal.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createFairRooms, withFairRooms } from './rooms/fair-rooms.js';
 import type { RoomsRepo } from './rooms/rooms-repo.js';
@@ -122,6 +126,7 @@ export function createCredits(
   clock: Clock,
   users: UsersRepo,
   log: FastifyBaseLogger,
+  metrics?: MetricsReport,
 ) {
   const isGuest = createGuestCheck(users, clock);
   const ledger = createLedger({
@@ -132,7 +137,7 @@ export function createCredits(
       guestDaily: config.CREDITS_GUEST_DAILY,
     }),
   });
-  const meter = createCreditMeter({ ledger, isGuest, clock, logger: log });
+  const meter = createCreditMeter({ ledger, isGuest, clock, logger: log, metrics });
   return { isGuest, ledger, meter };
 }
 
@@ -205,6 +210,22 @@ export async function registerPayments(
           }
         : undefined,
   });
+}
+
+/** Caps on open sockets per address, per user and per session, and how refusals are logged. */
+export function socketCaps(config: Config, clock: Clock, log: LogSampler): UpgradeCaps {
+  return {
+    sockets: createSocketCaps(
+      {
+        perIp: config.MAX_SOCKETS_PER_IP,
+        perUser: config.MAX_SOCKETS_PER_USER,
+        floodCooldownMs: config.WS_FLOOD_COOLDOWN_SECONDS * 1000,
+      },
+      clock,
+    ),
+    trustProxyHops: config.TRUST_PROXY_HOPS,
+    log,
+  };
 }
 
 /** Browser origins allowed to open a socket: PUBLIC_URL's and ALLOWED_ORIGINS (none: same origin only). */

@@ -6,6 +6,7 @@ import {
   createChat,
   createCredits,
   healthRoute,
+  socketCaps,
   socketOrigins,
   openStores,
   registerAccounts,
@@ -27,6 +28,9 @@ import { startBalanceEvents } from './credits/index.js';
 import { registerBodyGuard } from './http/body-guard.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerRateLimits } from './http/rate-limits.js';
+import { registerMetrics } from './metrics/plugin.js';
+import { appSources } from './metrics/probes.js';
+import { createMetrics } from './metrics/registry.js';
 import { frameLimitSettings } from './realtime/frame-limits.js';
 import type { ConnectionDeps } from './realtime/connection-core.js';
 import { createGateway } from './realtime/gateway.js';
@@ -35,7 +39,6 @@ import { createLogSampler } from './realtime/log-sampler.js';
 import { createPresenceAnnouncer } from './realtime/presence-announcer.js';
 import { createDepartures } from './realtime/departures.js';
 import { createRoomHub } from './realtime/room-hub.js';
-import { createSocketCaps } from './realtime/socket-caps.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
 import { createRoomLog } from './rooms/room-log.js';
@@ -97,6 +100,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   registerBodyGuard(app);
+  const metrics = createMetrics();
+  const { report } = metrics;
 
   const { db, redis, bus, presence } = await openStores(config, options.inMemoryDb, app.log);
   const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
@@ -110,10 +115,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const rooms = createRoomsRepo(db, clock, { editWindowSeconds: config.EDIT_WINDOW_SECONDS });
   const roomLog = createRoomLog(db);
-  const hub = createRoomHub(bus, { log: roomLog, logger: app.log });
+  const hub = createRoomHub(bus, { log: roomLog, logger: app.log, metrics: report });
   const provider = options.provider ?? createAiProvider(config, app.log);
   // Credits: the author of a message pays for its AI work from the ledger.
-  const credits = createCredits(config, db, clock, users, app.log);
+  const credits = createCredits(config, db, clock, users, app.log, report);
   app.decorate('xtalkLedger', credits.ledger);
   const translation = createTranslationService({
     config,
@@ -129,6 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // On shutdown the originals are already stored; a translation still streaming is not worth holding
     // the restart for longer than this.
     options: { closeTimeoutMs: 3000 },
+    metrics: report,
   });
   // a correction taken here also stops the old text's work on the node its message was posted on
   const supersession = await shareSupersession(bus, translation, app.log);
@@ -143,6 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // before any route: each route gets its limit when it is added
   await registerRateLimits(app, { config, tokens, redis });
+  await registerMetrics(app, { metrics, token: config.METRICS_TOKEN });
   await app.register(authRoutes, { botCheck, tokens, users, authenticator });
   const { oidc } = await registerAccounts(app, { config, db, clock, tokens, users, links, authenticator });
   await registerPayments(app, { config, db, clock, ledger: credits.ledger, users, authenticator });
@@ -172,18 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxFrameBytes: MAX_FRAME_BYTES,
     clock,
     logger: app.log,
-    caps: {
-      sockets: createSocketCaps(
-        {
-          perIp: config.MAX_SOCKETS_PER_IP,
-          perUser: config.MAX_SOCKETS_PER_USER,
-          floodCooldownMs: config.WS_FLOOD_COOLDOWN_SECONDS * 1000,
-        },
-        clock,
-      ),
-      trustProxyHops: config.TRUST_PROXY_HOPS,
-      log: sampledLog,
-    },
+    caps: socketCaps(config, clock, sampledLog),
     connectionDeps: {
       hub,
       presence,
@@ -204,9 +200,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       minProtocolVersion: config.MIN_PROTOCOL_VERSION,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
-      ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock }),
+      metrics: report,
+      ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock, metrics: report }),
     },
   });
+  metrics.watch(appSources({ gateway, hub, bus, db }));
 
   // Order matters: sockets finish storing what they received before anything they need is closed.
   app.addHook('preClose', async () => {

@@ -10,6 +10,7 @@ import type { Presence } from './presence.js';
 import type { Departures } from './departures.js';
 import type { PresenceAnnouncer, PresenceEvent } from './presence-announcer.js';
 import type { HubMember, RoomHub, UserMember } from './room-hub.js';
+import type { MetricsReport } from '../metrics/report.js';
 
 export interface ConnectionDeps {
   hub: RoomHub;
@@ -44,6 +45,8 @@ export interface ConnectionDeps {
   onAudio?: (connection: ConnectionContext, data: Buffer) => Promise<void>;
   /** Streamed voice (protocol 3): voiceStart and voiceEnd; without it they get an error frame. */
   onVoiceFrame?: (connection: ConnectionContext, frame: VoiceStartFrame | VoiceEndFrame) => Promise<void>;
+  /** Where refused frames and stored messages are counted (/metrics); nowhere without. */
+  metrics?: Pick<MetricsReport, 'frameRefused' | 'messageStored'>;
 }
 
 export interface ConnectionContext {

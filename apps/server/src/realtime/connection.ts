@@ -219,6 +219,7 @@ export class Connection implements ConnectionCore {
    */
   private admit(verdict: FrameVerdict, message = TOO_MANY_FRAMES, clientId?: string) {
     if (verdict === 'ok') return true;
+    this.deps.metrics?.frameRefused('rate_limited');
     if (verdict === 'tell') this.sendError('rate_limited', message, clientId);
     if (verdict === 'close') {
       this.policy.log.info(
@@ -247,6 +248,7 @@ export class Connection implements ConnectionCore {
     if (!parsed.ok) {
       const clientId = clientIdIn(text);
       if (!this.admit(this.limits.kind('invalid'), undefined, clientId)) return;
+      this.deps.metrics?.frameRefused('invalid');
       this.policy.log.info('rejected', { code: parsed.code, reason: parsed.message }, 'rejected a frame');
       return this.sendError(parsed.code, parsed.message, clientId);
     }

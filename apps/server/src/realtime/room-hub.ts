@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { ServerFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../bus/bus.js';
@@ -10,8 +11,10 @@ import {
   type Audience,
   type Envelope,
 } from './envelope.js';
+import type { MetricsReport } from '../metrics/report.js';
 import { createRecentWindows } from './recent-windows.js';
 import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';
+import { StoredTimes } from './stored-times.js';
 
 /** A connection as the hub sees it: where to deliver and what it listens in. */
 export interface HubMember {
@@ -37,6 +40,8 @@ export interface RoomHubOptions {
   gapWaitMs?: number;
   /** How long a room's recent window read for a joiner may serve later joiners (recent-windows.ts). */
   windowTtlMs?: number;
+  /** Where deliveries and their time from storing are counted (/metrics); nowhere without. */
+  metrics?: Pick<MetricsReport, 'fannedOut'>;
 }
 
 const channelOf = (roomId: string) => `xtalk:room:${roomId}`;
@@ -68,6 +73,33 @@ interface LocalRoom {
   unsubscribe: Promise<() => Promise<void>>;
   sequencer: RoomSequencer;
   started: Promise<void>;
+  /**
+   * When this node stored the messages not yet delivered here (with metrics only); noted before
+   * publishing, as an in-process bus delivers within publish.
+   */
+  stored: StoredTimes | undefined;
+}
+
+/** Hands a room frame to this node's members it is for; how many sockets it went to. */
+function fanOut(room: LocalRoom, envelope: Envelope): number {
+  // Decided once per frame, not per member: most frames (every chat message) are for everyone.
+  const everyone = !envelope.language && !envelope.exceptUsername;
+  const { body, offset } = envelope;
+  let sockets = 0;
+  if (envelope.kind === 'audio') {
+    for (const member of room.members)
+      if (everyone || isAudience(envelope, member.username(), member.language())) {
+        member.deliverAudio(body);
+        sockets++;
+      }
+    return sockets;
+  }
+  for (const member of room.members)
+    if (everyone || isAudience(envelope, member.username(), member.language())) {
+      member.deliverText(body, offset);
+      sockets++;
+    }
+  return sockets;
 }
 
 /**
@@ -77,6 +109,7 @@ interface LocalRoom {
  */
 export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
   const logger = options.logger ?? quiet;
+  const { metrics } = options;
   const rooms = new Map<string, LocalRoom>();
   const users = new Map<string, LocalUser>();
   const read = options.log?.recentWindow;
@@ -91,17 +124,8 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
   function deliver(roomId: string, envelope: Envelope) {
     const room = rooms.get(roomId);
     if (!room) return;
-    // Decided once per frame, not per member: most frames (every chat message) are for everyone.
-    const everyone = !envelope.language && !envelope.exceptUsername;
-    const { body, offset } = envelope;
-    if (envelope.kind === 'audio') {
-      for (const member of room.members)
-        if (everyone || isAudience(envelope, member.username(), member.language())) member.deliverAudio(body);
-      return;
-    }
-    for (const member of room.members)
-      if (everyone || isAudience(envelope, member.username(), member.language()))
-        member.deliverText(body, offset);
+    const sockets = fanOut(room, envelope);
+    if (metrics) metrics.fannedOut(sockets, envelope.offset ? room.stored?.take(envelope.offset) : undefined);
   }
 
   function dispatch(roomId: string, payload: Buffer) {
@@ -127,7 +151,14 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
           logger,
         });
         const started = subscription.then(() => sequencer.start());
-        const created: LocalRoom = { members: new Set(), unsubscribe: subscription, sequencer, started };
+        const stored = metrics && new StoredTimes();
+        const created: LocalRoom = {
+          members: new Set(),
+          unsubscribe: subscription,
+          sequencer,
+          started,
+          stored,
+        };
         room = created;
         rooms.set(roomId, created);
         // a failed start is the joiner's error (below); the next joiner of an empty room tries again
@@ -199,6 +230,8 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
      * the room log at once (other nodes read it when their bus is back).
      */
     async broadcast(roomId: string, frame: ServerFrame, audience: Audience = {}): Promise<void> {
+      if (metrics && frame.type === 'message' && frame.offset !== undefined)
+        rooms.get(roomId)?.stored?.add(frame.offset, performance.now());
       try {
         await bus.publish(channelOf(roomId), encodeText(frame, audience));
       } catch (error) {
