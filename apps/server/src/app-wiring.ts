@@ -21,17 +21,19 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createCreditMeter, createGuestCheck, createLedger, dailyAllowance } from './credits/index.js';
 import type { Ledger } from './credits/ledger.js';
+import type { MetricsReport } from './metrics/report.js';
 import { paymentsRoutes } from './payments/index.js';
 import { paymentServiceRoutes } from './payments/service.js';
 import { playerRoutes } from './players/routes.js';
 import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
 import { withMemoryFallback } from './realtime/presence-fallback.js';
 import { createFileReturners, createRedisReturners, type Returners } from './realtime/returners.js';
-import type { createLogSampler } from './log-sampler.js';
 import { createSocketCaps } from './realtime/socket-caps.js';
 import { createPresenceAnnouncer, type PresenceAnnouncer } from './realtime/presence-announcer.js';
 import { nodeShares, startNodeHeartbeat, type NodeHeartbeat } from './realtime/presence-nodes.js';
+import type { LogSampler } from './log-sampler.js';
 import type { RoomHub } from './realtime/room-hub.js';
+import type { UpgradeCaps } from './realtime/upgrade-refusal.js';
 import { createChatService } from './rooms/chat-service.js';
 import { createFairRooms, withFairRooms } from './rooms/fair-rooms.js';
 import type { RoomsRepo } from './rooms/rooms-repo.js';
@@ -170,6 +172,7 @@ export function createCredits(
   clock: Clock,
   users: UsersRepo,
   log: FastifyBaseLogger,
+  metrics?: MetricsReport,
 ) {
   const isGuest = createGuestCheck(users, clock);
   const ledger = createLedger({
@@ -180,7 +183,7 @@ export function createCredits(
       guestDaily: config.CREDITS_GUEST_DAILY,
     }),
   });
-  const meter = createCreditMeter({ ledger, isGuest, clock, logger: log });
+  const meter = createCreditMeter({ ledger, isGuest, clock, logger: log, metrics });
   return { isGuest, ledger, meter };
 }
 
@@ -255,13 +258,8 @@ export async function registerPayments(
   });
 }
 
-/** Browser origins allowed to open a socket: PUBLIC_URL's and ALLOWED_ORIGINS (none: same origin only). */
-export function socketOrigins(config: Config): string[] {
-  return [...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : []), ...config.ALLOWED_ORIGINS];
-}
-
-/** Sockets per address and per user, and the cool-down after a flood. */
-export function socketCapsOf(config: Config, clock: Clock, log: ReturnType<typeof createLogSampler>) {
+/** Caps on open sockets per address, per user and per session, and how refusals are logged. */
+export function socketCaps(config: Config, clock: Clock, log: LogSampler): UpgradeCaps {
   return {
     sockets: createSocketCaps(
       {
@@ -274,6 +272,11 @@ export function socketCapsOf(config: Config, clock: Clock, log: ReturnType<typeo
     trustProxyHops: config.TRUST_PROXY_HOPS,
     log,
   };
+}
+
+/** Browser origins allowed to open a socket: PUBLIC_URL's and ALLOWED_ORIGINS (none: same origin only). */
+export function socketOrigins(config: Config): string[] {
+  return [...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : []), ...config.ALLOWED_ORIGINS];
 }
 
 /**

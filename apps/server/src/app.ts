@@ -7,7 +7,7 @@ import {
   createGlossaries,
   createCredits,
   healthRoute,
-  socketCapsOf,
+  socketCaps,
   socketOrigins,
   openStores,
   watchNodes,
@@ -32,6 +32,9 @@ import { registerBodyGuard } from './http/body-guard.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerMetrics } from './metrics/plugin.js';
+import { appSources } from './metrics/probes.js';
+import { createMetrics } from './metrics/registry.js';
 import { frameLimitSettings } from './realtime/frame-limits.js';
 import type { ConnectionDeps } from './realtime/connection-core.js';
 import { createGateway } from './realtime/gateway.js';
@@ -111,6 +114,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandler(app);
   registerBodyGuard(app);
   await registerSecurityHeaders(app, config);
+  const metrics = createMetrics();
+  const { report } = metrics;
 
   const { db, redis, redisOutage, bus, presence, nodeId } = await openStores(
     config,
@@ -129,10 +134,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const rooms = createRoomsRepo(db, clock, { editWindowSeconds: config.EDIT_WINDOW_SECONDS });
   const roomLog = createRoomLog(db);
-  const hub = createRoomHub(bus, { log: roomLog, logger: app.log });
+  const hub = createRoomHub(bus, { log: roomLog, logger: app.log, metrics: report });
   const provider = options.provider ?? createAiProvider(config, app.log);
   // Credits: the author of a message pays for its AI work from the ledger.
-  const credits = createCredits(config, db, clock, users, app.log);
+  const credits = createCredits(config, db, clock, users, app.log, report);
   app.decorate('xtalkLedger', credits.ledger);
   const meter = options.meter ?? credits.meter;
   const glossaries = createGlossaries({ config, db, rooms, users, clock, provider, meter, logger: app.log });
@@ -150,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     // without a drain (tests, a failed start) a translation still streaming holds the close this long
     options: { closeTimeoutMs: TRANSLATION_CLOSE_MS },
+    metrics: report,
   });
   // a correction taken here also stops the old text's work on the node its message was posted on
   const supersession = await shareSupersession(bus, translation, app.log);
@@ -164,6 +170,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // before any route: each route gets its limit when it is added
   await registerRateLimits(app, { config, tokens, redis, redisOutage });
+  await registerMetrics(app, { metrics, token: config.METRICS_TOKEN });
   await app.register(authRoutes, { botCheck, tokens, users, authenticator });
   const { oidc } = await registerAccounts(app, { config, db, clock, tokens, users, links, authenticator });
   await registerPayments(app, { config, db, clock, ledger: credits.ledger, users, authenticator });
@@ -194,7 +201,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxFrameBytes: MAX_FRAME_BYTES,
     clock,
     logger: app.log,
-    caps: socketCapsOf(config, clock, sampledLog),
+    caps: socketCaps(config, clock, sampledLog),
     connectionDeps: {
       hub,
       presence,
@@ -217,9 +224,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
       onSummarize: glossaries.summaries.summarize,
-      ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock }),
+      metrics: report,
+      ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock, metrics: report }),
     },
   });
+  metrics.watch(appSources({ gateway, hub, bus, db }));
 
   const drain = registerDrain(app, { readiness, gateway, config });
   // Order matters: sockets finish storing what they received before anything they need is closed.

@@ -75,6 +75,10 @@ export const configSchema = z
     ADMIN_API_KEY: optionalString.refine((value) => value === undefined || value.length >= 16, {
       message: 'ADMIN_API_KEY must be at least 16 characters.',
     }),
+    /** Bearer token of GET /metrics. Unset: /metrics answers loopback requests only. */
+    METRICS_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 16, {
+      message: 'METRICS_TOKEN must be at least 16 characters.',
+    }),
     /** Private key of the payment service's server calls (header X-Server-Key). Unset: those calls are off. */
     PAYMENT_SERVER_KEY: optionalString.refine((value) => value === undefined || value.length >= 16, {
       message: 'PAYMENT_SERVER_KEY must be at least 16 characters.',
@@ -242,6 +246,7 @@ const SECRET_KEYS = [
   'OPENAI_API_KEY',
   'GOOGLE_CLIENT_SECRET',
   'ADMIN_API_KEY',
+  'METRICS_TOKEN',
   'PAYMENT_SERVER_KEY',
   'GOOGLE_PLAY_SERVICE_ACCOUNT',
   'FACEBOOK_APP_SECRET',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { creditCost } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { MetricsReport } from '../metrics/report.js';
 import type { Clock } from '../clock.js';
 import { InsufficientCreditsError, type Charge, type Meter, type Usage } from '../translation/index.js';
 import type { Ledger } from './ledger.js';
@@ -23,6 +24,8 @@ export interface CreditMeterDeps {
   isGuest(userId: string): Promise<boolean>;
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** Where credits spent and refunded are counted (/metrics); nowhere without. */
+  metrics?: Pick<MetricsReport, 'creditsSpent' | 'creditsRefunded'> | undefined;
 }
 
 function unitsOf(usage: Usage): number {
@@ -64,6 +67,7 @@ export function createCreditMeter(deps: CreditMeterDeps): Meter & { close(): voi
         throw new InsufficientCreditsError(guest ? GUEST_LIMIT_NOTICE : NO_CREDITS_NOTICE, guest);
       }
       const txnId = spent.txn.id;
+      deps.metrics?.creditsSpent(amount);
       return {
         refund: async () => {
           await ledger.reverse({
@@ -73,6 +77,7 @@ export function createCreditMeter(deps: CreditMeterDeps): Meter & { close(): voi
             txnId,
             kind: 'refund',
           });
+          deps.metrics?.creditsRefunded(amount);
         },
       };
     },

@@ -12,6 +12,7 @@ import type { LogSampler } from '../log-sampler.js';
 import type { Departures } from './departures.js';
 import type { PresenceAnnouncer, PresenceEvent } from './presence-announcer.js';
 import type { HubMember, RoomHub, UserMember } from './room-hub.js';
+import type { MetricsReport } from '../metrics/report.js';
 
 export interface ConnectionDeps {
   hub: RoomHub;
@@ -50,6 +51,8 @@ export interface ConnectionDeps {
   onVoiceFrame?: (connection: ConnectionContext, frame: VoiceStartFrame | VoiceEndFrame) => Promise<void>;
   /** "Catch me up" (protocol 6): answers to this connection alone; without it, summarize is refused. */
   onSummarize?: (connection: ConnectionContext, frame: SummarizeFrame) => Promise<void>;
+  /** Where refused frames and stored messages are counted (/metrics); nowhere without. */
+  metrics?: Pick<MetricsReport, 'frameRefused' | 'messageStored'>;
 }
 
 export interface ConnectionContext {

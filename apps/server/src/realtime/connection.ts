@@ -245,6 +245,7 @@ export class Connection implements ConnectionCore {
    */
   private admit(verdict: FrameVerdict, message = TOO_MANY_FRAMES, clientId?: string) {
     if (verdict === 'ok') return true;
+    this.deps.metrics?.frameRefused('rate_limited');
     if (verdict === 'tell') this.sendError('rate_limited', message, clientId);
     if (verdict === 'close') {
       this.policy.log.info(
@@ -285,6 +286,7 @@ export class Connection implements ConnectionCore {
     if (!parsed.ok) {
       const clientId = clientIdIn(text);
       if (!this.admit(this.limits.kind('invalid'), undefined, clientId)) return;
+      this.deps.metrics?.frameRefused('invalid');
       const reason = { code: parsed.code, reason: parsed.message };
       this.sampledLog.info('rejected', reason, 'rejected a frame', this.user.id);
       return this.sendError(parsed.code, parsed.message, clientId);

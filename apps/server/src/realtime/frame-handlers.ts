@@ -42,6 +42,7 @@ export async function chat(core: ConnectionCore, frame: ChatFrame) {
     clientId: frame.clientId,
   });
   if (stored.duplicate) answerDuplicate(core, stored);
+  else core.deps.metrics?.messageStored('text');
 }
 
 /** A resend of a stored client id: the stored message, to this connection alone (its acknowledgement). */

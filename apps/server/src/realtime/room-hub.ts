@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { ServerFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../bus/bus.js';
@@ -12,9 +13,11 @@ import {
   type Envelope,
 } from './envelope.js';
 import type { SpokenSentence } from '../translation/ports.js';
+import type { MetricsReport } from '../metrics/report.js';
 import { createRecentWindows } from './recent-windows.js';
 import { createLogSampler, type LogSampler } from '../log-sampler.js';
 import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';
+import { StoredTimes } from './stored-times.js';
 
 /** A connection as the hub sees it: where to deliver and what it listens in. */
 export interface HubMember {
@@ -43,6 +46,8 @@ export interface RoomHubOptions {
   gapWaitMs?: number;
   /** How long a room's recent window read for a joiner may serve later joiners (recent-windows.ts). */
   windowTtlMs?: number;
+  /** Where deliveries and their time from storing are counted (/metrics); nowhere without. */
+  metrics?: Pick<MetricsReport, 'fannedOut'>;
 }
 
 const channelOf = (roomId: string) => `xtalk:room:${roomId}`;
@@ -74,28 +79,87 @@ interface LocalRoom {
   unsubscribe: Promise<() => Promise<void>>;
   sequencer: RoomSequencer;
   started: Promise<void>;
+  /**
+   * When this node stored the messages not yet delivered here (with metrics only); noted before
+   * publishing, as an in-process bus delivers within publish.
+   */
+  stored: StoredTimes | undefined;
 }
 
-/** An envelope to each of a room's local members in its audience. */
-function deliverTo(members: Set<HubMember>, envelope: Envelope) {
+/** Hands a room frame to this node's members it is for; how many sockets it went to. */
+function fanOut(room: LocalRoom, envelope: Envelope): number {
   // Decided once per frame, not per member: most frames (every chat message) are for everyone.
   const everyone = !envelope.language && !envelope.exceptUsername;
   const { body, offset } = envelope;
+  const audience = (member: HubMember) =>
+    everyone || isAudience(envelope, member.username(), member.language());
+  let sockets = 0;
   if (envelope.kind === 'audio') {
-    for (const member of members)
-      if (everyone || isAudience(envelope, member.username(), member.language())) member.deliverAudio(body);
-    return;
+    for (const member of room.members)
+      if (audience(member)) {
+        member.deliverAudio(body);
+        sockets++;
+      }
+    return sockets;
   }
   if (envelope.kind === 'speech') {
     const audio = envelope.audio!;
-    for (const member of members)
-      if (everyone || isAudience(envelope, member.username(), member.language()))
+    for (const member of room.members)
+      if (audience(member)) {
         member.deliverSpeech(body, audio);
-    return;
+        sockets++;
+      }
+    return sockets;
   }
-  for (const member of members)
-    if (everyone || isAudience(envelope, member.username(), member.language()))
+  for (const member of room.members)
+    if (audience(member)) {
       member.deliverText(body, offset);
+      sockets++;
+    }
+  return sockets;
+}
+
+/** Every frame of a room fails to publish while the bus is away: sampled per room. */
+function publishFailed(sampled: LogSampler, error: unknown, roomId: string, frame: ServerFrame) {
+  sampled.warn('publish', { err: error, roomId, frame: frame.type }, 'publishing to the bus failed', roomId);
+}
+
+/** Each user's channel, for frames to one person on every node (the node subscribes while it has them). */
+function userChannels(bus: Bus) {
+  const users = new Map<string, LocalUser>();
+  return {
+    /** Subscribes a connection to its user's channel (the node subscribes while it has one there). */
+    async attachUser(member: UserMember): Promise<void> {
+      let user = users.get(member.userId);
+      if (!user) {
+        const created: LocalUser = { members: member, unsubscribe: Promise.resolve(async () => undefined) };
+        created.unsubscribe = bus.subscribe(userChannelOf(member.userId), (payload) =>
+          deliverToUser(created, payload),
+        );
+        user = created;
+        users.set(member.userId, user);
+      } else if (user.members instanceof Set) user.members.add(member);
+      else if (user.members !== member) user.members = new Set([user.members, member]);
+      await user.unsubscribe;
+    },
+
+    async detachUser(member: UserMember): Promise<void> {
+      const user = users.get(member.userId);
+      if (!user) return;
+      if (user.members instanceof Set) {
+        if (!user.members.delete(member) || user.members.size > 0) return;
+      } else if (user.members !== member) return;
+      users.delete(member.userId);
+      await (
+        await user.unsubscribe
+      )();
+    },
+
+    /** Sends a frame to every connection of one user, on every node. */
+    async sendToUser(userId: string, frame: ServerFrame): Promise<void> {
+      await bus.publish(userChannelOf(userId), encodeText(frame));
+    },
+  };
 }
 
 /**
@@ -103,16 +167,11 @@ function deliverTo(members: Set<HubMember>, envelope: Envelope) {
  * everything for a room goes through the bus, even on one node, so one node and many behave alike.
  * Logged frames pass a per-room sequencer, which fills from the database whatever the bus lost.
  */
-/** Every frame of a room fails to publish while the bus is away: sampled per room. */
-function publishFailed(sampled: LogSampler, error: unknown, roomId: string, frame: ServerFrame) {
-  sampled.warn('publish', { err: error, roomId, frame: frame.type }, 'publishing to the bus failed', roomId);
-}
-
 export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
   const logger = options.logger ?? quiet;
   const sampled = createLogSampler(logger);
+  const { metrics } = options;
   const rooms = new Map<string, LocalRoom>();
-  const users = new Map<string, LocalUser>();
   const read = options.log?.recentWindow;
   const windows =
     read &&
@@ -124,7 +183,9 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
 
   function deliver(roomId: string, envelope: Envelope) {
     const room = rooms.get(roomId);
-    if (room) deliverTo(room.members, envelope);
+    if (!room) return;
+    const sockets = fanOut(room, envelope);
+    if (metrics) metrics.fannedOut(sockets, envelope.offset ? room.stored?.take(envelope.offset) : undefined);
   }
 
   function dispatch(roomId: string, payload: Buffer) {
@@ -138,6 +199,7 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
   });
 
   return {
+    ...userChannels(bus),
     /** Resolves once the node is subscribed, so nothing published after it is missed. */
     async attach(member: HubMember): Promise<void> {
       let room = rooms.get(member.roomId);
@@ -150,7 +212,14 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
           logger,
         });
         const started = subscription.then(() => sequencer.start());
-        const created: LocalRoom = { members: new Set(), unsubscribe: subscription, sequencer, started };
+        const stored = metrics && new StoredTimes();
+        const created: LocalRoom = {
+          members: new Set(),
+          unsubscribe: subscription,
+          sequencer,
+          started,
+          stored,
+        };
         room = created;
         rooms.set(roomId, created);
         // a failed start is the joiner's error (below); the next joiner of an empty room tries again
@@ -184,44 +253,14 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
      */
     recentWindow: windows?.get,
 
-    /** Subscribes a connection to its user's channel (the node subscribes while it has one there). */
-    async attachUser(member: UserMember): Promise<void> {
-      let user = users.get(member.userId);
-      if (!user) {
-        const created: LocalUser = { members: member, unsubscribe: Promise.resolve(async () => undefined) };
-        created.unsubscribe = bus.subscribe(userChannelOf(member.userId), (payload) =>
-          deliverToUser(created, payload),
-        );
-        user = created;
-        users.set(member.userId, user);
-      } else if (user.members instanceof Set) user.members.add(member);
-      else if (user.members !== member) user.members = new Set([user.members, member]);
-      await user.unsubscribe;
-    },
-
-    async detachUser(member: UserMember): Promise<void> {
-      const user = users.get(member.userId);
-      if (!user) return;
-      if (user.members instanceof Set) {
-        if (!user.members.delete(member) || user.members.size > 0) return;
-      } else if (user.members !== member) return;
-      users.delete(member.userId);
-      await (
-        await user.unsubscribe
-      )();
-    },
-
-    /** Sends a frame to every connection of one user, on every node. */
-    async sendToUser(userId: string, frame: ServerFrame): Promise<void> {
-      await bus.publish(userChannelOf(userId), encodeText(frame));
-    },
-
     /**
      * Sends a frame to the room (or the part of it in `audience`), serialised once here. Never throws: a
      * frame that could not be published is logged, and a logged frame reaches this node's members from
      * the room log at once (other nodes read it when their bus is back).
      */
     async broadcast(roomId: string, frame: ServerFrame, audience: Audience = {}): Promise<void> {
+      if (metrics && frame.type === 'message' && frame.offset !== undefined)
+        rooms.get(roomId)?.stored?.add(frame.offset, performance.now());
       try {
         await bus.publish(channelOf(roomId), encodeText(frame, audience));
       } catch (error) {

@@ -1,5 +1,7 @@
+import { performance } from 'node:perf_hooks';
 import type { AiProvider, AiTask, Logger } from '../ai/provider.js';
 import { AiTimeoutError, isRetryable } from '../ai/provider.js';
+import type { MetricsReport } from '../metrics/report.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { Charge, Meter, Usage } from './ports.js';
 import { SupersededError } from './supersede.js';
@@ -30,6 +32,8 @@ export interface EngineCallDeps {
   options: TranslationServiceOptions;
   /** Aborted when the service gives up on running work at shutdown. */
   shutdown: AbortSignal;
+  /** Where engine time and failures are counted (/metrics); nowhere without. */
+  metrics?: Pick<MetricsReport, 'aiCall'> | undefined;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -47,7 +51,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export function createEngineCall({ meter, logger, options, shutdown }: EngineCallDeps): EngineCall {
+export function createEngineCall(deps: EngineCallDeps): EngineCall {
+  const { meter, logger, options, shutdown, metrics } = deps;
   async function refund(charge: Charge, usage: Usage): Promise<void> {
     try {
       await charge.refund();
@@ -80,12 +85,17 @@ export function createEngineCall({ meter, logger, options, shutdown }: EngineCal
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
       });
       aborted.catch(() => undefined);
+      const startedAt = performance.now();
       try {
-        return await Promise.race([call(controller.signal, attempt), aborted]);
+        const result = await Promise.race([call(controller.signal, attempt), aborted]);
+        metrics?.aiCall(task, (performance.now() - startedAt) / 1000, false);
+        return result;
       } catch (caught) {
         const error = controller.signal.aborted ? controller.signal.reason : caught;
         lastError = error;
         if (error instanceof ShutdownError || error instanceof SupersededError) throw error;
+        // work given up (a correction, a shutdown) is not the engine failing
+        metrics?.aiCall(task, (performance.now() - startedAt) / 1000, true);
         const retry = isRetryable(error) && attempt < options.attempts;
         logger.warn(
           { err: error, task, attempt, attempts: options.attempts, roomId: usage.roomId, retry },

@@ -66,7 +66,13 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     }
   };
   const { send, notice } = createNotices({ output, logger, clock, options });
-  const callEngine = createEngineCall({ meter, logger, options, shutdown: shutdown.signal });
+  const callEngine = createEngineCall({
+    meter,
+    logger,
+    options,
+    shutdown: shutdown.signal,
+    metrics: deps.metrics,
+  });
 
   const supersession = createSupersession<Job>();
 

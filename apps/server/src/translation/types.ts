@@ -4,6 +4,7 @@ import type { AiProvider, AiTask, Logger, Transcription } from '../ai/provider.j
 import type { TranslationConfig, TranslationServiceOptions } from './options.js';
 import type { PausableJob } from './paused-authors.js';
 import type { SupersedableJob } from './supersede.js';
+import type { MetricsReport } from '../metrics/report.js';
 import type {
   Charge,
   Glossary,
@@ -41,6 +42,8 @@ export interface TranslationServiceDeps {
   clock?: Clock;
   options?: Partial<TranslationServiceOptions>;
   onEvent?: (event: PipelineEvent) => void;
+  /** Where engine time and failures are counted (/metrics); nowhere without. */
+  metrics?: Pick<MetricsReport, 'aiCall'>;
 }
 
 export interface ClipRef {

@@ -17,6 +17,7 @@ import { isInsufficientCredits } from '../translation/errors.js';
 import type { TranslationService } from '../translation/service.js';
 import { hasWords, isKnownHallucination } from './hallucinations.js';
 import { analyseVoice, type VoicedAnalysis, type VoicedOptions } from './voiced.js';
+import type { MetricsReport } from '../metrics/report.js';
 
 /*
  * Voice input (spec sections 4, 7, 9): one binary WebSocket frame is one Ogg/Opus clip of at most 60 s.
@@ -47,6 +48,8 @@ export interface VoiceInputDeps {
   stream?: { piece(connection: ConnectionContext, data: Uint8Array): boolean };
   /** The per-connection clip limit, shared with streamed clips. */
   limiter?: ClipLimiter;
+  /** Where stored voice messages are counted (/metrics); nowhere without. */
+  metrics?: Pick<MetricsReport, 'messageStored'>;
 }
 
 export type ClipLimiter = (connection: ConnectionContext) => boolean;
@@ -171,6 +174,7 @@ export function createClipPoster(deps: VoiceInputDeps) {
       clipId,
     });
     if (stored.duplicate && stored.roomId === connection.roomId) connection.sendFrame(stored.message);
+    if (!stored.duplicate) deps.metrics?.messageStored('voice');
     log.debug(
       { seconds: durationSeconds, voicedMs: analysis.voicedMs, language: transcript.language },
       'voice: transcript posted',
