@@ -49,8 +49,9 @@ describe('accessibility (axe)', () => {
           ['invite', () => page.getByTestId('invite-button').click()],
           ['join', () => openFromMenu(page, 1)],
           ['past rooms', () => openFromMenu(page, 2)],
-          ['profile', () => openFromMenu(page, 7)],
-          ['microphone', () => openFromMenu(page, 8)],
+          ['glossary', () => openFromMenu(page, 4)],
+          ['profile', () => openFromMenu(page, 9)],
+          ['microphone', () => openFromMenu(page, 10)],
         ];
         for (const [name, open] of dialogs) {
           await open();
