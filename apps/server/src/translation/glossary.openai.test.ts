@@ -1,6 +1,6 @@
 import type { MessageFrame } from '@xtalk/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OpenAiProvider } from '../ai/openai-provider.js';
+import { openAiProviderFor } from '../ai/testing/openai-provider.js';
 import {
   isNoteRequest,
   startFakeOpenAiServer,
@@ -25,14 +25,7 @@ const ROOM = 'ROOM1';
 let glossary: RoomGlossary;
 
 function start(): TranslationService {
-  const provider = new OpenAiProvider({
-    apiKey: 'test-key',
-    baseURL: server.baseURL,
-    translationModel: 'test-translate-model',
-    ttsModel: 'test-tts-model',
-    ttsVoice: 'test-voice',
-    transcriptionModel: 'whisper-1',
-  });
+  const provider = openAiProviderFor(server);
   service = createTranslationService({
     config: { LANGUAGES: ['en', 'ja'] },
     provider,

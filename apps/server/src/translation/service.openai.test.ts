@@ -1,6 +1,6 @@
 import type { MessageFrame } from '@xtalk/protocol';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OpenAiProvider } from '../ai/openai-provider.js';
+import { openAiProviderFor } from '../ai/testing/openai-provider.js';
 import type { FakeOpenAiServer } from '../ai/testing/fake-openai-server.js';
 import {
   defaultTranslation,
@@ -47,14 +47,7 @@ function start(
   options: Partial<TranslationServiceOptions> = {},
   languages = ['en', 'ja'],
 ): TranslationService {
-  const provider = new OpenAiProvider({
-    apiKey: 'test-key',
-    baseURL: server.baseURL,
-    translationModel: 'test-translate-model',
-    ttsModel: 'test-tts-model',
-    ttsVoice: 'test-voice',
-    transcriptionModel: 'whisper-1',
-  });
+  const provider = openAiProviderFor(server);
   service = createTranslationService({
     config: { LANGUAGES: languages },
     provider,
