@@ -7,7 +7,7 @@ import type { PeerKind } from './peers/generator-protocol.js';
 import { PEER_KINDS, runFanout, type FanoutSettings } from './peers/fanout-run.js';
 
 /*
- * The fan-out part of `npm run bench` (issue 13), also runnable alone after `npm run build -w @xtalk/server`:
+ * The fan-out part of `npm run bench`, also runnable alone after `npm run build -w @xtalk/server`:
  * `node --import tsx bench/fanout.ts`. XTalk, bare `ws` and Socket.IO, interleaved, medians and ratios.
  */
 

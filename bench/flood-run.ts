@@ -11,7 +11,7 @@ import type { ServerProcess } from './lib/server-process.js';
 import { round, summarise, type Summary } from './lib/stats.js';
 
 /*
- * The flood run (issue 16: "one user cannot stall everyone"). Quiet rooms chat at a steady rate while
+ * The flood run ("one user cannot stall everyone"). Quiet rooms chat at a steady rate while
  * their delivery latency is measured, first alone ("quiet" phase), then while one user floods ("flood"
  * phase): that user tries to open `attackerSockets` sockets, and on every socket it gets sends junk as fast
  * as it can (invalid JSON, chat frames, updateUsername frames that each cost a database read, junk

@@ -7,7 +7,7 @@ import { startScriptEnvironment, startServerProcess } from './lib/server-process
 import { median } from './lib/stats.js';
 
 /*
- * The server's RSS at start (issue 13), as the fan-out bench reads it (bench/peers/fanout-run.ts runOne):
+ * The server's RSS at start, as the fan-out bench reads it (bench/peers/fanout-run.ts runOne):
  * the built apps/server/dist/server.js with a fresh DATA_DIR, `LANGUAGES=en`, node flags `--expose-gc
  * --import bench/peers/gc-hook.mjs`, the environment `npm start` sets (BENCH_START_ENV=0 leaves it out);
  * VmRSS 2 s after /api/health answers. Medians over RSS_RUNS starts,

@@ -7,7 +7,7 @@ import { pagesOf, withTranscript } from '../apps/server/src/voice/testing.js';
 import { percentile, round, summarise, type Summary } from './lib/stats.js';
 
 /*
- * The speech run (issue 14): speech end -> first translated text at the listener, streaming voice vs clip
+ * The speech run: speech end -> first translated text at the listener, streaming voice vs clip
  * mode, in the same run, through the real server in-process (PGlite, real WebSockets) with fake engines of
  * fixed latencies: a transcription delta 200 ms after the audio that holds its word (and the final text
  * 200 ms after the end; a whole clip's transcription also takes 200 ms), translation's first token

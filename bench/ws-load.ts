@@ -35,7 +35,7 @@ const settings = {
   drainMs: envNumber('BENCH_DRAIN_MS', 10_000, (v) => v >= 0),
   setupConcurrency: envNumber('BENCH_SETUP_CONCURRENCY', 16),
   timeoutSeconds: envNumber('BENCH_TIMEOUT_SECONDS', 1080),
-  /** Part 0: XTalk beside bare `ws` and Socket.IO (bench/peers, issue 13); `0` skips it. */
+  /** Part 0: XTalk beside bare `ws` and Socket.IO (bench/peers); `0` skips it. */
   fanout: envFlag('BENCH_FANOUT', true),
   translation: envFlag('BENCH_TRANSLATION', true),
   /** The flood run (one user flooding while quiet rooms are measured); see bench/flood-run.ts. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { enterAsGuest, newPerson, productInBrowser, say } from './harness.js';
 
 /*
- * Issue 12, accessibility: axe finds no serious or critical violation on any screen, in either language
+ * Accessibility: axe finds no serious or critical violation on any screen, in either language
  * and theme (the pages, the room with messages, every dialog and menu, a bad room link).
  */
 

@@ -13,7 +13,7 @@ import {
 } from './harness.js';
 
 /*
- * Issue 3's whole path in Chromium: a guest in a room signs in with "Google" (a real OpenID provider on
+ * Signing in, the whole path in Chromium: a guest in a room signs in with "Google" (a real OpenID provider on
  * 127.0.0.1) and keeps the room, renames themselves and a second person in the room sees it, Past Rooms
  * lists the rooms (also on another device) and rejoins one, and logging out forgets the session.
  */

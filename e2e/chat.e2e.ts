@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { enterAsGuest, messageWith, newPerson, productInBrowser, roomIdOf, say } from './harness.js';
 
 /*
- * Issue 2's whole path: two people enter as guests, one creates a room and invites the other by link,
+ * Chat, the whole path: two people enter as guests, one creates a room and invites the other by link,
  * they chat both ways, see each other come and go, and survive a server restart.
  */
 describe('guests chatting in a room', () => {

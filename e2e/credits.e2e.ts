@@ -4,7 +4,7 @@ import { startOidcProvider, type TestOidcProvider } from '../apps/server/src/tes
 import { enterAsGuest, messageWith, newPerson, productInBrowser, say } from './harness.js';
 
 /*
- * Issue 9's web path in Chromium against the built server (embedded defaults: PGlite, the fake AI, the
+ * Credits in Chromium against the built server (embedded defaults: PGlite, the fake AI, the
  * built-in TEST MODE checkout): a guest sees Login and no balance; signed in ("Google" is a real OpenID
  * provider on 127.0.0.1) the header shows the daily free credits, a translated message spends some and
  * the header follows live, the Credit Balance dialog buys 1,000 credits through the test checkout in a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
 
-/* Issue 14, corrections: the author edits a word and the listener's translation follows. */
+/* Corrections: the author edits a word and the listener's translation follows. */
 describe('corrections in the browser', () => {
   const product = productInBrowser({ FAKE_AI_CHUNK_DELAY_MS: '30' });
 
@@ -48,7 +48,7 @@ describe('corrections in the browser', () => {
   });
 });
 
-/* Issue 14, more than two languages: the listener picks French from the server's list. */
+/* More than two languages: the listener picks French from the server's list. */
 describe('a listening language beyond EN/JA', () => {
   const product = productInBrowser({ LANGUAGES: 'en,ja,fr' });
 

@@ -12,7 +12,7 @@ import {
 } from './harness.js';
 
 /*
- * Issue 11 in Chromium: an email account from /signup, confirmed by the link in the mail (a real SMTP
+ * Email accounts in Chromium: an email account from /signup, confirmed by the link in the mail (a real SMTP
  * server on 127.0.0.1 receives it), signed in on /login, password changed; and a guest who chatted signs
  * in with email and still finds that room in Past Rooms.
  */
@@ -48,7 +48,7 @@ describe('email accounts in the browser', () => {
     expect(mail.to).toBe('erin@example.com');
     await page.goto(linkIn(mail));
     await page.getByTestId('email-page-ok').waitFor();
-    // the spent link again, on a Japanese page: the refusal is worded in Japanese (issue 12), not the
+    // the spent link again, on a Japanese page: the refusal is worded in Japanese, not the
     // server's English
     await page.evaluate(() => localStorage.setItem('lang', 'ja'));
     await page.goto(linkIn(mail));

@@ -3,7 +3,7 @@ import type { WebSocketRoute } from 'playwright-core';
 import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
 
 /*
- * Issue 16's outbox in the browser: Bob goes offline, types two messages (each saying 'Will send
+ * The outbox in the browser: Bob goes offline, types two messages (each saying 'Will send
  * when connected', no error), reloads the page while his socket still cannot get through, comes back, and both
  * messages arrive once, for him and for Alice.
  */

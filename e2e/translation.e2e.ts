@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
 
-/* Issue 3 in the browser: a translation appears piece by piece, and a hint sits behind its toggle. */
+/* Translation in the browser: a translation appears piece by piece, and a hint sits behind its toggle. */
 describe('translations in the browser', () => {
   // the fake engine streams word by word, slowly enough to watch
   const product = productInBrowser({ FAKE_AI_CHUNK_DELAY_MS: '250' });

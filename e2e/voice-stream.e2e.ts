@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { messageWith, productInBrowser, speakingMicrophone, twoGuestsInRoom } from './harness.js';
 
 /*
- * Streaming voice in Chromium (issue 14): the fake microphone speaks (espeak-ng, looped), the recorder
+ * Streaming voice in Chromium: the fake microphone speaks (espeak-ng, looped), the recorder
  * streams Opus pages while recording, and the listener reads a live caption of what is said (with the
  * translation of each finished sentence) while the speaker is still recording; when the speaker stops,
  * the message with its translation replaces the caption. The fake provider's scripted deltas

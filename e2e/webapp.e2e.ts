@@ -13,7 +13,7 @@ import {
 } from './harness.js';
 
 /*
- * Issue 12, the web app finished: dialogs that keep their focus while frames arrive, a bad room link that
+ * The web app as people use it: dialogs that keep their focus while frames arrive, a bad room link that
  * says so, toasts clear of the header, the newest message and the composer, XTalkChan's tutorial, pasted room codes and links, the first-load budget.
  */
 describe('web app', () => {

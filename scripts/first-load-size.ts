@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /*
- * The first-load budget of the web app (issue 12): the gzipped JavaScript every page loads before it can
+ * The first-load budget of the web app: the gzipped JavaScript every page loads before it can
  * render, i.e. the entry chunk of index.html and every chunk it imports statically (what Vite preloads).
  * Screens loaded on demand (the room, the bot check) are not part of it. Read from Vite's manifest.
  */

@@ -10,7 +10,7 @@ import { BROWSER_UI_FEATURES_OFF, CHROMIUM, enterAsGuest, ProductServer } from '
  * mobile profile on /guest-login and on the room screen, against the built server, in Debian's Chromium
  * (CHROME_PATH, default /usr/bin/chromium). The room needs a session: a guest enters in the same browser
  * first, and Lighthouse keeps that storage. Results go to docs/lighthouse.json and the console; the README
- * quotes them. Targets (issue 12): LCP <= 2.0 s, TBT <= 150 ms, accessibility >= 95.
+ * quotes them. Targets: LCP <= 2.0 s, TBT <= 150 ms, accessibility >= 95.
  * LIGHTHOUSE_RUNS=n (default 3) audits each page n times and keeps the median of each figure, since one run
  * on a shared machine says little; LIGHTHOUSE_PAGES=room or =guest audits only that page.
  */

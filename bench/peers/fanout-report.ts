@@ -1,7 +1,7 @@
 import type { FanoutResult, FanoutSummary } from './fanout-run.js';
 
 /*
- * The comparison table of issue 13: XTalk, bare `ws` and Socket.IO side by side (medians over the rounds),
+ * The comparison table: XTalk, bare `ws` and Socket.IO side by side (medians over the rounds),
  * the ratios XTalk / peer, and each target with whether this run met it.
  */
 

@@ -313,9 +313,9 @@ export function startSweeps(config: Config, db: Db, clock: Clock, log: FastifyBa
     [
       (now: Date) => deleteExpiredAuthRows(db, now),
       (now: Date) => deleteExpiredSessions(db, now),
-      // guests go with their links, memberships and sessions; their messages stay (issue 16)
+      // guests go with their links, memberships and sessions; their messages stay
       async (now: Date) => void (await deleteIdleGuests(db, new Date(now.getTime() - retentionMs))),
-      // the resume log past what a resume may replay (issue 16's RESUME_MAX_EVENTS)
+      // the resume log past what a resume may replay (RESUME_MAX_EVENTS)
       () => trimRoomChanges(db, config.RESUME_MAX_EVENTS),
     ],
     clock,

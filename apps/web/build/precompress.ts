@@ -5,9 +5,8 @@ import type { Plugin } from 'vite';
 
 /*
  * Writes a .br and a .gz next to every text asset of the build, which the server sends to browsers that
- * accept them (@fastify/static `preCompressed`, apps/server/src/web/static.ts). Without it the 300 KB
- * entry chunk travelled uncompressed: on Lighthouse's throttled mobile link that alone was over a second
- * of /guest-login's first paint (issue 12). Compressed once at build time, at the highest levels, so no
+ * accept them (@fastify/static `preCompressed`, apps/server/src/web/static.ts). Without it the entry
+ * chunk travels uncompressed, which on a throttled mobile link delays /guest-login's first paint. Compressed once at build time, at the highest levels, so no
  * request pays for it.
  */
 

@@ -3,7 +3,7 @@ import type { Plugin } from 'vite';
 /*
  * The screens loaded on demand (React.lazy in app/router.tsx) are fetched only once the entry chunk has
  * been downloaded and run: on Lighthouse's throttled mobile link that is one more round trip before
- * /guest-login's largest paint (issue 12: LCP <= 2.0 s; decision 0084). So for each path below the build
+ * /guest-login's largest paint (LCP <= 2.0 s; decision 0084). So for each path below the build
  * writes `routes/<path>.html`: index.html with that screen's chunk (and the chunks it imports) as
  * `modulepreload` links in its head, fetched at once, in parallel with the entry; the server answers the
  * path with it (apps/server/src/web/static.ts). Other paths get index.html as it is.

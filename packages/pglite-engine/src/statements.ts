@@ -8,12 +8,11 @@ export type PgliteCodecs = Pick<typeof PgliteModule, 'protocol' | 'types'>;
  * Statements on PGlite, each prepared once (docs/decisions/0118). PGlite's own `query` parses, describes,
  * binds, describes again, executes and syncs as six calls into the WASM backend for every statement, and
  * PostgreSQL parses and plans the SQL each time: for the key lookups a chat server makes that is most of
- * their cost (0.44 ms of CPU for a session lookup, against 0.15 ms for the same statement as one simple
- * query). Here a statement's SQL is parsed and described once under a name; after that one call binds,
+ * their cost (a session lookup costs several times the same statement sent as one simple query). Here a statement's SQL is parsed and described once under a name; after that one call binds,
  * executes and syncs. Values are serialised and rows parsed with the database's own type handlers, so
  * rows look exactly as `query` returns them. That call's bytes are written and its answer read by
- * wire.ts rather than by PGlite's general serializer and parser, which cost ~30 % of a short
- * statement's CPU back to back (docs/decisions/0128); an error is still parsed, and thrown, by PGlite's
+ * wire.ts rather than by PGlite's general serializer and parser, which cost a large share of a
+ * short statement's CPU back to back (docs/decisions/0128); an error is still parsed, and thrown, by PGlite's
  * own parser.
  */
 

@@ -18,9 +18,9 @@ import {
 /*
  * PostgreSQL's WASM stays on V8's baseline compiler, Liftoff (docs/decisions/0119). By default V8 recompiles
  * the functions that run hot with TurboFan on background threads (dynamic tiering); for PGlite at start that
- * compile work left 70-100 MB of glibc malloc arenas resident in the server (freed, not given back), and the
- * optimised code did not make statements cheaper: ~0.5 ms of process CPU per chat insert + session lookup
- * either way, while starting PGlite and migrating cost 1.7-1.9 s of CPU instead of 3.2-3.8 s. Either flag
+ * compile work leaves glibc malloc arenas resident in the server (freed, not given back), and the
+ * optimised code does not make statements cheaper, while starting PGlite and migrating costs about half
+ * the CPU without it (measurements in docs/decisions/0119). Either flag
  * alone did not help (measured): both are needed. V8's flags are per process; these are set before PGlite
  * compiles its module (PGlite.create below); the server's only other WASM, undici's HTTP parser, is small.
  */
@@ -72,9 +72,8 @@ try {
   // the same engine as in-process (prepared statements, one call at a time in order), here on this thread
   const engine = await inProcessEngine(dir, settings);
   // One full collection once PGlite has started here, as the main thread has once it listens (0119): the
-  // 9 MB buffer PGlite read pglite.wasm into is garbage once compiled, but this thread allocates little
-  // while idle, so it could stay resident for minutes. Without this it was still there 2 s after the
-  // server answered in 4 of 5 starts (docs/decisions/0132).
+  // buffer PGlite read pglite.wasm into is garbage once compiled, but this thread allocates little
+  // while idle, so it could stay resident for minutes (docs/decisions/0132).
   collectGarbageOnce();
   port.on('message', (request: EngineRequest) => void answer(engine, request));
   port.postMessage({ id: 0 } satisfies EngineReply);

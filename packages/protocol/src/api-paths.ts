@@ -43,7 +43,7 @@ export const ApiPath = {
     `/api/payments/test-checkout/${encodeURIComponent(orderId)}/cancel`,
 } as const;
 
-/** The player service's own paths (issue 11; bodies in player-accounts.ts). */
+/** The player service's own paths (bodies in player-accounts.ts). */
 export const PlayerPath = {
   emailRegister: '/api/auth/email/register',
   emailVerify: '/api/auth/email/verify',

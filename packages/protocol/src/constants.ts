@@ -91,6 +91,6 @@ export const CloseCode = {
   UnsupportedVersion: 4400,
 } as const;
 
-/** Email accounts' password length (issue 11); here, free of zod, for the web's sign-in form. */
+/** Email accounts' password length; here, free of zod, for the web's sign-in form. */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 200;

@@ -28,7 +28,7 @@ export const HTTP_ERROR_CODES = [
   'internal',
   /** A service the server needs is unreachable; try again later. */
   'unavailable',
-  // email accounts (issue 12: the email pages word these too)
+  // email accounts (the email pages word these too)
   /** An email address the server cannot take. */
   'invalid_email',
   /** A new password shorter than PASSWORD_MIN_LENGTH. */

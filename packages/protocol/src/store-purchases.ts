@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { balanceSchema, CREDIT_PACKAGES } from './wallet.js';
 
 /*
- * App-store purchases (issue 10; spec sections 3 "Purchase verify payload", 5 "Purchase verification",
+ * App-store purchases (spec sections 3 "Purchase verify payload", 5 "Purchase verification",
  * 7 "Payment service"): verify (server and anonymous), list, consume, consume-error, and the admin
  * list and delete. The messages of spec section 5 are kept word for word; each check answers one
  * message naming every field it needs, as the spec does.

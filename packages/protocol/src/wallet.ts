@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * Credits (issue 9; spec sections 3 "Balance", 7 "wallet", 9): the currency, the packages on sale, the
+ * Credits (spec sections 3 "Balance", 7 "wallet", 9): the currency, the packages on sale, the
  * price of every AI task, and the HTTP bodies of the client wallet calls. Paths are in ApiPath (http.ts);
  * the live balance arrives as the `system BALANCE` frame (frames.ts).
  */

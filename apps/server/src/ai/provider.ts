@@ -103,7 +103,7 @@ export interface AiProvider {
   synthesize(request: SpeechRequest): Promise<Uint8Array>;
   transcribe(audio: Uint8Array, options?: TranscribeOptions): Promise<Transcription>;
   /**
-   * How this provider transcribes a clip while it is spoken (issue 14); false or absent: whole clips only,
+   * How this provider transcribes a clip while it is spoken; false or absent: whole clips only,
    * and a streamed clip is transcribed when it ends (clip mode, the fallback).
    */
   streamingTranscription?(): StreamingMode | false;
@@ -163,7 +163,7 @@ let englishNames: Intl.DisplayNames | undefined;
 
 /**
  * English name of a language code, for prompts and notices ('ja' -> 'Japanese'). The one formatter is made
- * on first use, not at start: the first Intl object maps ~5 MiB of ICU data (decision 0129).
+ * on first use, not at start: the first Intl object maps megabytes of ICU data (decision 0129).
  */
 export function languageName(code: string): string {
   try {

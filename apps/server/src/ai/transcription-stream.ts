@@ -1,7 +1,7 @@
 import type { Transcription } from './provider.js';
 
 /*
- * Streaming transcription (issue 14): the clip's Ogg pages go in as they arrive, the text heard so far
+ * Streaming transcription: the clip's Ogg pages go in as they arrive, the text heard so far
  * comes out as it grows. `committed` is how much of that text (a prefix, whole sentences) the engine will
  * not change any more: the voice module translates each committed sentence at once, and the final
  * transcript starts with every committed sentence, so what was translated early is part of the message.

@@ -1,7 +1,7 @@
 import { endsSentence, type TranscriptUpdate } from './transcription-stream.js';
 
 /*
- * The commit policy of a sliding-window transcriber (local Whisper, issue 14): LocalAgreement-2 of
+ * The commit policy of a sliding-window transcriber (local Whisper): LocalAgreement-2 of
  * whisper_streaming (Macháček et al., 2023) at segment level. Each pass hears only the window, the audio
  * after the last committed point; its hypothesis is a list of timed segments. A segment is committed once
  * two passes in a row agree on it (same text at the same place after the window start) and something

@@ -6,7 +6,7 @@ import type { TranscriptionStream, TranscriptionStreamOptions } from './transcri
 import { WindowAgreement, type WindowSegment } from './window-agreement.js';
 
 /*
- * Streaming on a sliding window (local Whisper, issue 14): the clip's pages are decoded to 16 kHz PCM as
+ * Streaming on a sliding window (local Whisper): the clip's pages are decoded to 16 kHz PCM as
  * they arrive, and each pass transcribes only the window, the audio after the last committed point, at
  * most `maxWindowMs` of it, so a pass costs the same at second 5 and at second 55. What two passes agree
  * on is committed and leaves the window (window-agreement.ts). Passes run one at a time, at most one

@@ -208,7 +208,7 @@ describe('email accounts', () => {
     expect((await login('late@example.com', 'late-password')).statusCode).toBe(200);
   });
 
-  it('answers refused addresses, passwords and links with codes the web words (issue 12)', async () => {
+  it('answers refused addresses, passwords and links with codes the web words', async () => {
     const refusals: [string, object, string][] = [
       ['register', { email: 'codes@example.com', password: 'short' }, 'password_too_short'],
       ['register', { email: 'codes@example.com', password: 'x'.repeat(201) }, 'password_too_long'],

@@ -40,7 +40,7 @@ describe('idle guests', () => {
     await db.query(
       "insert into messages (room_id, id, user_id, username, language, text) values ('ROOMONE', 1, 'idle-guest', 'idle-guest', 'en', 'hello')",
     );
-    // the sign-in links of issue 11 go with the guest; an unverified email account asked for goes too
+    // the sign-in links go with the guest; an unverified email account asked for goes too
     await db.query(
       "insert into player_links (user_id, provider, subject) values ('idle-guest', 'guest', 'idle-guest'), ('active-guest', 'guest', 'active-guest')",
     );

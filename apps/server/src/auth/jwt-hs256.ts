@@ -4,7 +4,7 @@ import { sameText } from './same-text.js';
 /*
  * Compact HS256 JWTs, signed and checked synchronously with node:crypto (docs/decisions/0114). Every
  * socket's token is checked on the connect path; WebCrypto's HMAC (what jose uses) runs as an async job
- * on the thread pool and cost about 1 ms of CPU per check, this about 20 µs. The tokens are the same
+ * on the thread pool and costs far more CPU per check than a synchronous HMAC. The tokens are the same
  * as jose's SignJWT made (header {"alg":"HS256"}, the same claims in the same order), and a token is
  * refused exactly when jose's jwtVerify with the options tokens.ts used refused it (auth/jwt-hs256.test.ts
  * checks both against jose): the alg must be HS256, the signature valid, iss and aud ours, exp (a number)

@@ -90,7 +90,7 @@ describe('sign-in with an OpenID provider', () => {
     return exchangeResponseSchema.parse(response.json());
   }
 
-  /** A refused callback: the English message, and the code the web app words (issue 12). */
+  /** A refused callback: the English message, and the code the web app words. */
   function expectErrorPage(location: string, pattern: RegExp) {
     const page = new URL(location, 'http://web.invalid');
     expect(page.pathname).toBe('/error');

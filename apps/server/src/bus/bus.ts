@@ -16,7 +16,7 @@ export interface Bus {
 
 export function createMemoryBus(): Bus {
   // a channel's one handler, or a Set once it has several: most channels (a user's) have one, and a Set
-  // per channel was ~170 bytes per connection (issue 13)
+  // per channel would cost memory on every connection
   type Handler = (payload: Buffer) => void;
   const handlers = new Map<string, Handler | Set<Handler>>();
   return {

@@ -5,7 +5,7 @@ import type { UsersRepo } from '../auth/users-repo.js';
 /*
  * Who is a guest, for the credits rules: guests have a smaller daily allowance (CREDITS_GUEST_DAILY), are
  * told to sign in rather than to buy, and see no balance. A guest can become signed in (linking a sign-in
- * keeps their player, issue 11) but an account never becomes a guest: so "signed in" is cached for good
+ * keeps their player) but an account never becomes a guest: so "signed in" is cached for good
  * and "guest" only briefly.
  */
 

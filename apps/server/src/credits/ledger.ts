@@ -16,7 +16,7 @@ import {
 } from './ledger-rows.js';
 
 /*
- * The credits ledger (issue 9): append-only rows in credit_txns, one per change of a balance, each with an
+ * The credits ledger: append-only rows in credit_txns, one per change of a balance, each with an
  * idempotency key (unique per account) and a cause. credit_accounts keeps the running sum of an account's
  * rows so that one row lock serialises every change of that balance, on PGlite and on PostgreSQL with
  * many nodes alike: read, decide, append, update, commit (ledger-account.ts). A change that would take a

@@ -2,7 +2,7 @@ import { CREDIT_CURRENCY, type ServerWallet } from '@xtalk/protocol';
 import type { Db } from '../store/db.js';
 
 /*
- * Read-only queries over the ledger's accounts for the payment service's server calls (issue 10), kept
+ * Read-only queries over the ledger's accounts for the payment service's server calls, kept
  * beside the ledger so that no other module reads its tables. Balances are as stored: a day's free
  * top-up lands on an account's next read or change, so an account idle since yesterday shows
  * yesterday's free part here.

@@ -25,7 +25,7 @@ export interface PaymentsOptions {
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string } | undefined;
 }
 
-/** Buying credits (issue 9): the wallet API, and either Stripe (checkout + webhook) or the test checkout. */
+/** Buying credits: the wallet API, and either Stripe (checkout + webhook) or the test checkout. */
 export async function paymentsRoutes(app: FastifyInstance, options: PaymentsOptions) {
   const orders = createOrdersRepo(options.db, options.clock);
   const creditOrder = createOrderCrediting({ orders, ledger: options.ledger, logger: app.log });

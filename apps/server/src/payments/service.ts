@@ -15,7 +15,7 @@ import { createStorePurchases } from './store-purchases.js';
 import { createStoreVerifiers } from './store-verify/index.js';
 
 /*
- * The payment service's server and admin API (issue 10): app-store purchases, and the server-side
+ * The payment service's server and admin API: app-store purchases, and the server-side
  * wallet, transaction and withdraw-request calls, all on top of the credits ledger. app.ts registers
  * this one plugin; each part installs the payment error shape in its own scope.
  */

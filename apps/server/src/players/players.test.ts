@@ -46,7 +46,7 @@ describe('player API', () => {
       appId: 'xtalk',
       platformPlayerID: 'player-1',
       data: { name: 'Yuki' },
-      // every sign-in of the player (issue 11)
+      // every sign-in of the player
       links: [{ provider: 'ggl', issuer: 'https://issuer.test', subject: 'player-1' }],
     });
 

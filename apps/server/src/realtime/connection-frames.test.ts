@@ -203,7 +203,7 @@ describe('connection: joining', () => {
     await bob.chat('before');
     const alice = history.peer(1);
     // bob speaks while alice's replay query runs: it is in the replay query's result and arrives live
-    // too. The room position (offset 1) was read first, so it comes once, live, after READY (issue 16).
+    // too. The room position (offset 1) was read first, so it comes once, live, after READY.
     history.duringReplay(() => bob.chat('during'));
     await alice.join();
     await bob.chat('after');

@@ -18,7 +18,7 @@ import { catchUpFor } from './resume.js';
 
 export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
   // core.log, not a destructured `log`: reading the getter makes the connection's child logger, which only
-  // the rare paths below need (issue 13: it was a few hundred bytes on every idle connection)
+  // the rare paths below need (it was a few hundred bytes on every idle connection)
   const { deps } = core;
   if (frame.username !== core.user.username) {
     core.sendError('forbidden', 'You can only join as yourself: username does not match your login.');

@@ -41,9 +41,9 @@ const CHAT_TOO_FAST = 'You are sending messages too fast; wait a moment.';
 const TOO_MANY_FRAMES = 'You are sending too many frames; wait a moment.';
 
 /*
- * Issue 13 (memory per idle connection): a connection is a handful of small objects whose methods live on
- * their classes' prototypes, not an object literal of ~25 closures (an object literal with a getter is
- * also a slow, dictionary-mode object of ~800 bytes). docs/decisions/0087-connection-memory.md.
+ * Memory per idle connection: a connection is a handful of small objects whose methods live on
+ * their classes' prototypes, not an object literal of closures (an object literal with a getter is
+ * also a slow, large dictionary-mode object). docs/decisions/0087-connection-memory.md.
  */
 
 /** How the room hub and the user channel see a connection: one small object for both views. */
@@ -126,7 +126,7 @@ export class Connection implements ConnectionCore {
   private wasFlooded = false;
   /** Frames of one connection are handled one after another, in the order they came. */
   private queue: Promise<void> = RESOLVED;
-  // made on first use: most connections never log, and a child logger per socket is memory (issue 13)
+  // made on first use: most connections never log, and a child logger per socket is memory
   private childLog: FastifyBaseLogger | undefined = undefined;
   private voiceContext: VoiceContext | undefined = undefined;
   private ownPolicy: FrameLimitPolicy | undefined = undefined;

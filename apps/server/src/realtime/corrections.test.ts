@@ -21,7 +21,7 @@ import {
 } from '../test/harness.js';
 
 /*
- * Corrections (issue 14) through the real server: editMessage over real sockets, the fake engine, the
+ * Corrections through the real server: editMessage over real sockets, the fake engine, the
  * room log in PGlite, a meter that records what is charged.
  */
 

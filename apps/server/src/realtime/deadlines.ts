@@ -1,5 +1,5 @@
 /*
- * Deadlines for many items on one timer (issue 13: memory per connection). A token-expiry setTimeout per
+ * Deadlines for many items on one timer (memory per connection). A token-expiry setTimeout per
  * socket was a Timeout, a closure and a timer list each; here a socket costs a slot in two arrays and a
  * map entry. Items sit in a binary min-heap by deadline; the one timer is set for the earliest. Deadlines
  * are on the monotonic clock (performance.now()), as timers are, so an item is due when its own

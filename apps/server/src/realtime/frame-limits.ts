@@ -83,7 +83,7 @@ function bucketsOf(s: FrameLimitSettings) {
 }
 
 /**
- * One per connection, so kept small (issue 13): the four token buckets (as in rate-limit.ts) are two
+ * One per connection, so kept small: the four token buckets (as in rate-limit.ts) are two
  * small arrays of one object, with its methods on the prototype, instead of four bucket objects with a
  * closure each.
  */

@@ -31,7 +31,7 @@ export interface GatewayOptions extends UpgradeAuthOptions {
 /**
  * The socket as the connection (PeerSocket) and the caps (CappedSocket) see it. One small object per
  * socket with its methods on the prototype, instead of an object literal with a getter and four closures
- * (issue 13: memory per connection).
+ * (memory per connection).
  */
 class WsPeer implements PeerSocket, CappedSocket {
   connection!: Connection;
@@ -104,12 +104,12 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   /** Text frames leave framed once, batched per socket and turn (write-batcher.ts, decisions 0110, 0127). */
   const batcher = createWriteBatcher();
   const heartbeat = createHeartbeat(options.heartbeatMs);
-  /** Token expiry: one timer for every socket (deadlines.ts), not a setTimeout each (issue 13). */
+  /** Token expiry: one timer for every socket (deadlines.ts), not a setTimeout each. */
   const expiries = createDeadlines<WebSocket>((ws) =>
     ws.close(CloseCode.TokenExpired, 'Your login has expired.'),
   );
 
-  // One listener of each kind for every socket, the socket being `this` (issue 13: no closures per socket)
+  // One listener of each kind for every socket, the socket being `this` (no closures per socket)
   function onMessage(this: WebSocket, data: RawData, isBinary: boolean) {
     const connection = live.get(this)?.connection;
     if (!connection) return;

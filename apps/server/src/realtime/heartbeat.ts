@@ -6,7 +6,7 @@ const TICK_TARGET_MS = 1_000;
 /*
  * Pings every socket once per `intervalMs`; a peer that did not answer its last ping by its next turn
  * (network dropped, laptop closed) is terminated. One timer for all of the process's sockets and one shared
- * pong listener, not a timer and a closure per socket (issue 13: per-connection memory and timers).
+ * pong listener, not a timer and a closure per socket (per-connection memory and timers).
  *
  * The sockets are dealt round-robin into `slices` groups and each tick pings one group, so a socket is
  * pinged exactly every `intervalMs` and has that long to answer. Pinging all of them on one tick was a

@@ -65,7 +65,7 @@ export function framesForVersion(frame: ServerFrame, version: number, self?: str
 /**
  * An older client's form of a serialised frame, worked out once per frame (the hub hands every member
  * the same Buffer): a coalesced JOIN of a filling room goes to each legacy socket as one frame per
- * person, and parsing and re-serialising it per socket was most of a room fill's CPU (issue 13).
+ * person, and parsing and re-serialising it per socket was most of a room fill's CPU.
  * `usernames[i]` is the person of `frames[i]` when the frames are a presence list split one by one.
  */
 interface LegacyForm {
@@ -92,8 +92,8 @@ function legacyFormOf(json: Buffer, version: number): LegacyForm {
 
 /**
  * Whether a client of this version reads every frame as the hub serialised it. The fan-out asks this per
- * delivery, so that the current clients' path makes no array: a `[json]` per delivery was ~70 of the ~400
- * bytes of garbage a 1,000-member room's delivery left (sampled under the fan-out bench).
+ * delivery, so that the current clients' path makes no array: a `[json]` per delivery was a large share
+ * of the garbage a big room's delivery left (sampled under the fan-out bench).
  */
 export const readsFramesAsServed = (version: number): boolean => version >= GLOSSARY_PROTOCOL_VERSION;
 

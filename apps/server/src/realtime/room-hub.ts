@@ -60,7 +60,7 @@ const quiet = {
 
 /**
  * This node's connections of one user. Almost every user has one, so `members` is that member itself
- * until a second one comes (issue 13: a Set per user was ~170 bytes per connection).
+ * until a second one comes (a Set per user was ~170 bytes per connection).
  */
 interface LocalUser {
   members: UserMember | Set<UserMember>;

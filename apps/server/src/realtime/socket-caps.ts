@@ -22,7 +22,7 @@ export function createSocketCaps(settings: SocketCapSettings, clock: { now(): nu
   /** Users closed for flooding, until when they are refused (a flooder's reconnect loop costs nothing). */
   const cooling = new Map<string, number>();
   /**
-   * Open sessions per user: a count, not a set of session ids (issue 13: memory per connection); whether a
+   * Open sessions per user: a count, not a set of session ids (memory per connection); whether a
    * session is open is bySession's to say (a session belongs to one user).
    */
   const byUser = new Map<string, number>();
@@ -66,7 +66,7 @@ export function createSocketCaps(settings: SocketCapSettings, clock: { now(): nu
     },
     /**
      * The socket `open` counted has closed (once per socket). Its caller keeps the address and ids, not a
-     * release closure per socket (issue 13: memory per connection).
+     * release closure per socket (memory per connection).
      */
     close(ip: string, userId: string, sessionId: string, socket: CappedSocket): void {
       count(byIp, ip, -1);

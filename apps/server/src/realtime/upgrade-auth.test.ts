@@ -10,7 +10,7 @@ import { recordingStatements } from '../test/recording-db.js';
 import { authoriseUpgrade } from './upgrade-auth.js';
 
 /*
- * Who may open a socket (issue 13: a connect's statements are most of its CPU). A bad token is refused
+ * Who may open a socket (a connect's statements are most of its CPU). A bad token is refused
  * before any database read; a good one has its user and the session read in one statement. Real tokens,
  * real repositories on the test server's database, whose statements are counted.
  */

@@ -1,7 +1,7 @@
 import type { Queryable } from '../store/db.js';
 
 /*
- * What the rooms module holds of a user, for auth's removal of idle guests (issue 16). Both run inside
+ * What the rooms module holds of a user, for auth's removal of idle guests. Both run inside
  * auth's transaction (`tx`), so a guest is removed whole or not at all, and PGlite's one connection is
  * never asked for a second transaction inside the first.
  */

@@ -70,8 +70,8 @@ export async function insertMessageBatch(
   const roomId = messages[0]?.roomId;
   if (messages.some((message) => message.roomId !== roomId)) throw new Error('A batch is for one room.');
   // A batch of one is most batches outside a burst (each room's posts are stored as they come). The batch
-  // statement's unnest, window and anti-join cost ~2.5x the single insert's CPU on PGlite (1.1 against
-  // 0.43 ms warm, docs/decisions/0124), so one message takes the single statement, with the same outcome.
+  // statement's unnest, window and anti-join cost several times the single insert's CPU on PGlite
+  // (docs/decisions/0124), so one message takes the single statement, with the same outcome.
   if (messages.length === 1) return [await insertOne(messages[0]!).then(fulfilled, rejected)];
   let rows: (MessageRow & { user_id: string | null })[] = [];
   try {

@@ -66,7 +66,7 @@ export function createRoomsRepo(db: Db, clock: Clock, options: { editWindowSecon
     },
 
     /**
-     * What a socket opens with, in one statement (issue 13: a connect's statements are most of its CPU):
+     * What a socket opens with, in one statement (a connect's statements are most of its CPU):
      * the session, if it exists and has not expired, and the user of the token, if that user still exists
      * (not merged into another). Either may be missing; whose session it is, the caller checks.
      */

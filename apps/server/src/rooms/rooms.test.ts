@@ -46,7 +46,7 @@ describe('POST /xtalk', () => {
     const unknown = await join('ZZZZZZ9');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe('Room ZZZZZZ9 does not exist.');
-    // the code is what the web words in the interface language (issue 12, item 5)
+    // the code is what the web words in the interface language
     expect(unknown.json().code).toBe('room_not_found');
     for (const bad of ['ABC', 'ABCDEFGH', 'ABC-123', 42, '']) {
       const response = await join(bad);

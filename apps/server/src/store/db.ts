@@ -43,12 +43,12 @@ export async function openDb(options: DbOptions): Promise<Db> {
 
 /**
  * PostgreSQL's memory settings for a chat server's small tables (docs/decisions/0111): PGlite's defaults
- * (shared_buffers 160 MB, maintenance_work_mem 64 MB) cost ~130 MB of RSS at start and buy nothing here.
+ * (shared_buffers 160 MB, maintenance_work_mem 64 MB) cost most of the RSS at start and buy nothing here.
  * PGlite zeroes its shared memory at start, so all of shared_buffers is resident from the first second;
  * 8 MB (1,024 pages) holds a busy node's recent messages and indexes, and what falls out is read back
  * from the data files through the OS's page cache (docs/decisions/0123). The rest of the shared memory is
  * sized by the connection slots: PGlite serves one connection, so 5 slots instead of PostgreSQL's 100, no
- * WAL senders and a WAL buffer of shared_buffers / 32 (PostgreSQL's own rule) take it from 16 to 12 MB
+ * WAL senders and a WAL buffer of shared_buffers / 32 (PostgreSQL's own rule) make it smaller
  * (docs/decisions/0125).
  */
 const PGLITE_MEMORY = {

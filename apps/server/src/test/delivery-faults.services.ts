@@ -8,7 +8,7 @@ import { seeded, sleep } from './seeded.js';
 import { scratchDatabase } from './scratch-database.js';
 
 /*
- * The fault test of issue 16 (`npm run test:services`): clients on two nodes chat while the test stops
+ * The delivery fault test (`npm run test:services`): clients on two nodes chat while the test stops
  * and restarts a node, drops sockets at random and restarts a Redis server it started itself. Seeded and
  * bounded. At the end every acknowledged message is stored exactly once and every client saw every
  * message exactly once, in order.

@@ -6,7 +6,7 @@ import { roomGlossary, termsOf } from './glossary.js';
 import type { GlossaryPort } from './ports.js';
 
 /*
- * Translation before the speaker stops (issue 14). Each sentence a streamed clip's transcription commits is
+ * Translation before the speaker stops. Each sentence a streamed clip's transcription commits is
  * translated at once into the room's other languages; its chunks go to the room as translationChunk with
  * the clipId and originalTimestamp 0 (the message does not exist yet). When the clip's message is stored,
  * its translation into each language is the committed sentences' translations, then the tail's: only the

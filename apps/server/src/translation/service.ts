@@ -29,7 +29,7 @@ export type {
 export { noteLanguageFor } from './write-note.js';
 
 /*
- * Translation of room messages (issue 3, server side).
+ * Translation of room messages (server side).
  *
  * For a new message in language S and every other configured language T: translate once (never per
  * listener), stream the pieces to the room (translationChunk), then translationComplete, store it; each

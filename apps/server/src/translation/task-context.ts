@@ -24,7 +24,7 @@ export interface TaskContext {
   supported: (task: AiTask, language: string) => boolean;
   callEngine: EngineCall;
   reportFailure: ReportFailure;
-  /** Translations of streamed clips' sentences made before their messages (issue 14). */
+  /** Translations of streamed clips' sentences made before their messages. */
   clips?: ClipTranslator;
   /** Who listens in which language (speech only for those); without it, every language is spoken. */
   listeners?: Listeners;

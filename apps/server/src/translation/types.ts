@@ -88,7 +88,7 @@ export interface TranslationService {
   /** The user's balance grew: run the work refused for their credits again. Never throws. */
   resume(userId: string): void;
   /**
-   * A sentence a streamed clip's transcription committed (issue 14): translated now into the room's other
+   * A sentence a streamed clip's transcription committed: translated now into the room's other
    * languages, chunks to the room with the clipId; the clip's message reuses it. Never throws.
    */
   clipSentence(roomId: string, clip: ClipRef, sentence: string): void;

@@ -20,7 +20,7 @@ import { DURATION_MARGIN_SECONDS, creditRefusal, type ClipPost } from './voice-i
 import type { Charge } from '../translation/ports.js';
 
 /*
- * Streaming voice (issue 14, protocol 3): `voiceStart`, binary frames of whole Ogg pages, `voiceEnd`.
+ * Streaming voice (protocol 3): `voiceStart`, binary frames of whole Ogg pages, `voiceEnd`.
  * Each piece is checked as it arrives (ogg-stream.ts: pages, CRC, order, size, 60 s); the engine starts
  * only once the audio so far holds voice (never silence to a speech model), gets every piece from then
  * on, and its growing text goes to the room as `captionPartial`, at most one every `captionIntervalMs`.

@@ -8,8 +8,8 @@ import { routes } from './router';
  * While a lazy screen loads: 'Loading...' at once, and a spinner above it only once the wait is long (the
  * code is usually there well within a second, and a turning spinner is a frame to draw every 16 ms while
  * the next screen loads: decision 0122).
- * Those words are also the page's first text: laying text out the first time (fonts, line breaking) costs
- * ~10 ms, and here it is done with the first paint rather than in the room screen's first layout (0085).
+ * Those words are also the page's first text: laying text out the first time (fonts, line breaking) is
+ * a task of its own, and here it is done with the first paint rather than in the room screen's first layout (0085).
  */
 function Loading() {
   const { t } = useI18n();

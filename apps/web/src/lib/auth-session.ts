@@ -35,7 +35,7 @@ export function readValidSession(nowMs = Date.now()): AuthSession | undefined {
 
 /**
  * The stored user's shape (protocol's userSchema, checked by hand): this runs on every first load, and
- * zod would add 26 KB to it (issue 12). The server checks the token anyway; this only guards bad storage.
+ * zod would add much of the first-load budget to it. The server checks the token anyway; this only guards bad storage.
  */
 function isStoredUser(value: unknown): value is User {
   if (!value || typeof value !== 'object') return false;

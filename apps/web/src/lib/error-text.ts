@@ -10,7 +10,7 @@ import { translate, type MessageKey } from './i18n';
 
 /*
  * Server errors are codes (an `error` frame's `code`, an HTTP body's `code`); the words are the client's,
- * in the interface language (issue 12, item 5). The server's English `message` is only a fallback for a
+ * in the interface language. The server's English `message` is only a fallback for a
  * failure that has no answer at all (network errors).
  */
 

@@ -15,7 +15,7 @@ import {
 } from 'react';
 
 /*
- * A small router for a dozen flat routes (decision 0081): react-router was 30 KB of the first load for
+ * A small router for a dozen flat routes (decision 0081): react-router was a large share of the first load for
  * what the app uses of it, which is the names below. Same names and semantics as react-router's, so a
  * component reads the same either way: useNavigate, useLocation, useSearchParams, useParams, Link,
  * Navigate, and MemoryRouter for tests.

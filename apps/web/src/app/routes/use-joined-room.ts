@@ -23,7 +23,7 @@ export function useJoinedRoom(
   const { routeRoom } = options;
   const navigate = useNavigate();
   const location = useLocation();
-  // A link to a room that cannot be joined: shown in place of the chat, nothing created (issue 12, item 2).
+  // A link to a room that cannot be joined: shown in place of the chat, nothing created.
   const [joinProblem, setJoinProblem] = useState<{ room: string | null; reason?: string } | null>(null);
   const connection = useRoomConnection({
     ...options,

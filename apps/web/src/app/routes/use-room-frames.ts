@@ -85,7 +85,7 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
           toast(say('chat.renamed', { old: frame.oldDisplayUsername, name: frame.displayUsername }));
           break;
         case 'error':
-          // Worded here by its code, in the interface language (issue 12, item 5). 'notice' is information
+          // Worded here by its code, in the interface language. 'notice' is information
           // about the room's engines and credits, worded by its kind; 'no_speech' a plain outcome.
           if (frame.code === 'notice') {
             const text = noticeText(getLanguage(), frame);

@@ -22,7 +22,7 @@ const FIRST_FOCUS =
 /**
  * A modal dialog on Radix's Dialog: focus trap, scroll lock, the rest of the page inert, Escape and a
  * click outside close it, focus returns to the opener. Focus moves in once, when it opens: re-renders
- * (every incoming frame re-renders the room screen, with a new `onClose`) never move it again (issue 12).
+ * (every incoming frame re-renders the room screen, with a new `onClose`) never move it again.
  */
 export function Dialog({
   open,

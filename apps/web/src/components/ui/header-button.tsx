@@ -3,7 +3,7 @@ import { cn } from '../../lib/cn';
 
 export interface HeaderButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   icon: ReactNode;
-  /** Always visible: under the icon on a phone, beside it from `sm` up (issue 12, item 9). */
+  /** Always visible: under the icon on a phone, beside it from `sm` up. */
   label: string;
   ref?: Ref<HTMLButtonElement>;
 }

@@ -2,11 +2,11 @@ import { PlayerPath, type MailSentResponse, type SignInResponse } from '@xtalk/p
 import { request } from '../../../lib/api-client';
 import { authStore } from '../../../lib/auth-session';
 
-// the answers' schemas load on first use, so zod stays off /login's first load (issue 12)
+// the answers' schemas load on first use, so zod stays off /login's first load
 const schemas = () => import('./auth-schemas');
 
 /*
- * Email accounts (issue 11). Sign-ins send the current guest's token along, so a guest who signs in keeps
+ * Email accounts. Sign-ins send the current guest's token along, so a guest who signs in keeps
  * their player (rooms, name); register does too, so the account is theirs once the address is confirmed.
  */
 

@@ -43,7 +43,7 @@ function AltchaCheck({
     callbacks.current = { onSolved, onError };
   });
   // The widget (and its solver) loads after the page has painted: it is most of this screen's script,
-  // and the page's text should not wait for it (Lighthouse LCP, issue 12).
+  // and the page's text should not wait for it (Lighthouse LCP).
   const [loaded, setLoaded] = useState(() => customElements.get('altcha-widget') !== undefined);
   useEffect(() => {
     if (loaded) return;

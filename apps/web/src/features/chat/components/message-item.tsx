@@ -61,7 +61,7 @@ export function MessageItem({ message, isMe, now, listening, onEdit }: MessageIt
       </div>
       <div className={cn('flex max-w-[85%] min-w-0 flex-col sm:max-w-[75%]', isMe && 'items-end')}>
         <header className={cn('mb-1 flex items-baseline gap-2 px-1 text-xs', isMe && 'flex-row-reverse')}>
-          {/* Readable in both themes (WCAG AA), same hue as the avatar (issue 12, item 4) */}
+          {/* Readable in both themes (WCAG AA), same hue as the avatar */}
           <span
             className="truncate font-semibold text-(--name-light) dark:text-(--name-dark)"
             style={{ '--name-light': names.light, '--name-dark': names.dark } as CSSProperties}

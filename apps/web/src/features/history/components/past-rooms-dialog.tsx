@@ -215,7 +215,7 @@ function MemberHistory({ token, currentRoom, onRejoin, onClose }: PastRoomsDialo
 }
 
 /**
- * What guests see behind the prompt (issue 12, item 10): clearly an illustration of the feature (grey bars
+ * What guests see behind the prompt: clearly an illustration of the feature (grey bars
  * standing for a code and a date), never invented rooms or dates that read as real history.
  */
 function SampleRow() {

@@ -47,7 +47,7 @@ export function InviteDialog({
       onClose={onClose}
       closeLabel={t('common.close')}
       testId="invite-dialog"
-      // One title in the interface language (issue 12, item 11: the English one no longer stacks both).
+      // One title in the interface language (the English one no longer stacks both).
       title={t('invite.title')}
       description={t('invite.subtitle')}
     >
@@ -63,7 +63,7 @@ export function InviteDialog({
               aria-label={t('invite.qr')}
             />
           </div>
-          {/* The code itself, whole: a phone cuts the long link before it (issue 12, item 9) */}
+          {/* The code itself, whole: a phone cuts the long link before it */}
           <p className="flex items-baseline gap-2 text-sm text-slate-600 dark:text-slate-300">
             {t('room.roomLabel')}
             <span

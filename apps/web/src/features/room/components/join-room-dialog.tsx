@@ -51,7 +51,7 @@ export function JoinRoomDialog({ open, currentRoom, onClose, onJoin }: JoinRoomD
           inputMode="text"
           value={value}
           // No maxLength attribute: the browser would cut a pasted ' 2jfkash' or a full share link before
-          // it is cleaned; roomCodeInput cleans it, then keeps 7 characters (issue 12, item 8).
+          // it is cleaned; roomCodeInput cleans it, then keeps 7 characters.
           onChange={(event) => {
             setValue(roomCodeInput(event.target.value));
             setError(null);

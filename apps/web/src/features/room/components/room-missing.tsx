@@ -12,7 +12,7 @@ export interface RoomMissingProps {
 }
 
 /**
- * A room link that leads nowhere (issue 12, item 2): said plainly, with the two ways on. Nothing is created
+ * A room link that leads nowhere: said plainly, with the two ways on. Nothing is created
  * until the person asks for it.
  */
 export function RoomMissing({ room, reason, onCreate, onJoinAnother }: RoomMissingProps) {

@@ -3,7 +3,7 @@ import { ROOM_CODE_LENGTH, isRoomCode, normalizeRoomCode } from '@xtalk/protocol
 export type RoomCodeCheck = { ok: true; code: string } | { ok: false; error: 'join.invalid' | 'join.same' };
 
 /**
- * What a person typed or pasted into Join Room, as a code (issue 12, item 8): a full share link gives its
+ * What a person typed or pasted into Join Room, as a code: a full share link gives its
  * `r`; spaces anywhere (' 2jfkash', '2JF KASH') go before the 7-character length rule applies, and the
  * result is upper-cased and cut to 7 as the spec's max length would.
  */
