@@ -14,7 +14,9 @@ export async function createRedisBus(url: string, commandTimeoutMs: number): Pro
   const { Redis } = await import('ioredis');
   const options = redisOptions(commandTimeoutMs);
   const publisher = new Redis(url, options);
-  const subscriber = new Redis(url, options);
+  // The 'ready' listener below takes the channels back, and answers a failure; ioredis's own
+  // resubscribe does not, so a link that drops again meanwhile would reject it unhandled and end the node.
+  const subscriber = new Redis(url, { ...options, autoResubscribe: false });
   // errors while Redis is away are expected; the connections retry by themselves
   publisher.on('error', () => undefined);
   subscriber.on('error', () => undefined);
