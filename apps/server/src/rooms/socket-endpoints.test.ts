@@ -14,7 +14,9 @@ async function joinOn(server: TestServer) {
     payload: { action: 'join', roomId: null },
   });
   expect(response.statusCode).toBe(200);
-  return joinRoomResponseSchema.parse(response.json());
+  const policy = String(response.headers['content-security-policy']);
+  const connectSrc = /connect-src ([^;]*)/.exec(policy)?.[1]?.split(' ');
+  return { ...joinRoomResponseSchema.parse(response.json()), connectSrc };
 }
 
 describe('PUBLIC_WS_ENDPOINTS', () => {
@@ -26,12 +28,17 @@ describe('PUBLIC_WS_ENDPOINTS', () => {
       startServer({ PUBLIC_WS_ENDPOINTS: ` ${endpoints.join(' , ')} ` }),
       startServer(),
     ]);
-  });
+  }, 60_000);
   afterAll(() => Promise.all([listed.close(), plain.close()]));
 
   it('comes with every session, in the order set; unset, the answer names none (the page’s origin)', async () => {
     expect((await joinOn(listed)).socketEndpoints).toEqual(endpoints);
     expect(await joinOn(plain)).not.toHaveProperty('socketEndpoints');
+  });
+
+  it('is what the page may connect to besides its own origin', async () => {
+    expect((await joinOn(listed)).connectSrc).toEqual(["'self'", ...endpoints]);
+    expect((await joinOn(plain)).connectSrc).toEqual(["'self'"]);
   });
 
   it('refuses an address that is not ws:// or wss://, or has a path, naming the setting', () => {
