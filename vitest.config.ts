@@ -69,7 +69,7 @@ export default defineConfig({
       {
         test: {
           name: 'services',
-          include: ['apps/server/src/**/*.services.ts'],
+          include: ['apps/server/src/**/*.services.ts', 'scripts/chaos/*.services.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,

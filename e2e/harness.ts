@@ -35,8 +35,13 @@ export class ProductServer {
     private readonly env: Record<string, string>,
   ) {}
 
-  static async start(env: Record<string, string> = {}): Promise<ProductServer> {
-    const server = new ProductServer(await freePort(), mkdtempSync(join(tmpdir(), 'xtalk-e2e-')), env);
+  /** `port`: when other servers must know the address first; a free one by default. */
+  static async start(env: Record<string, string> = {}, port?: number): Promise<ProductServer> {
+    const server = new ProductServer(
+      port ?? (await freePort()),
+      mkdtempSync(join(tmpdir(), 'xtalk-e2e-')),
+      env,
+    );
     await server.boot();
     return server;
   }
@@ -90,10 +95,20 @@ export class ProductServer {
   /** SIGTERM, as a deploy would; resolves with the exit code once the process is gone. */
   async stop(): Promise<number | null> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return child?.exitCode ?? null;
+    // a killed child has a signal and no exit code
+    if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     child.kill('SIGTERM');
     return exited;
+  }
+
+  /** SIGKILL: no drain, no goodbye; the kernel cuts its sockets. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
   }
 
   async restart(): Promise<void> {

@@ -1,18 +1,23 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { startRedis, stopRedis } from '../../apps/server/src/test/redis-server.js';
-import type { ChatNode } from '../../apps/server/src/test/resuming-client.js';
+import type { ChatNode, ResumingClient } from '../../apps/server/src/test/resuming-client.js';
 import { scratchDatabase } from '../../apps/server/src/test/scratch-database.js';
+import { sleep } from '../../apps/server/src/test/seeded.js';
 import { joinRoom } from '../../bench/lib/guest.js';
 import { freePort, startServerProcess, type ServerProcess } from '../../bench/lib/server-process.js';
 
 /*
- * What the chaos run breaks: two server processes (the built server, as `npm start` runs it) on one
- * PostgreSQL database and one redis-server, both the run's own, so killing them touches no one else.
+ * What the chaos run breaks: server processes (two by default; the built server, as `npm start` runs
+ * it) on one PostgreSQL database and one redis-server, both the run's own, so killing them touches no
+ * one else. A test that runs without a build starts the server from its source instead.
  */
 
 const root = join(import.meta.dirname, '../..');
-const ENTRY = join(root, 'apps/server/dist/server.js');
+const ENTRIES = {
+  dist: { entry: join(root, 'apps/server/dist/server.js'), nodeArgs: [] },
+  source: { entry: join(root, 'apps/server/src/server.ts'), nodeArgs: ['--import', 'tsx'] },
+};
 /** Loaded into a node started with a skewed clock (CHAOS_CLOCK_SKEW_MS). */
 const SKEWED_CLOCK = join(import.meta.dirname, 'skewed-clock.mjs');
 
@@ -22,12 +27,28 @@ export interface Node extends ChatNode {
   readonly skewMs: number;
 }
 
+export interface ClusterOptions {
+  nodes?: number;
+  /** `source` runs apps/server/src/server.ts through tsx: no build needed, a slower start. */
+  build?: keyof typeof ENTRIES;
+  /** Settings every node gets on top of the cluster's own. */
+  env?: Record<string, string>;
+}
+
 export class Cluster {
   /** The nodes up now, by slot; a killed node's slot is empty until it is back. */
-  readonly slots: (Node | undefined)[] = [undefined, undefined];
+  readonly slots: (Node | undefined)[];
   private redis: ChildProcess | undefined;
   private redisPort = 0;
   private readonly database = scratchDatabase('xtalk_chaos');
+
+  constructor(private readonly options: ClusterOptions = {}) {
+    this.slots = Array.from({ length: options.nodes ?? 2 }, () => undefined);
+  }
+
+  get redisUrl(): string {
+    return `redis://127.0.0.1:${this.redisPort}`;
+  }
 
   async start(): Promise<void> {
     this.redisPort = await freePort();
@@ -66,24 +87,26 @@ export class Cluster {
     if (!node) return;
     this.slots[slot] = undefined;
     process.kill(node.process.pid, 'SIGKILL');
-    while (!node.process.exited()) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!node.process.exited()) await sleep(20);
     await node.process.stop();
   }
 
   /** A node in `slot` again, on a new port, its clock `skewMs` off the others'. */
   async boot(slot: number, skewMs: number): Promise<Node> {
+    const { entry, nodeArgs } = ENTRIES[this.options.build ?? 'dist'];
     const process = await startServerProcess({
-      entry: ENTRY,
-      nodeArgs: skewMs === 0 ? [] : ['--import', SKEWED_CLOCK],
+      entry,
+      nodeArgs: skewMs === 0 ? nodeArgs : [...nodeArgs, '--import', SKEWED_CLOCK],
       env: {
         DATABASE_URL: this.database.url,
-        REDIS_URL: `redis://127.0.0.1:${this.redisPort}`,
+        REDIS_URL: this.redisUrl,
         AUTH_SECRET: 'chaos-run-secret-shared-by-every-node',
         LANGUAGES: 'en',
         // every reconnect joins again, and a resume may be far behind after a long stall
         ROOM_JOINS_PER_MINUTE_PER_USER: '100000',
         RESUME_MAX_EVENTS: '100000',
         CHAOS_CLOCK_SKEW_MS: String(skewMs),
+        ...this.options.env,
       },
     });
     const node: Node = {
@@ -102,6 +125,20 @@ export class Cluster {
     if (this.redis) await stopRedis(this.redis);
     await Promise.all([meanwhile(), new Promise((resolve) => setTimeout(resolve, downMs))]);
     this.redis = await startRedis(this.redisPort);
+  }
+
+  /** Waits until every outbox is empty and every client has the room's last message; false on timeout. */
+  async settle(clients: readonly ResumingClient[], roomId: string, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const [room] = await this.query<{ last_seq: string }>('select last_seq from rooms where id = $1', [
+        roomId,
+      ]);
+      const last = Number(room?.last_seq ?? 0);
+      if (clients.every((client) => client.outbox.size === 0 && client.lastOffset === last)) return true;
+      await sleep(200);
+    }
+    return false;
   }
 
   async stop(): Promise<void> {

@@ -75,7 +75,7 @@ async function main(): Promise<number> {
     }
     const faultsMs = Date.now() - started;
 
-    const settled = await settle(cluster, clients, roomId);
+    const settled = await cluster.settle(clients, roomId, SETTLE_MS);
     await cluster.reap();
     for (const crash of cluster.crashes)
       console.error(`chaos: a node exited by itself; its last lines:\n${crash}`);
@@ -139,20 +139,6 @@ async function inject(
       for (let n = Math.ceil(random() * 2); n > 0; n--) pick(clients).stall(between(500, 3000));
       return chat();
   }
-}
-
-/** Waits until every outbox is empty and every client has the room's last message; false on timeout. */
-async function settle(cluster: Cluster, clients: ResumingClient[], roomId: string): Promise<boolean> {
-  const deadline = Date.now() + SETTLE_MS;
-  while (Date.now() < deadline) {
-    const [room] = await cluster.query<{ last_seq: string }>('select last_seq from rooms where id = $1', [
-      roomId,
-    ]);
-    const last = Number(room?.last_seq ?? 0);
-    if (clients.every((client) => client.outbox.size === 0 && client.lastOffset === last)) return true;
-    await sleep(200);
-  }
-  return false;
 }
 
 main().then(

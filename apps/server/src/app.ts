@@ -177,8 +177,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
   // a join's checked token, user and session wait here for the socket it opens next (decision 0138)
   const handoffs = createSessionHandoffs(clock);
-  const sessionTtlSeconds = config.SESSION_TTL_SECONDS;
-  await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds, handoffs });
+  const { SESSION_TTL_SECONDS: sessionTtlSeconds, PUBLIC_WS_ENDPOINTS: socketEndpoints } = config;
+  await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds, handoffs, socketEndpoints });
   await app.register(glossaryRoutes, { ...glossaries.routeDeps, authenticator, broadcast: hub.broadcast });
   const balanceEvents = await startBalanceEvents({
     ledger: credits.ledger,

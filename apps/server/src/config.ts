@@ -36,6 +36,10 @@ export const configSchema = z
     PUBLIC_URL: optionalString,
     /** Extra browser origins allowed to open the WebSocket, comma-separated. */
     ALLOWED_ORIGINS: csv,
+    /** The nodes' own ws(s):// addresses the web client opens its socket on, in turn (empty: the page's). */
+    PUBLIC_WS_ENDPOINTS: csv.pipe(
+      z.array(z.string().regex(/^wss?:\/\/[^/?#\s]+$/, 'each must be a ws:// or wss:// address, no path')),
+    ),
     DATA_DIR: z.string().default('./data'),
     /** Unset: embedded PGlite in DATA_DIR/db. */
     DATABASE_URL: optionalString,

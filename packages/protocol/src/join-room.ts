@@ -12,5 +12,11 @@ export const joinRoomResponseSchema = z.object({
    * hello (`&hello=` and the setUsername frame's JSON), and READY follows the 101 at once (decision 0141).
    */
   protocolVersion: z.number().int().optional(),
+  /**
+   * The ws:// or wss:// addresses (origins) the room's socket may open on, in order: the nodes of a
+   * cluster, set by PUBLIC_WS_ENDPOINTS. A client starts at any of them and goes on to the next when a
+   * connection fails or ends abnormally. Absent: the page's own origin.
+   */
+  socketEndpoints: z.array(z.string()).optional(),
 });
 export type JoinRoomResponse = z.infer<typeof joinRoomResponseSchema>;

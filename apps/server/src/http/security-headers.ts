@@ -18,8 +18,8 @@ type Directives = Record<string, Iterable<string | ((req: IncomingMessage) => st
 /**
  * What the web app loads, and nothing else: its own scripts (no inline ones), WebAssembly for the Opus
  * encoder, workers and worklets from its own files (the service worker, ALTCHA's solver, the encoder)
- * or blobs, audio played from blob: and data: addresses, and the third parties a configuration turns on
- * (Turnstile, Telegram's widget). Styles may be inline: React and the bot-check widget set them, and a
+ * or blobs, audio played from blob: and data: addresses, sockets to the nodes PUBLIC_WS_ENDPOINTS lists,
+ * and the third parties a configuration turns on (Turnstile, Telegram's widget). Styles may be inline: React and the bot-check widget set them, and a
  * style cannot run code.
  */
 export function policyDirectives(config: Config): Directives {
@@ -34,7 +34,7 @@ export function policyDirectives(config: Config): Directives {
     'img-src': ["'self'", 'data:', 'blob:'],
     'media-src': ["'self'", 'data:', 'blob:'],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'"],
+    'connect-src': ["'self'", ...config.PUBLIC_WS_ENDPOINTS],
     'worker-src': ["'self'", 'blob:'],
     'manifest-src': ["'self'"],
     'frame-src': frames.length > 0 ? frames : ["'none'"],

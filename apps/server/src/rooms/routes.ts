@@ -20,6 +20,8 @@ export async function roomRoutes(
     sessionTtlSeconds: number;
     /** Where the checked token, user and session wait for the socket this client opens next (0138). */
     handoffs?: SessionHandoffs;
+    /** PUBLIC_WS_ENDPOINTS: where the client may open the socket, told with every session. */
+    socketEndpoints?: readonly string[];
   },
 ) {
   app.post(ApiPath.join, async (request): Promise<JoinRoomResponse> => {
@@ -39,6 +41,12 @@ export async function roomRoutes(
     await deps.rooms.recordMembership(user.id, roomId);
     const session = await deps.rooms.createSession(user.id, roomId, deps.sessionTtlSeconds);
     deps.handoffs?.hold({ session, user, claims, token: token! });
-    return { sessionId: session.id, roomId, protocolVersion: PROTOCOL_VERSION };
+    const endpoints = deps.socketEndpoints ?? [];
+    return {
+      sessionId: session.id,
+      roomId,
+      protocolVersion: PROTOCOL_VERSION,
+      ...(endpoints.length > 0 ? { socketEndpoints: [...endpoints] } : {}),
+    };
   });
 }

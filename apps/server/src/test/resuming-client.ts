@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { GuestLoginResponse, MessageFrame, ServerFrame } from '@xtalk/protocol';
+import type { GuestLoginResponse, MessageFrame, ServerFrame, SystemFrame } from '@xtalk/protocol';
 import { PROTOCOL_VERSION } from '@xtalk/protocol';
 
 /** A node a client can (re)connect to: in-process (test/harness.ts) or a server process (the chaos run). */
@@ -9,14 +9,28 @@ export interface ChatNode {
   join(token: string, roomId: string): Promise<{ sessionId: string }>;
 }
 
+/**
+ * Where a client connects: a fixed list of endpoints (the nodes' addresses, as a deployment lists them),
+ * or the nodes up now (a test whose restarted nodes come back on new ports).
+ */
+export type Endpoints = readonly ChatNode[] | (() => readonly ChatNode[]);
+
 /*
  * A client that behaves like the web app's socket client, for fault tests: it remembers {epoch, offset},
  * resumes with it on every reconnect, keeps an outbox of unacknowledged messages (by clientId) and sends
  * them again once READY, and checks what it receives: every logged frame exactly at the next offset.
+ * Given several endpoints it starts at one of them and, when a connection fails or ends without a close
+ * from this side, goes on to the next in the list, as the web client does.
  */
 export class ResumingClient {
   /** Message texts in the order received, each once. */
   readonly received: MessageFrame[] = [];
+  /** When each of `received` arrived (performance.now()). */
+  readonly receivedAt: number[] = [];
+  /** The JOIN and LEAVE frames received, in order. */
+  readonly presence: SystemFrame[] = [];
+  /** The endpoint each socket opened on, in order. */
+  readonly openedOn: ChatNode[] = [];
   readonly outbox = new Map<string, string>();
   readonly acknowledged = new Set<string>();
   /** Logged frames at an offset already seen that were not the answer to a resend. */
@@ -32,14 +46,24 @@ export class ResumingClient {
   private stopped = false;
   private counter = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Which endpoint the next connection goes to (modulo the list's length). */
+  private at: number;
 
   constructor(
     readonly login: GuestLoginResponse,
     readonly roomId: string,
-    /** The nodes up now; a reconnect picks one of them. */
-    private readonly nodes: () => ChatNode[],
+    private readonly endpoints: Endpoints,
     private readonly random: () => number,
-  ) {}
+    /** The endpoint tried first; a random one by default, so clients spread over the list. */
+    first?: number,
+  ) {
+    this.at = first ?? Math.floor(random() * 1_000_000);
+  }
+
+  private endpoint(): ChatNode | undefined {
+    const list = typeof this.endpoints === 'function' ? this.endpoints() : this.endpoints;
+    return list[this.at % list.length];
+  }
 
   get lastOffset() {
     return this.offset;
@@ -51,14 +75,14 @@ export class ResumingClient {
 
   async connect(): Promise<void> {
     while (!this.stopped) {
-      const nodes = this.nodes();
-      const node = nodes[Math.floor(this.random() * nodes.length)];
+      const node = this.endpoint();
       if (node) {
         try {
           await this.open(node);
           return;
         } catch {
-          // the node went away meanwhile: try again
+          // the node is gone: the next endpoint
+          this.at++;
         }
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -76,6 +100,7 @@ export class ResumingClient {
     this.ws = ws;
     this.ready = false;
     this.connects++;
+    this.openedOn.push(node);
     this.resent.clear();
     ws.on('error', () => undefined);
     ws.on('message', (data, isBinary) => {
@@ -85,6 +110,7 @@ export class ResumingClient {
       if (this.ws !== ws) return;
       this.ws = undefined;
       this.ready = false;
+      this.at++;
       if (!this.stopped) setTimeout(() => void this.connect(), this.random() * 100);
     });
     ws.send(
@@ -116,6 +142,7 @@ export class ResumingClient {
     }
     if (frame.type === 'system') {
       if (frame.message === 'RESYNC') this.resyncs++;
+      if (frame.message === 'JOIN' || frame.message === 'LEAVE') this.presence.push(frame);
       if (frame.message === 'READY') {
         this.epoch = frame.epoch;
         this.ready = true;
@@ -140,7 +167,10 @@ export class ResumingClient {
     }
     if (offset > this.offset + 1) this.gaps++;
     this.offset = offset;
-    if (frame.type === 'message') this.received.push(frame);
+    if (frame.type === 'message') {
+      this.received.push(frame);
+      this.receivedAt.push(performance.now());
+    }
   }
 
   private sendChat(clientId: string, text: string) {
@@ -167,6 +197,12 @@ export class ResumingClient {
   /** The network drops: no close handshake. */
   drop() {
     this.ws?.terminate();
+  }
+
+  /** Someone who closes the tab for good as the network dies: no close, no reconnect. */
+  abandon() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
   }
 
   stop() {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
-import { FakeSocket, flush, last, setup, withFakeSockets } from '../test/fake-room-socket';
+import { FakeSocket, flush, last, message, ready, setup, withFakeSockets } from '../test/fake-room-socket';
 import type { SessionInfo } from './socket-client';
 import { GIVE_UP_AFTER_MS, HELLO_FALLBACK_MS, backoffDelay } from './socket-timing';
 
@@ -263,27 +263,6 @@ describe('backoffDelay', () => {
 });
 
 describe('SocketClient resume and handshake', () => {
-  const ready = (offset: number) => ({
-    type: 'system',
-    message: 'READY',
-    timestamp: 1,
-    roomId: 'ABC2345',
-    protocolVersion: PROTOCOL_VERSION,
-    epoch: 'e1',
-    offset,
-  });
-  const message = (offset: number) => ({
-    type: 'message',
-    id: offset,
-    username: 'g_x',
-    message: `m${offset}`,
-    language: 'en',
-    timestamp: offset,
-    translations: {},
-    isTutorial: false,
-    offset,
-  });
-
   it('resumes from the last offset seen in the same room and keeps the message list', async () => {
     const { client } = setup();
     const resumed: boolean[] = [];

@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { loadRoomSchemas } from '../lib/load-room-schemas';
+import { PROTOCOL_VERSION } from '@xtalk/protocol';
 import {
   SocketClient,
   type ConnectionState,
@@ -90,3 +91,26 @@ export function setup(
   client.on('state', (s) => states.push(s));
   return { client, sessions, states };
 }
+
+/** READY in room ABC2345, epoch e1, at `offset`. */
+export const ready = (offset: number) => ({
+  type: 'system',
+  message: 'READY',
+  timestamp: 1,
+  roomId: 'ABC2345',
+  protocolVersion: PROTOCOL_VERSION,
+  epoch: 'e1',
+  offset,
+});
+/** A logged message at `offset`. */
+export const message = (offset: number) => ({
+  type: 'message',
+  id: offset,
+  username: 'g_x',
+  message: `m${offset}`,
+  language: 'en',
+  timestamp: offset,
+  translations: {},
+  isTutorial: false,
+  offset,
+});

@@ -19,13 +19,3 @@ export async function joinRoom(
   ]);
   return joinRoomResponseSchema.parse(body);
 }
-
-/** ws(s)://host/xtalk_ws/{sessionId}?t={token}, on the page's own origin. */
-export function socketUrl(
-  sessionId: string,
-  token: string,
-  location: Pick<Location, 'protocol' | 'host'> = window.location,
-): string {
-  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${location.host}${ApiPath.socket(sessionId)}?t=${encodeURIComponent(token)}`;
-}

@@ -6,8 +6,9 @@ import { authStore } from '../../../lib/auth-session';
 import { requestErrorText } from '../../../lib/error-text';
 import { getLanguage, translate } from '../../../lib/i18n';
 import { SocketClient, type ConnectionState, type WebSocketFactory } from '../../../lib/socket-client';
+import { pageSocketOrigin, SocketEndpoints, socketUrlOn } from '../../../lib/socket-endpoints';
 import { StorageKey, remove, touchRoomHistory, writeString } from '../../../lib/storage';
-import { joinRoom, socketUrl } from '../api/join-room';
+import { joinRoom } from '../api/join-room';
 import { listeningLanguage, setOfferedLanguages } from '../utils/listening';
 import type { RoomConnectionOptions } from './room-connection-options';
 
@@ -32,9 +33,13 @@ export const READY_TOAST = 'room-ready';
 /** The language the last hello listened in (READY may reveal a pick the hello could not know yet). */
 let helloLanguage = '';
 
-/** The room's SocketClient: sessions from the join API, the hello from the latest options. */
+/**
+ * The room's SocketClient: sessions from the join API, each socket on the endpoint the server's list
+ * (or the page's origin) says next, the hello from the latest options.
+ */
 function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketClient {
-  return new SocketClient({
+  const endpoints = new SocketEndpoints(pageSocketOrigin(window.location));
+  const client = new SocketClient({
     createSocket: handlers.current.createSocket ?? browserSocket,
     openSession: async (room, signal) => {
       // Spec section 5: connecting without a user alerts 'Not logged in'. RequireAuth keeps visitors
@@ -46,13 +51,16 @@ function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketCli
         throw new ApiError(401, null, 'Not logged in');
       }
       const session = await joinRoom(handlers.current.token, room, getLanguage(), signal);
-      return { ...session, url: socketUrl(session.sessionId, handlers.current.token) };
+      endpoints.use(session.socketEndpoints);
+      return { ...session, url: socketUrlOn(endpoints.current, session.sessionId, handlers.current.token) };
     },
     hello: (room): ClientFrame => {
       helloLanguage = listeningLanguage();
       return { type: 'setUsername', username: handlers.current.username, language: helloLanguage, room };
     },
   });
+  endpoints.follow(client);
+  return client;
 }
 
 /**

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinRoomResponseSchema } from '@xtalk/protocol';
+import { loadConfig } from '../config.js';
+import { guestLogin, startServer, type TestServer } from '../test/harness.js';
+
+/* PUBLIC_WS_ENDPOINTS: the nodes' addresses, told with every session, so the web client can fail over. */
+
+async function joinOn(server: TestServer) {
+  const { token } = await guestLogin(server.app);
+  const response = await server.app.inject({
+    method: 'POST',
+    url: '/xtalk',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { action: 'join', roomId: null },
+  });
+  expect(response.statusCode).toBe(200);
+  const policy = String(response.headers['content-security-policy']);
+  const connectSrc = /connect-src ([^;]*)/.exec(policy)?.[1]?.split(' ');
+  return { ...joinRoomResponseSchema.parse(response.json()), connectSrc };
+}
+
+describe('PUBLIC_WS_ENDPOINTS', () => {
+  const endpoints = ['wss://node-a.xtalk.example', 'wss://node-b.xtalk.example:8443', 'ws://10.0.0.3:8787'];
+  let listed: TestServer;
+  let plain: TestServer;
+  beforeAll(async () => {
+    [listed, plain] = await Promise.all([
+      startServer({ PUBLIC_WS_ENDPOINTS: ` ${endpoints.join(' , ')} ` }),
+      startServer(),
+    ]);
+  }, 60_000);
+  afterAll(() => Promise.all([listed.close(), plain.close()]));
+
+  it('comes with every session, in the order set; unset, the answer names none (the page’s origin)', async () => {
+    expect((await joinOn(listed)).socketEndpoints).toEqual(endpoints);
+    expect(await joinOn(plain)).not.toHaveProperty('socketEndpoints');
+  });
+
+  it('is what the page may connect to besides its own origin', async () => {
+    expect((await joinOn(listed)).connectSrc).toEqual(["'self'", ...endpoints]);
+    expect((await joinOn(plain)).connectSrc).toEqual(["'self'"]);
+  });
+
+  it('refuses an address that is not ws:// or wss://, or has a path, naming the setting', () => {
+    for (const bad of ['https://node-a.example', 'wss://node-a.example/xtalk_ws', 'node-a.example:8787']) {
+      expect(() => loadConfig({ PUBLIC_WS_ENDPOINTS: `wss://ok.example,${bad}` }), bad).toThrow(
+        /PUBLIC_WS_ENDPOINTS/,
+      );
+    }
+  });
+});
