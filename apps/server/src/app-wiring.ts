@@ -25,7 +25,7 @@ import type { MetricsReport } from './metrics/report.js';
 import { paymentsRoutes } from './payments/index.js';
 import { paymentServiceRoutes } from './payments/service.js';
 import { playerRoutes } from './players/routes.js';
-import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
+import { createMemoryPresence, createRedisPresence, type Presence } from './realtime/presence.js';
 import { withMemoryFallback } from './realtime/presence-fallback.js';
 import { createFileReturners, createRedisReturners, type Returners } from './realtime/returners.js';
 import { createSocketCaps } from './realtime/socket-caps.js';
@@ -98,8 +98,13 @@ export function watchNodes(
   hub: RoomHub,
   clock: Clock,
   log: FastifyBaseLogger,
+  presence: Presence,
 ): { announcer: PresenceAnnouncer; heartbeat: NodeHeartbeat | undefined } {
-  const announcer = createPresenceAnnouncer(hub, clock);
+  const announcer = createPresenceAnnouncer(hub, clock, {
+    members: presence.members && ((roomId) => presence.members!(roomId)),
+    hotAbove: config.HOT_ROOM_ABOVE,
+    settleMs: config.HOT_ROOM_SETTLE_MS,
+  });
   if (!stores.redis) return { announcer, heartbeat: undefined };
   const heartbeat = startNodeHeartbeat({
     redis: stores.redis,

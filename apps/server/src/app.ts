@@ -191,7 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   healthRoute(app, { db, bus, redis, hub, fairRooms });
   await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
-  const { announcer, heartbeat } = watchNodes(config, { redis, nodeId }, hub, clock, app.log);
+  const { announcer, heartbeat } = watchNodes(config, { redis, nodeId }, hub, clock, app.log, presence);
   const gateway = createGateway(app, {
     authenticator,
     rooms,
