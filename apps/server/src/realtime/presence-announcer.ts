@@ -29,6 +29,8 @@ export interface PresenceAnnouncer {
   announce(roomId: string, event: PresenceEvent, person: Person): Promise<void>;
   /** Sends whatever waits now (shutdown, tests). */
   flush(): Promise<void>;
+  /** Sends every hot room's exact count that waits for the room to go quiet, now (tests). */
+  settle(): Promise<void>;
   /** The MEMBERS frame a current client joining a hot room is sent; undefined for other rooms. */
   countFor(roomId: string): Promise<SystemFrame | undefined>;
 }
@@ -136,6 +138,8 @@ export function createPresenceAnnouncer(
       }
       rooms.clear();
       await Promise.all(sends);
+    },
+    async settle() {
       await hot?.flush();
     },
     async countFor(roomId) {
