@@ -192,6 +192,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   healthRoute(app, { db, bus, redis, hub, fairRooms });
   await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
   const { announcer, heartbeat } = watchNodes(config, { redis, nodeId }, hub, clock, app.log, presence);
+  const connectionDeps: ConnectionDeps = {
+    hub,
+    presence,
+    announcer,
+    departures: createDepartures(config.LEAVE_GRACE_SECONDS * 1000),
+    returners: createReturners(config, redis, clock, options.inMemoryDb),
+    chat,
+    rooms,
+    users,
+    languages: config.LANGUAGES,
+    clock,
+    logger: app.log,
+    // a joiner's recent window is the hub's shared copy while the room has not moved on (decision 0134)
+    log: { ...roomLog, recentWindow: hub.recentWindow ?? roomLog.recentWindow },
+    replayLimit: REPLAY_LIMIT,
+    balanceFrame: balanceFrameOf(credits.ledger, clock),
+    resumeMaxEvents: config.RESUME_MAX_EVENTS,
+    editWindowSeconds: config.EDIT_WINDOW_SECONDS,
+    minProtocolVersion: config.MIN_PROTOCOL_VERSION,
+    maxBufferedBytes: MAX_BUFFERED_BYTES,
+    frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
+    onSummarize: glossaries.summaries.summarize,
+    metrics: report,
+    ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock, metrics: report }),
+  };
+  // the seam the hot-room test drives connections through without a socket each (test:services)
+  app.decorate('xtalkConnectionDeps', connectionDeps);
   const gateway = createGateway(app, {
     authenticator,
     rooms,
@@ -202,31 +229,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     logger: app.log,
     caps: socketCaps(config, clock, sampledLog),
-    connectionDeps: {
-      hub,
-      presence,
-      announcer,
-      departures: createDepartures(config.LEAVE_GRACE_SECONDS * 1000),
-      returners: createReturners(config, redis, clock, options.inMemoryDb),
-      chat,
-      rooms,
-      users,
-      languages: config.LANGUAGES,
-      clock,
-      logger: app.log,
-      // a joiner's recent window is the hub's shared copy while the room has not moved on (decision 0134)
-      log: { ...roomLog, recentWindow: hub.recentWindow ?? roomLog.recentWindow },
-      replayLimit: REPLAY_LIMIT,
-      balanceFrame: balanceFrameOf(credits.ledger, clock),
-      resumeMaxEvents: config.RESUME_MAX_EVENTS,
-      editWindowSeconds: config.EDIT_WINDOW_SECONDS,
-      minProtocolVersion: config.MIN_PROTOCOL_VERSION,
-      maxBufferedBytes: MAX_BUFFERED_BYTES,
-      frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
-      onSummarize: glossaries.summaries.summarize,
-      metrics: report,
-      ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock, metrics: report }),
-    },
+    connectionDeps,
   });
   metrics.watch(appSources({ gateway, hub, bus, db }));
 
