@@ -42,7 +42,6 @@ import { registerDrain } from './lifecycle/drain.js';
 import { registerReadiness } from './lifecycle/readiness.js';
 import { shareSupersession } from './translation/shared-supersession.js';
 import { createLogSampler } from './log-sampler.js';
-import { createDepartures } from './realtime/departures.js';
 import { createRoomHub } from './realtime/room-hub.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
@@ -191,12 +190,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   healthRoute(app, { db, bus, redis, hub, fairRooms });
   await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
-  const { announcer, heartbeat } = watchNodes(config, { redis, nodeId }, hub, clock, app.log, presence);
+  const { heartbeat, ...presenceDeps } = watchNodes(config, { redis, nodeId, presence }, hub, clock, app.log);
   const connectionDeps: ConnectionDeps = {
     hub,
-    presence,
-    announcer,
-    departures: createDepartures(config.LEAVE_GRACE_SECONDS * 1000),
+    ...presenceDeps,
     returners: createReturners(config, redis, clock, options.inMemoryDb),
     chat,
     rooms,
@@ -217,7 +214,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     metrics: report,
     ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock, metrics: report }),
   };
-  // the seam the hot-room test drives connections through without a socket each (test:services)
   app.decorate('xtalkConnectionDeps', connectionDeps);
   const gateway = createGateway(app, {
     authenticator,
