@@ -170,4 +170,11 @@ describe('a 10,000-member room over three nodes', () => {
     const joinedHot = members.slice(LEVELS[0]);
     expect(joinedHot.filter((member) => member.socket.joinsNamed > 0)).toHaveLength(0);
   }, 900_000);
+
+  it('has PostgreSQL end a transaction its node left waiting, so no room row stays locked', async () => {
+    const { rows } = await nodes[1]!.db.query<{ idle_in_transaction_session_timeout: string }>(
+      'show idle_in_transaction_session_timeout',
+    );
+    expect(rows[0]!.idle_in_transaction_session_timeout).toBe('15s');
+  });
 });
