@@ -1,3 +1,4 @@
+import type { ConnectionDeps } from './realtime/connection.js';
 import type { Db } from './store/db.js';
 
 /*
@@ -16,5 +17,10 @@ declare module 'fastify' {
      * closed with 1012 over `spreadMs` (DRAIN_SECONDS by default). `close()` follows it.
      */
     xtalkDrain: (spreadMs?: number) => Promise<void>;
+    /**
+     * What every connection of this node is made with: tests make connections over fake sockets with it
+     * (thousands of members without a socket each), through the real hub, presence and announcer.
+     */
+    xtalkConnectionDeps: ConnectionDeps;
   }
 }

@@ -25,11 +25,13 @@ import type { MetricsReport } from './metrics/report.js';
 import { paymentsRoutes } from './payments/index.js';
 import { paymentServiceRoutes } from './payments/service.js';
 import { playerRoutes } from './players/routes.js';
-import { createMemoryPresence, createRedisPresence } from './realtime/presence.js';
+import { createMemoryPresence, createRedisPresence, type Presence } from './realtime/presence.js';
 import { withMemoryFallback } from './realtime/presence-fallback.js';
 import { createFileReturners, createRedisReturners, type Returners } from './realtime/returners.js';
 import { createSocketCaps } from './realtime/socket-caps.js';
-import { createPresenceAnnouncer, type PresenceAnnouncer } from './realtime/presence-announcer.js';
+import { createPresenceAnnouncer } from './realtime/presence-announcer.js';
+import { createDepartures } from './realtime/departures.js';
+import type { ConnectionDeps } from './realtime/connection.js';
 import { nodeShares, startNodeHeartbeat, type NodeHeartbeat } from './realtime/presence-nodes.js';
 import type { LogSampler } from './log-sampler.js';
 import type { RoomHub } from './realtime/room-hub.js';
@@ -89,18 +91,25 @@ export async function openStores(config: Config, inMemoryDb: boolean | undefined
 }
 
 /**
- * The room's JOIN/LEAVE announcer and, with Redis, this node's heartbeat, which announces the LEAVEs of
- * people whose last connection was on a node that stopped beating (presence-nodes.ts).
+ * The room's presence with its JOIN/LEAVE announcer and the LEAVE grace, and, with Redis, this node's
+ * heartbeat, which announces the LEAVEs of people whose last connection was on a node that stopped beating
+ * (presence-nodes.ts).
  */
 export function watchNodes(
   config: Config,
-  stores: { redis: Redis | undefined; nodeId: string },
+  stores: { redis: Redis | undefined; nodeId: string; presence: Presence },
   hub: RoomHub,
   clock: Clock,
   log: FastifyBaseLogger,
-): { announcer: PresenceAnnouncer; heartbeat: NodeHeartbeat | undefined } {
-  const announcer = createPresenceAnnouncer(hub, clock);
-  if (!stores.redis) return { announcer, heartbeat: undefined };
+): Pick<ConnectionDeps, 'presence' | 'announcer' | 'departures'> & { heartbeat: NodeHeartbeat | undefined } {
+  const { presence } = stores;
+  const departures = createDepartures(config.LEAVE_GRACE_SECONDS * 1000);
+  const announcer = createPresenceAnnouncer(hub, clock, {
+    members: presence.members && ((roomId) => presence.members!(roomId)),
+    hotAbove: config.HOT_ROOM_ABOVE,
+    settleMs: config.HOT_ROOM_SETTLE_MS,
+  });
+  if (!stores.redis) return { presence, announcer, departures, heartbeat: undefined };
   const heartbeat = startNodeHeartbeat({
     redis: stores.redis,
     nodeId: stores.nodeId,
@@ -108,7 +117,7 @@ export function watchNodes(
     left: (roomId, person) => void announcer.announce(roomId, 'LEAVE', person),
     warn: (error) => log.warn({ err: error }, 'node heartbeat failed'),
   });
-  return { announcer, heartbeat };
+  return { presence, announcer, departures, heartbeat };
 }
 
 /**

@@ -42,7 +42,6 @@ import { registerDrain } from './lifecycle/drain.js';
 import { registerReadiness } from './lifecycle/readiness.js';
 import { shareSupersession } from './translation/shared-supersession.js';
 import { createLogSampler } from './log-sampler.js';
-import { createDepartures } from './realtime/departures.js';
 import { createRoomHub } from './realtime/room-hub.js';
 import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
 import { createRoomsRepo } from './rooms/rooms-repo.js';
@@ -191,7 +190,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   healthRoute(app, { db, bus, redis, hub, fairRooms });
   await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
-  const { announcer, heartbeat } = watchNodes(config, { redis, nodeId }, hub, clock, app.log);
+  const { heartbeat, ...presenceDeps } = watchNodes(config, { redis, nodeId, presence }, hub, clock, app.log);
+  const connectionDeps: ConnectionDeps = {
+    hub,
+    ...presenceDeps,
+    returners: createReturners(config, redis, clock, options.inMemoryDb),
+    chat,
+    rooms,
+    users,
+    languages: config.LANGUAGES,
+    clock,
+    logger: app.log,
+    // a joiner's recent window is the hub's shared copy while the room has not moved on (decision 0134)
+    log: { ...roomLog, recentWindow: hub.recentWindow ?? roomLog.recentWindow },
+    replayLimit: REPLAY_LIMIT,
+    balanceFrame: balanceFrameOf(credits.ledger, clock),
+    resumeMaxEvents: config.RESUME_MAX_EVENTS,
+    editWindowSeconds: config.EDIT_WINDOW_SECONDS,
+    minProtocolVersion: config.MIN_PROTOCOL_VERSION,
+    maxBufferedBytes: MAX_BUFFERED_BYTES,
+    frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
+    onSummarize: glossaries.summaries.summarize,
+    metrics: report,
+    ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock, metrics: report }),
+  };
+  app.decorate('xtalkConnectionDeps', connectionDeps);
   const gateway = createGateway(app, {
     authenticator,
     rooms,
@@ -202,31 +225,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     logger: app.log,
     caps: socketCaps(config, clock, sampledLog),
-    connectionDeps: {
-      hub,
-      presence,
-      announcer,
-      departures: createDepartures(config.LEAVE_GRACE_SECONDS * 1000),
-      returners: createReturners(config, redis, clock, options.inMemoryDb),
-      chat,
-      rooms,
-      users,
-      languages: config.LANGUAGES,
-      clock,
-      logger: app.log,
-      // a joiner's recent window is the hub's shared copy while the room has not moved on (decision 0134)
-      log: { ...roomLog, recentWindow: hub.recentWindow ?? roomLog.recentWindow },
-      replayLimit: REPLAY_LIMIT,
-      balanceFrame: balanceFrameOf(credits.ledger, clock),
-      resumeMaxEvents: config.RESUME_MAX_EVENTS,
-      editWindowSeconds: config.EDIT_WINDOW_SECONDS,
-      minProtocolVersion: config.MIN_PROTOCOL_VERSION,
-      maxBufferedBytes: MAX_BUFFERED_BYTES,
-      frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
-      onSummarize: glossaries.summaries.summarize,
-      metrics: report,
-      ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock, metrics: report }),
-    },
+    connectionDeps,
   });
   metrics.watch(appSources({ gateway, hub, bus, db }));
 

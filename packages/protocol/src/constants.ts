@@ -23,8 +23,14 @@ export const PRODUCT_NAME = 'XTalk';
  *    one WAV per message as before. A client refused with 4400 by an older node (a rolling deploy) speaks
  *    the newest version that node names instead of stopping, and a close with 1012 means "reconnect at
  *    once, elsewhere" (docs/decisions/0146-rolling-deploys-and-protocol-fallback.md).
+ * 7: hot rooms (docs/decisions/0166-hot-rooms-count-instead-of-names.md): JOIN and LEAVE carry the room's
+ *    member count (`members`), and in a room above the server's threshold a client gets MEMBERS frames
+ *    (the count, how many came and went, the latest few names) instead of one name per person; a client
+ *    below 7 gets every name as before.
  */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
+/** The first version that is sent MEMBERS in a hot room instead of every JOIN and LEAVE name. */
+export const MEMBER_COUNT_PROTOCOL_VERSION = 7;
 /** The first version that understands glossaryUpdated (older clients are not sent it). */
 export const GLOSSARY_PROTOCOL_VERSION = 6;
 /** The first version that may send summarize and understands summaryChunk and summaryComplete. */

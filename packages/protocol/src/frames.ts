@@ -35,7 +35,8 @@ export const messageFrame = z.object({
 export type MessageFrame = z.infer<typeof messageFrame>;
 
 /** RESYNC: a resume was too far behind (or of another epoch); the recent window follows. */
-export const SYSTEM_EVENTS = ['JOIN', 'LEAVE', 'READY', 'BALANCE', 'RESYNC'] as const;
+/** MEMBERS (protocol 7): a hot room's member count, sent instead of every JOIN and LEAVE name. */
+export const SYSTEM_EVENTS = ['JOIN', 'LEAVE', 'READY', 'BALANCE', 'RESYNC', 'MEMBERS'] as const;
 export type SystemEvent = (typeof SYSTEM_EVENTS)[number];
 
 export const systemFrame = z.object({
@@ -51,6 +52,14 @@ export const systemFrame = z.object({
    */
   usernames: z.array(z.string()).optional(),
   displayUsernames: z.array(z.string()).optional(),
+  /**
+   * Protocol 7. JOIN, LEAVE and MEMBERS: how many people are in the room after the change, on every node.
+   * MEMBERS also says how many came (`joined`) and went (`left`) since the last one, and names the
+   * latest few who came in `usernames` / `displayUsernames` (never more than a handful).
+   */
+  members: z.number().int().min(0).optional(),
+  joined: z.number().int().min(0).optional(),
+  left: z.number().int().min(0).optional(),
   /**
    * BALANCE only: the user's credit balance, sent to all of that user's connections whenever it changes
    * (and once after READY for a signed-in user).

@@ -1,5 +1,6 @@
 import {
   CloseCode,
+  MEMBER_COUNT_PROTOCOL_VERSION,
   MIN_PROTOCOL_VERSION,
   PROTOCOL_VERSION,
   type ServerFrame,
@@ -119,6 +120,10 @@ async function announceJoin(core: ConnectionCore) {
     },
   );
   if (first && !(await backAfterRestart(core))) await announcePresence(core, 'JOIN');
+  if (core.protocolVersion < MEMBER_COUNT_PROTOCOL_VERSION) return;
+  // a hot room announces its count in steps: a joiner learns it now, not at the next step
+  const count = await deps.announcer?.countFor(core.roomId);
+  if (count) core.sendFrame(count);
 }
 
 /** Someone a restart sent away, back within the grace (0161): nobody hears they joined. */

@@ -61,6 +61,9 @@ class MemberView implements HubMember, UserMember {
   language() {
     return this.connection.language;
   }
+  protocolVersion() {
+    return this.connection.protocolVersion;
+  }
   deliverText(json: Buffer, offset?: number) {
     const connection = this.connection;
     if (connection.pending) connection.pending.push({ json, offset });

@@ -7,36 +7,54 @@ import type { ServerFrame } from '@xtalk/protocol';
  * kind 0x01: body is a JSON frame, sent as text; 0x02: body is WAV, sent as binary; 0x03: a JSON frame
  * stored at a room offset, which follows the header as 6 bytes (big-endian) so a node can order and
  * de-duplicate without parsing the body; 0x04: a spoken sentence, its `speech` frame's length (4 bytes,
- * big-endian), the frame, then its Ogg/Opus, sent as text then binary. An empty language means every listener; `except` skips that
- * user's connections (their own JOIN, their own audio).
+ * big-endian), the frame, then its Ogg/Opus, sent as text then binary; 0x05: a JSON frame for the
+ * connections of some protocol versions only, which follow the header as two bytes (from, below: a hot
+ * room's MEMBERS for current clients, the names it stands for to older ones). An empty language means every
+ * listener; `except` skips that user's connections (their own JOIN, their own audio). A node that predates a
+ * kind drops its envelopes (a rolling deploy: its members miss those presence frames, nothing logged).
  */
 const TEXT = 0x01;
 const AUDIO = 0x02;
 const LOGGED_TEXT = 0x03;
 const SPEECH = 0x04;
+const VERSIONED_TEXT = 0x05;
 const OFFSET_BYTES = 6;
+/** No upper bound on the protocol versions of a versioned frame's audience. */
+const ANY_VERSION = 255;
 
 export interface Audience {
   /** Only connections listening in this language. */
   language?: string;
   /** Not this user's connections. */
   exceptUsername?: string;
+  /** Only connections of this protocol version or later. */
+  fromVersion?: number;
+  /** Only connections of a protocol version below this. */
+  belowVersion?: number;
 }
 
-export interface Envelope extends Required<Audience> {
+export interface Envelope extends Required<Pick<Audience, 'language' | 'exceptUsername'>> {
   kind: 'text' | 'audio' | 'speech';
   /** For speech: the frame (JSON); its audio is `audio`. */
   body: Buffer;
   audio?: Buffer;
   /** The room offset of a logged frame (a message or a later change to one). */
   offset?: number;
+  /** A versioned frame's audience (kind 0x05 only). */
+  fromVersion?: number;
+  belowVersion?: number;
 }
+
+const isVersioned = (audience: Audience) =>
+  audience.fromVersion !== undefined || audience.belowVersion !== undefined;
 
 function encode(kind: number, body: Buffer, audience: Audience, offset?: number): Buffer {
   const language = Buffer.from(audience.language ?? '');
   const except = Buffer.from(audience.exceptUsername ?? '');
   if (language.length > 255 || except.length > 255) throw new Error('Envelope header too long.');
   const parts: Buffer[] = [Buffer.of(kind, language.length), language, Buffer.of(except.length), except];
+  if (kind === VERSIONED_TEXT)
+    parts.push(Buffer.of(audience.fromVersion ?? 0, audience.belowVersion ?? ANY_VERSION));
   if (offset !== undefined) {
     const bytes = Buffer.alloc(OFFSET_BYTES);
     bytes.writeUIntBE(offset, 0, OFFSET_BYTES);
@@ -55,7 +73,8 @@ export function offsetOf(frame: ServerFrame): number | undefined {
 export function encodeText(frame: ServerFrame, audience: Audience = {}): Buffer {
   const offset = offsetOf(frame);
   const body = Buffer.from(JSON.stringify(frame));
-  return offset === undefined ? encode(TEXT, body, audience) : encode(LOGGED_TEXT, body, audience, offset);
+  if (offset !== undefined) return encode(LOGGED_TEXT, body, audience, offset);
+  return encode(isVersioned(audience) ? VERSIONED_TEXT : TEXT, body, audience);
 }
 
 export const encodeAudio = (wav: Uint8Array, audience: Audience) => encode(AUDIO, Buffer.from(wav), audience);
@@ -73,7 +92,11 @@ const KINDS: Record<number, Envelope['kind']> = {
   [LOGGED_TEXT]: 'text',
   [AUDIO]: 'audio',
   [SPEECH]: 'speech',
+  [VERSIONED_TEXT]: 'text',
 };
+
+/** The bytes that follow the header's except username: an offset, a version range, or none. */
+const extraBytes = (kind: number) => (kind === LOGGED_TEXT ? OFFSET_BYTES : kind === VERSIONED_TEXT ? 2 : 0);
 
 export function decodeEnvelope(payload: Buffer): Envelope | undefined {
   const logged = payload[0] === LOGGED_TEXT;
@@ -84,7 +107,7 @@ export function decodeEnvelope(payload: Buffer): Envelope | undefined {
   const exceptLength = payload[languageEnd];
   if (exceptLength === undefined) return undefined;
   const exceptEnd = languageEnd + 1 + exceptLength;
-  const bodyStart = exceptEnd + (logged ? OFFSET_BYTES : 0);
+  const bodyStart = exceptEnd + extraBytes(payload[0]!);
   if (bodyStart > payload.length) return undefined;
   const envelope: Envelope = {
     kind,
@@ -93,6 +116,10 @@ export function decodeEnvelope(payload: Buffer): Envelope | undefined {
     body: payload.subarray(bodyStart),
   };
   if (logged) envelope.offset = payload.readUIntBE(exceptEnd, OFFSET_BYTES);
+  if (payload[0] === VERSIONED_TEXT) {
+    envelope.fromVersion = payload[exceptEnd]!;
+    envelope.belowVersion = payload[exceptEnd + 1]!;
+  }
   if (kind === 'speech') {
     const { body } = envelope;
     if (body.length < 4 || 4 + body.readUInt32BE(0) > body.length) return undefined;
@@ -103,8 +130,18 @@ export function decodeEnvelope(payload: Buffer): Envelope | undefined {
   return envelope;
 }
 
-/** Whether a member with this username and language is in the envelope's audience. */
-export function isAudience(envelope: Envelope, username: string, language: string): boolean {
+/** Whether a member with this username, language and protocol version is in the envelope's audience. */
+export function isAudience(
+  envelope: Envelope,
+  username: string,
+  language: string,
+  version?: number,
+): boolean {
   if (envelope.language && envelope.language !== language) return false;
+  if (version !== undefined && !withinVersions(envelope, version)) return false;
   return !envelope.exceptUsername || envelope.exceptUsername !== username;
+}
+
+function withinVersions(envelope: Envelope, version: number): boolean {
+  return version >= (envelope.fromVersion ?? 0) && version < (envelope.belowVersion ?? ANY_VERSION);
 }

@@ -27,7 +27,7 @@ const person = (name: string) => ({ username: name, displayUsername: name.toUppe
 describe('presence announcer', () => {
   it('sends a lone JOIN at once, as before: one name, not to the joiner', async () => {
     const { sent, broadcast } = recorder();
-    const announcer = createPresenceAnnouncer({ broadcast }, clock, 50);
+    const announcer = createPresenceAnnouncer({ broadcast }, clock, { windowMs: 50 });
     await announcer.announce('R1', 'JOIN', person('a'));
     expect(sent).toEqual([
       {
@@ -41,7 +41,7 @@ describe('presence announcer', () => {
 
   it('coalesces the JOINs that follow within the window into one frame listing everyone', async () => {
     const { sent, broadcast, until } = recorder();
-    const announcer = createPresenceAnnouncer({ broadcast }, clock, 50);
+    const announcer = createPresenceAnnouncer({ broadcast }, clock, { windowMs: 50 });
     await announcer.announce('R1', 'JOIN', person('a'));
     for (const name of ['b', 'c', 'd']) await announcer.announce('R1', 'JOIN', person(name));
     await announcer.announce('R2', 'JOIN', person('x')); // another room has its own window
@@ -65,7 +65,7 @@ describe('presence announcer', () => {
 
   it('keeps JOIN and LEAVE apart and in order', async () => {
     const { sent, broadcast } = recorder();
-    const announcer = createPresenceAnnouncer({ broadcast }, clock, 10_000);
+    const announcer = createPresenceAnnouncer({ broadcast }, clock, { windowMs: 10_000 });
     await announcer.announce('R1', 'JOIN', person('a'));
     await announcer.announce('R1', 'JOIN', person('b'));
     await announcer.announce('R1', 'JOIN', person('c'));

@@ -1,6 +1,7 @@
 import type { ServerFrame, SystemFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import type { Audience } from './envelope.js';
+import { createHotRooms, forCurrentClients, forOlderClients, type HotRooms } from './hot-rooms.js';
 
 /*
  * JOIN and LEAVE, coalesced per room (docs/decisions/0110). Announced one by one, filling a room of n
@@ -12,7 +13,9 @@ import type { Audience } from './envelope.js';
  * the lists still reads a valid frame. It goes to the whole room; a client leaves itself out (a client
  * below protocol 3 gets one frame per person instead, without its own: realtime/legacy-frames.ts).
  * A JOIN and a LEAVE never share a frame, and their order is kept: an event of the other kind sends
- * what is waiting first.
+ * what is waiting first. With `members` (the room's count on every node), each frame carries the count
+ * after it for current clients, and a room above `hotAbove` people is a hot room (hot-rooms.ts): its names
+ * go only to clients below protocol 7, and current clients get counts.
  */
 
 export type PresenceEvent = 'JOIN' | 'LEAVE';
@@ -26,6 +29,18 @@ export interface PresenceAnnouncer {
   announce(roomId: string, event: PresenceEvent, person: Person): Promise<void>;
   /** Sends whatever waits now (shutdown, tests). */
   flush(): Promise<void>;
+  /** Sends every hot room's exact count that waits for the room to go quiet, now (tests). */
+  settle(): Promise<void>;
+  /** The MEMBERS frame a current client joining a hot room is sent; undefined for other rooms. */
+  countFor(roomId: string): Promise<SystemFrame | undefined>;
+}
+
+export interface AnnouncerOptions {
+  windowMs?: number;
+  /** The room's count of people on every node; without it no room is hot. */
+  members?: (roomId: string) => Promise<number>;
+  hotAbove?: number;
+  settleMs?: number;
 }
 
 type Broadcast = (roomId: string, frame: ServerFrame, audience?: Audience) => Promise<void>;
@@ -39,9 +54,18 @@ interface RoomWindow {
 export function createPresenceAnnouncer(
   hub: { broadcast: Broadcast },
   clock: Clock,
-  windowMs = 250,
+  options: AnnouncerOptions = {},
 ): PresenceAnnouncer {
+  const { windowMs = 250, members } = options;
   const rooms = new Map<string, RoomWindow>();
+  const hot: HotRooms | undefined =
+    members &&
+    createHotRooms(clock, {
+      members,
+      hotAbove: options.hotAbove ?? 200,
+      settleMs: options.settleMs ?? 2000,
+      send: (roomId, frame) => hub.broadcast(roomId, frame, forCurrentClients),
+    });
 
   function frameOf(event: PresenceEvent, people: Map<string, string>): SystemFrame {
     const [[username, displayUsername]] = people as unknown as [[string, string]];
@@ -59,14 +83,21 @@ export function createPresenceAnnouncer(
     return frame;
   }
 
-  function send(roomId: string, window: RoomWindow): Promise<void> {
+  async function send(roomId: string, window: RoomWindow): Promise<void> {
     const { event, people } = window;
     window.event = undefined;
     window.people = new Map();
-    if (!event || people.size === 0) return Promise.resolve();
+    if (!event || people.size === 0) return;
     const frame = frameOf(event, people);
-    const audience = people.size === 1 ? { exceptUsername: frame.username! } : {};
-    return hub.broadcast(roomId, frame, audience);
+    const audience: Audience = people.size === 1 ? { exceptUsername: frame.username! } : {};
+    // the count only decorates the frame: while it cannot be read, the names go out as before
+    const count = await members?.(roomId).catch(() => undefined);
+    if (count === undefined || !hot?.isHot(roomId, count)) {
+      if (count !== undefined) frame.members = count;
+      return hub.broadcast(roomId, frame, audience);
+    }
+    await hub.broadcast(roomId, frame, { ...audience, ...forOlderClients });
+    await hot.changed(roomId, event, people, count);
   }
 
   /** The window ends: send what waited and keep the window open while events keep coming. */
@@ -107,6 +138,12 @@ export function createPresenceAnnouncer(
       }
       rooms.clear();
       await Promise.all(sends);
+    },
+    async settle() {
+      await hot?.flush();
+    },
+    async countFor(roomId) {
+      return hot?.countFor(roomId).catch(() => undefined);
     },
   };
 }

@@ -59,6 +59,12 @@ export function withMemoryFallback(shared: Presence, outage: RedisOutage): Prese
       if (sharedFrom !== undefined) add(sharedListens, key(roomId, sharedFrom), -1);
       if (to !== undefined) add(sharedListens, key(roomId, to), 1);
     },
+    async members(roomId) {
+      // while Redis is away, the count this node can see is its own
+      return (
+        (await ask(() => shared.members?.(roomId) ?? Promise.resolve(undefined))) ?? local.members!(roomId)
+      );
+    },
     async listens(roomId, language) {
       // a listener on this node is known without asking anyone
       if (await local.listens(roomId, language)) return true;

@@ -20,6 +20,8 @@ export interface Presence {
   listen(roomId: string, from: string | undefined, to: string | undefined): Promise<void>;
   /** Whether any connection in the room, on any node, listens in `language`. */
   listens(roomId: string, language: string): Promise<boolean>;
+  /** How many people (not connections) are in the room, on every node: a hot room's count. */
+  members?(roomId: string): Promise<number>;
 }
 
 /** Adds `delta` to a count in a map, removing it at zero. */
@@ -33,8 +35,12 @@ function add(counts: Map<string, number>, key: string, delta: number): number {
 export function createMemoryPresence(): Presence {
   const counts = new Map<string, number>();
   const listening = new Map<string, number>();
+  const people = new Map<string, number>();
   const key = (roomId: string, username: string) => `${roomId}\u0000${username}`;
   return {
+    async members(roomId) {
+      return people.get(roomId) ?? 0;
+    },
     async listen(roomId, from, to) {
       if (from === to) return;
       if (from !== undefined) add(listening, key(roomId, from), -1);
@@ -44,10 +50,15 @@ export function createMemoryPresence(): Presence {
       return (listening.get(key(roomId, language)) ?? 0) > 0;
     },
     async join(roomId, username) {
-      return add(counts, key(roomId, username), 1) === 1;
+      const first = add(counts, key(roomId, username), 1) === 1;
+      if (first) add(people, roomId, 1);
+      return first;
     },
     async leave(roomId, username) {
-      return add(counts, key(roomId, username), -1) <= 0;
+      if (!counts.has(key(roomId, username))) return true;
+      const last = add(counts, key(roomId, username), -1) <= 0;
+      if (last) add(people, roomId, -1);
+      return last;
     },
   };
 }
@@ -72,6 +83,9 @@ export function createRedisPresence(redis: Redis, node?: NodeShares): Presence {
     },
     async listens(roomId, language) {
       return Number((await redis.hget(listeningKey(roomId), language)) ?? 0) > 0;
+    },
+    async members(roomId) {
+      return redis.hlen(key(roomId));
     },
     async join(roomId, username, displayName) {
       const multi = redis.multi().hincrby(key(roomId), username, 1).expire(key(roomId), 86_400);

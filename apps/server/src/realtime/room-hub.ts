@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { ServerFrame } from '@xtalk/protocol';
+import { PROTOCOL_VERSION, type ServerFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../bus/bus.js';
 import {
@@ -25,6 +25,8 @@ export interface HubMember {
   /** Current values; they change with setLanguage and username updates. */
   username(): string;
   language(): string;
+  /** The protocol version its client speaks; absent: the newest (a member that reads every frame). */
+  protocolVersion?(): number;
   /** `offset`: the room offset of a logged frame, delivered in order and once per node. */
   deliverText(json: Buffer, offset?: number): void;
   /** A message's spoken translation as one WAV (clients before sentence-by-sentence speech). */
@@ -89,10 +91,16 @@ interface LocalRoom {
 /** Hands a room frame to this node's members it is for; how many sockets it went to. */
 function fanOut(room: LocalRoom, envelope: Envelope): number {
   // Decided once per frame, not per member: most frames (every chat message) are for everyone.
-  const everyone = !envelope.language && !envelope.exceptUsername;
+  const everyone = !envelope.language && !envelope.exceptUsername && envelope.fromVersion === undefined;
   const { body, offset } = envelope;
   const audience = (member: HubMember) =>
-    everyone || isAudience(envelope, member.username(), member.language());
+    everyone ||
+    isAudience(
+      envelope,
+      member.username(),
+      member.language(),
+      member.protocolVersion?.() ?? PROTOCOL_VERSION,
+    );
   let sockets = 0;
   if (envelope.kind === 'audio') {
     for (const member of room.members)

@@ -72,10 +72,20 @@ export const pgliteSettings = (): string[] =>
 const openEmbedded = (dataDir: string | undefined): Promise<Db> =>
   openPglite({ dir: dataDir && join(dataDir, 'db'), settings: pgliteSettings() });
 
+/** How long a transaction may wait on its node between statements before PostgreSQL ends it. */
+const IDLE_IN_TRANSACTION_MS = 15_000;
+
 async function openPostgres(databaseUrl: string): Promise<Db> {
   // the driver is loaded only with DATABASE_URL: the embedded default never needs it (decision 0116)
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // A node that stalls or dies inside a transaction (no FIN reaches the server) would keep its row locks,
+  // a room row's among them, and every node's inserts into that room would wait: PostgreSQL ends such a
+  // transaction itself (docs/decisions/0167-no-room-waits-for-a-stalled-node.md).
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 10,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+  });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   await pool.query('select 1');

@@ -141,6 +141,8 @@ export const en = {
   'chat.leftMany': '{names} have left the chat',
   'chat.joinedOthers': '{names} and {count} others have joined the chat',
   'chat.leftOthers': '{names} and {count} others have left the chat',
+  'chat.joinedCount': '{count} people have joined the chat',
+  'chat.members': '{count} people in the room',
   'chat.and': ' and ',
   'chat.renamed': '{old} is now {name}',
   'chat.edit': 'Edit',

@@ -143,6 +143,8 @@ export const ja: Record<MessageKey, string> = {
   'chat.leftMany': '{names}さんがチャットから退出しました',
   'chat.joinedOthers': '{names}さんほか{count}人がチャットに参加しました',
   'chat.leftOthers': '{names}さんほか{count}人がチャットから退出しました',
+  'chat.joinedCount': '{count}人がチャットに参加しました',
+  'chat.members': 'ルームには{count}人います',
   'chat.and': '、',
   'chat.renamed': '{old}さんは{name}さんになりました',
   'chat.edit': '編集',

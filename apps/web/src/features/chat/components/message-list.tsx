@@ -107,7 +107,7 @@ export function MessageList({
                 }
               />
             ) : (
-              <SystemPill key={item.id} event={item.event} names={item.names} />
+              <SystemPill key={item.id} {...item} />
             ),
           )
         )}

@@ -12,16 +12,31 @@ const KEYS = {
   LEAVE: { one: 'chat.leftOne', many: 'chat.leftMany', others: 'chat.leftOthers' },
 } as const;
 
-/** JOIN/LEAVE as a centred pill: '{name} has joined the chat' / '{A and B} have joined the chat'. */
-export function SystemPill({ event, names }: { event: 'JOIN' | 'LEAVE'; names: string[] }) {
+interface PillProps {
+  event: 'JOIN' | 'LEAVE';
+  names: string[];
+  /** A hot room's pill: arrivals counted beyond `names`, and how many are in the room. */
+  others?: number | undefined;
+  members?: number | undefined;
+}
+
+/**
+ * JOIN/LEAVE as a centred pill: '{name} has joined the chat' / '{A and B} have joined the chat'; in a hot
+ * room, '{A, B and 480 others} have joined the chat · 10,000 people in the room'.
+ */
+export function SystemPill({ event, names, others: unnamed = 0, members }: PillProps) {
   const { t, language } = useI18n();
   const comma = language === 'ja' ? '、' : ', ';
   // 'and 1 other' says less than the name would
   const shown = names.length > PILL_NAMES + 1 ? names.slice(0, PILL_NAMES) : names;
-  const others = names.length - shown.length;
+  const others = names.length - shown.length + Math.max(0, unnamed);
   const joined = others > 0 ? shown.join(comma) : joinNames(shown, t('chat.and'), comma);
   const form = others > 0 ? 'others' : shown.length > 1 ? 'many' : 'one';
-  const text = t(KEYS[event][form], { name: joined, names: joined, count: others });
+  const parts = [];
+  if (shown.length > 0) parts.push(t(KEYS[event][form], { name: joined, names: joined, count: others }));
+  else if (others > 0) parts.push(t('chat.joinedCount', { count: others.toLocaleString(language) }));
+  if (members !== undefined) parts.push(t('chat.members', { count: members.toLocaleString(language) }));
+  const text = parts.join(' · ');
   return (
     <div className="flex justify-center">
       <p

@@ -1,4 +1,4 @@
-import { generatedDisplayName, type MessageFrame, type ServerFrame } from '@xtalk/protocol';
+import { generatedDisplayName, type MessageFrame, type ServerFrame, type SystemFrame } from '@xtalk/protocol';
 
 /*
  * The room's chat log as a pure reducer over server frames (spec sections 3 and 4), kept oldest first;
@@ -33,7 +33,21 @@ export interface ChatSystemEvent {
   timestamp: number;
 }
 
-export type ChatItem = ChatMessage | ChatSystemEvent;
+/**
+ * A hot room's count (protocol 7 MEMBERS): how many are in the room, how many came since the last one and
+ * the latest few of them by name; the server names no one else there.
+ */
+export interface ChatMembers {
+  kind: 'members';
+  id: string;
+  usernames: string[];
+  displayUsernames: string[];
+  joined: number;
+  members: number;
+  timestamp: number;
+}
+
+export type ChatItem = ChatMessage | ChatSystemEvent | ChatMembers;
 
 /** A streamed voice clip still being spoken (protocol 3): provisional, replaced by its message. */
 export interface LiveCaption {
@@ -148,6 +162,21 @@ function upsertMessage(state: ChatState, frame: MessageFrame): ChatState {
   return { ...state, items };
 }
 
+function membersOf(frame: SystemFrame): ChatMembers {
+  const usernames = frame.usernames ?? [];
+  return {
+    kind: 'members',
+    id: `${frame.timestamp}-MEMBERS-${frame.members ?? 0}`,
+    usernames,
+    displayUsernames: usernames.map(
+      (name, index) => frame.displayUsernames?.[index] ?? generatedDisplayName(name),
+    ),
+    joined: frame.joined ?? 0,
+    members: frame.members ?? 0,
+    timestamp: frame.timestamp,
+  };
+}
+
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   if (action.type === 'reset') return initialChatState;
   const frame = action.frame;
@@ -157,6 +186,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case 'system': {
       // the resume could not be honoured: the recent window follows, the list starts over
       if (frame.message === 'RESYNC') return initialChatState;
+      if (frame.message === 'MEMBERS') return { ...state, items: [...state.items, membersOf(frame)] };
       if (frame.message !== 'JOIN' && frame.message !== 'LEAVE') return state;
       // a burst of arrivals comes as one frame listing everyone (the receiver may be among them)
       const usernames = frame.usernames ?? [frame.username ?? ''];
@@ -242,6 +272,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       // display name they were shown under (spec section 7: username, displayUsername, oldDisplayUsername).
       let changed = false;
       const items = state.items.map((item) => {
+        if (item.kind === 'members') return item; // names the latest arrivals as they were then
         const renamed = item.username === frame.username || item.displayUsername === frame.oldDisplayUsername;
         if (!renamed) return item;
         changed = true;
@@ -288,7 +319,15 @@ export function stripQuotes(note: string): string {
 
 export type DisplayItem =
   | { kind: 'message'; message: ChatMessage }
-  | { kind: 'system'; id: string; event: 'JOIN' | 'LEAVE'; names: string[] };
+  | {
+      kind: 'system';
+      id: string;
+      event: 'JOIN' | 'LEAVE';
+      names: string[];
+      /** A hot room's pill: arrivals beyond `names`, and the room's count. */
+      others?: number;
+      members?: number;
+    };
 
 /**
  * Newest first, without the user's own JOIN/LEAVE, with consecutive JOIN (or LEAVE) events folded into one pill so a burst of arrivals
@@ -301,15 +340,34 @@ export function toDisplayItems(items: readonly ChatItem[], myUsername?: string):
       out.push({ kind: 'message', message: item });
       continue;
     }
+    if (item.kind === 'members') {
+      out.push(membersPill(item, myUsername));
+      continue;
+    }
     if (item.username === myUsername) continue; // one's own arrival, listed in a coalesced JOIN
     const last = out[out.length - 1];
-    if (last?.kind === 'system' && last.event === item.event) {
+    if (last?.kind === 'system' && last.event === item.event && last.members === undefined) {
       if (!last.names.includes(item.displayUsername)) last.names.push(item.displayUsername);
     } else {
       out.push({ kind: 'system', id: item.id, event: item.event, names: [item.displayUsername] });
     }
   }
   return out.reverse();
+}
+
+/** A hot room's count as a pill of its own: the latest arrivals named (not oneself), the rest counted. */
+function membersPill(item: ChatMembers, myUsername?: string): DisplayItem {
+  const mine = item.usernames.indexOf(myUsername ?? '');
+  const names = item.displayUsernames.filter((_, index) => index !== mine);
+  const joined = item.joined - (mine >= 0 ? 1 : 0);
+  return {
+    kind: 'system',
+    id: item.id,
+    event: 'JOIN',
+    names,
+    others: joined - names.length,
+    members: item.members,
+  };
 }
 
 /** 'A', 'A and B', 'A, B and C' (the joiner word comes from the dictionary). */

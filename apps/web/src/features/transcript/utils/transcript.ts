@@ -27,7 +27,7 @@ export interface TranscriptMessage {
 }
 
 /** Anything else in the chat log (JOIN/LEAVE events) is accepted and skipped. */
-export type TranscriptItem = TranscriptMessage | { kind: 'system' };
+export type TranscriptItem = TranscriptMessage | { kind: 'system' | 'members' };
 
 export interface TranscriptOptions {
   roomId: string;
