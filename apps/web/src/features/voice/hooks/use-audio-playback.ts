@@ -6,21 +6,8 @@ import { StorageKey, readString, writeString } from '../../../lib/storage';
 import { AudioQueue, htmlAudioPlayer, type ClipPlayer } from '../utils/audio-queue';
 import { SPEECH_TOGGLE } from '../components/speech-button';
 import { SpeechQueue } from '../utils/speech-queue';
+import { countReceived, recordSpeech } from '../utils/test-hooks';
 import { WavError, validateWav } from '../utils/wav';
-
-/**
- * Browser tests cannot hear: with `localStorage['xtalk:test-hooks'] = '1'` every accepted spoken translation
- * is counted in `window.__xtalkAudioReceived`. Without the flag nothing is exposed.
- */
-function countForTests(): void {
-  try {
-    if (localStorage.getItem('xtalk:test-hooks') !== '1') return;
-    const target = window as unknown as { __xtalkAudioReceived?: number };
-    target.__xtalkAudioReceived = (target.__xtalkAudioReceived ?? 0) + 1;
-  } catch {
-    // storage unavailable: no hooks
-  }
-}
 
 const AVATAR_ERROR_TOAST = 'avatar-error';
 
@@ -91,6 +78,7 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
   /** A `speech` frame: its audio is the next binary frame. */
   const onSpeech = useCallback((frame: SpeechFrame) => {
     pendingRef.current = frame;
+    recordSpeech(frame);
   }, []);
 
   const enqueueWav = useCallback((buffer: ArrayBuffer) => {
@@ -99,7 +87,7 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
     if (speechRef.current?.muted) return;
     if (speech && isOgg(buffer)) {
       speechRef.current?.add(speech, new Blob([buffer], { type: 'audio/ogg' }));
-      countForTests();
+      countReceived();
       return;
     }
     try {
@@ -111,7 +99,7 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
       return;
     }
     queueRef.current?.enqueue(new Blob([buffer], { type: 'audio/wav' }));
-    countForTests();
+    countReceived();
   }, []);
 
   /** The message was corrected: what is left of its old speech is not played. */
