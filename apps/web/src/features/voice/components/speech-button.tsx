@@ -24,7 +24,7 @@ export function SpeechButton({ muted, locked, speakingId, onToggle }: SpeechButt
       data-testid={SPEECH_TOGGLE}
       data-state={state}
       data-speaking={speakingId}
-      className={state === 'waiting' ? 'text-amber-700 dark:text-amber-300' : undefined}
+      className={state === 'waiting' ? 'text-amber-700! dark:text-amber-300!' : undefined}
       icon={
         muted ? <VolumeX /> : <Volume2 className={speakingId === undefined ? undefined : 'animate-pulse'} />
       }
