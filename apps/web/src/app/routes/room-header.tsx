@@ -35,7 +35,7 @@ export function RoomHeader(props: RoomHeaderProps) {
   const { roomId, isGuest } = props;
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      <div className="mx-auto flex h-14 w-full max-w-4xl items-center gap-2 px-3 sm:px-6">
+      <div className="mx-auto flex h-14 w-full max-w-4xl items-center gap-1 px-3 sm:gap-2 sm:px-6">
         <span className="mr-1 hidden text-xl font-black tracking-tight text-indigo-600 sm:inline dark:text-indigo-400">
           XTalk
         </span>

@@ -168,7 +168,7 @@ export const en = {
   'audio.avatarError': 'Avatar playback error',
   'speech.on': 'Speech',
   'speech.off': 'Muted',
-  'speech.waiting': 'Tap to hear',
+  'speech.waiting': 'Waiting',
   'speech.speaking': 'Speaking',
   'voice.record': 'Tap to record a voice message',
   'voice.stop': 'Tap to stop and send',

@@ -170,7 +170,7 @@ export const ja: Record<MessageKey, string> = {
   'audio.avatarError': 'アバターの再生エラー',
   'speech.on': '音声',
   'speech.off': 'ミュート',
-  'speech.waiting': 'タップで再生',
+  'speech.waiting': '待機中',
   'speech.speaking': '読み上げ中',
   'voice.record': 'タップして音声メッセージを録音',
   'voice.stop': 'タップして停止・送信',
