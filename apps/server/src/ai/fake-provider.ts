@@ -37,6 +37,8 @@ export interface FakeProviderOptions {
   slowMs?: number;
   /** Fixed latency of note, speech and transcription calls (ms). Default 0. */
   latencyMs?: number;
+  /** Speech's own latency instead (ms): an engine's time to the first byte of audio. */
+  speechLatencyMs?: number;
   /** Text returned by transcribe when the audio carries no marker. */
   transcript?: string;
   /** Streaming transcription: delay of each scripted delta after the audio that holds it (ms). Default 0. */
@@ -157,7 +159,7 @@ export class FakeProvider implements AiProvider {
 
   async synthesize(request: SpeechRequest): Promise<Uint8Array> {
     const call = this.record('speech', request.text, request.language);
-    await sleep(this.options.latencyMs ?? 0, request.signal);
+    await sleep(this.options.speechLatencyMs ?? this.options.latencyMs ?? 0, request.signal);
     call.finishedAt = performance.now();
     const seconds = Math.min(2, Math.max(0.2, [...request.text].length * 0.05));
     return sineWav(seconds, request.language === 'ja' ? 660 : 440);

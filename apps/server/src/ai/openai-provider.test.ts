@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAiProvider } from './openai-provider.js';
 import type { FakeOpenAiServer } from './testing/fake-openai-server.js';
 import { startFakeOpenAiServer } from './testing/fake-openai-server.js';
-import { sineWav } from '../audio/index.js';
+import { isWav, readWavInfo, sineWav } from '../audio/index.js';
 import { collect } from './testing/collect.js';
 
 let server: FakeOpenAiServer;
@@ -55,13 +55,26 @@ describe('openai provider', () => {
     expect(server.requests[0]?.body.language).toBeUndefined();
   });
 
-  it('returns WAV speech and rejects a body that is not WAV', async () => {
+  it('asks for raw PCM and returns it as a 24 kHz WAV; a failing server is an error', async () => {
+    server.speechSeconds = 0.5;
     const wav = await provider().synthesize({ text: 'hello', language: 'en' });
-    expect(String.fromCharCode(...wav.subarray(0, 4))).toBe('RIFF');
+    expect(server.requests.at(-1)?.body).toMatchObject({ input: 'hello', response_format: 'pcm' });
+    expect(readWavInfo(wav)).toMatchObject({ sampleRate: 24_000, channels: 1 });
+    expect(readWavInfo(wav)?.durationSeconds).toBeCloseTo(0.5, 2);
     server.speechStatus = 500;
     await expect(provider().synthesize({ text: 'hello', language: 'en' })).rejects.toMatchObject({
       status: 500,
     });
+  });
+
+  it('asks for WAV from then on when the server does not offer PCM', async () => {
+    server.speechFormats = ['wav'];
+    const engine = provider();
+    const first = await engine.synthesize({ text: 'one', language: 'en' });
+    const second = await engine.synthesize({ text: 'two', language: 'en' });
+    expect(isWav(first) && isWav(second)).toBe(true);
+    const formats = server.requests.map((r) => `${String(r.body.input)}:${String(r.body.response_format)}`);
+    expect(formats).toEqual(['one:pcm', 'one:wav', 'two:wav']);
   });
 
   it('streams a translation as pieces', async () => {

@@ -18,7 +18,7 @@ import type {
   TranslateRequest,
 } from './provider.js';
 import { AiError, languageFromScript, normaliseLanguage } from './provider.js';
-import { isWav } from '../audio/index.js';
+import { encodeWav, isWav } from '../audio/index.js';
 import { createRealtimeStream } from './openai-realtime.js';
 import { createRescanStream } from './rescan-stream.js';
 import { lazyModule } from '../lazy-module.js';
@@ -26,7 +26,7 @@ import type { TranscriptionStream, TranscriptionStreamOptions } from './transcri
 
 /*
  * Any OpenAI-compatible API through the official SDK: streaming chat completions for translation and
- * hints, audio.speech (WAV) for speech, audio.transcriptions for voice input. The SDK's own retries are
+ * hints, audio.speech (PCM, else WAV) for speech, audio.transcriptions for voice input. The SDK's own retries are
  * off: the translation service retries with its own bounded backoff and timeout for every provider alike.
  */
 
@@ -150,25 +150,35 @@ export class OpenAiProvider implements AiProvider {
     return parseNote(answer);
   }
 
+  /** `pcm` until the server refuses it; then `wav` for the life of the provider. */
+  private speechFormat: 'pcm' | 'wav' = 'pcm';
+
+  /**
+   * Raw PCM where the server offers it (decision 0168): the pipeline encodes it as Ogg/Opus for current
+   * clients and keeps it as WAV for older ones, so asking for PCM spares a decode and a second header.
+   */
   async synthesize(request: SpeechRequest): Promise<Uint8Array> {
-    const response = await (
-      await this.client()
-    ).audio.speech.create(
-      {
-        model: this.options.ttsModel,
-        voice: this.options.ttsVoice,
-        input: request.text,
-        response_format: 'wav',
-      },
-      { signal: request.signal },
-    );
-    const wav = new Uint8Array(await response.arrayBuffer());
-    if (!isWav(wav)) {
-      throw new AiError(`speech engine returned ${wav.length} bytes that are not a WAV file`, {
-        retryable: true,
-      });
+    const format = this.speechFormat;
+    let response: Response;
+    try {
+      response = await (
+        await this.client()
+      ).audio.speech.create(
+        {
+          model: this.options.ttsModel,
+          voice: this.options.ttsVoice,
+          input: request.text,
+          response_format: format,
+        },
+        { signal: request.signal },
+      );
+    } catch (error) {
+      if (format !== 'pcm' || !refusesFormat(error)) throw error;
+      this.speechFormat = 'wav';
+      return this.synthesize(request);
     }
-    return wav;
+    const type = response.headers.get('content-type') ?? '';
+    return speechAsWav(new Uint8Array(await response.arrayBuffer()), format, type);
   }
 
   async transcribe(audio: Uint8Array, options: TranscribeOptions = {}): Promise<Transcription> {
@@ -193,4 +203,31 @@ export class OpenAiProvider implements AiProvider {
       normaliseLanguage(result.language) ?? languageFromScript(text) ?? options.languageHint ?? 'en';
     return { text, language };
   }
+}
+
+/** OpenAI's `pcm`: 16-bit little-endian mono samples at 24 kHz, without a header. */
+const PCM_RATE = 24_000;
+
+/** A 400 or 422 to the speech request: the server does not offer the format asked for. */
+function refusesFormat(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return status === 400 || status === 422;
+}
+
+/** The speech engine's body as WAV: a WAV as it is (some servers answer WAV whatever is asked), PCM wrapped. */
+function speechAsWav(body: Uint8Array, format: 'pcm' | 'wav', contentType: string): Uint8Array {
+  if (isWav(body)) return body;
+  const audio = !/json|text/.test(contentType) && body.length >= 2 && body.length % 2 === 0;
+  if (format === 'pcm' && audio) {
+    const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+    const samples = new Int16Array(body.length / 2);
+    for (let i = 0; i < samples.length; i += 1) samples[i] = view.getInt16(i * 2, true);
+    return encodeWav(samples, PCM_RATE);
+  }
+  throw new AiError(
+    `speech engine returned ${body.length} bytes that are not ${format.toUpperCase()} audio`,
+    {
+      retryable: true,
+    },
+  );
 }

@@ -164,7 +164,7 @@ describe('translation service with the openai provider', () => {
     expect(output.framesOf('noteComplete')).toEqual([]);
   });
 
-  it('synthesises the translation once per target language as WAV and sends it to that language, never the author', async () => {
+  it('synthesises the translation once per target language from PCM and sends it to that language, never the author', async () => {
     const svc = start({ notes: false }, ['en', 'ja', 'fr']);
     const m = message('Good morning everyone');
     post(svc, 'ROOM1', m);
@@ -174,7 +174,7 @@ describe('translation service with the openai provider', () => {
     for (const sent of output.audio) {
       expect(sent.roomId).toBe('ROOM1');
       expect(sent.exceptUsername).toBe('alice');
-      expect(readWavInfo(sent.wav)?.sampleRate).toBe(16_000);
+      expect(readWavInfo(sent.wav)?.sampleRate).toBe(24_000);
     }
     const speech = server.requests.filter((r) => r.path === '/v1/audio/speech');
     expect(speech).toHaveLength(2);
@@ -183,7 +183,7 @@ describe('translation service with the openai provider', () => {
       'ja: Good morning everyone',
     ]);
     for (const r of speech) {
-      expect(r.body).toMatchObject({ model: 'test-tts-model', voice: 'test-voice', response_format: 'wav' });
+      expect(r.body).toMatchObject({ model: 'test-tts-model', voice: 'test-voice', response_format: 'pcm' });
     }
   });
 

@@ -24,6 +24,8 @@ export const StorageKey = {
   listen: 'listen',
   /** The last message id seen per room, for "Catch me up" (features/catch-up/utils/last-seen.ts). */
   seen: 'seen',
+  /** 'off' while spoken translations are muted (features/voice/hooks/use-audio-playback.ts). */
+  speech: 'speech',
 } as const;
 export type StorageKeyName = (typeof StorageKey)[keyof typeof StorageKey];
 

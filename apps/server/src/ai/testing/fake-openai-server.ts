@@ -6,7 +6,8 @@ import { attachFakeRealtime, type FakeRealtime } from './fake-realtime.js';
 
 /*
  * A fake OpenAI-compatible HTTP server for tests: real HTTP on 127.0.0.1, real SSE streaming of
- * chat.completion.chunk events, a real WAV body for /v1/audio/speech and real multipart parsing for
+ * chat.completion.chunk events, real audio for /v1/audio/speech (raw PCM or WAV, as asked) and
+ * real multipart parsing for
  * /v1/audio/transcriptions. Every request is recorded for assertions; behaviour is scripted per test.
  */
 
@@ -40,6 +41,10 @@ export interface FakeOpenAiServer {
     | undefined;
   /** Status to answer /v1/audio/speech with instead of a WAV (e.g. 500). */
   speechStatus: number | undefined;
+  /** The speech formats offered (default pcm and wav); another is answered 400, as OpenAI does. */
+  speechFormats: string[];
+  /** Seconds of audio per speech answer. */
+  speechSeconds: number;
   transcription: { text: string; language?: string };
   /** The Realtime transcription WebSocket (fake-realtime.ts). */
   realtime: FakeRealtime;
@@ -86,6 +91,8 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     chatRequests: () => requests.filter((r) => r.path === '/v1/chat/completions'),
     onChat: undefined,
     speechStatus: undefined,
+    speechFormats: ['pcm', 'wav'],
+    speechSeconds: 0.25,
     transcription: { text: 'hello there', language: 'english' },
     realtime: undefined as unknown as FakeRealtime,
     close: async () => undefined,
@@ -166,9 +173,15 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
           response.end(JSON.stringify({ error: { message: 'speech failed' } }));
           return;
         }
-        const wav = sineWav(0.25);
-        response.writeHead(200, { 'content-type': 'audio/wav', 'content-length': String(wav.length) });
-        response.end(Buffer.from(wav));
+        const format = typeof body.response_format === 'string' ? body.response_format : 'mp3';
+        if (!state.speechFormats.includes(format)) {
+          response.writeHead(400, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ error: { message: `response_format ${format} is not supported` } }));
+          return;
+        }
+        const { bytes, type } = speechAudio(format, state.speechSeconds);
+        response.writeHead(200, { 'content-type': type, 'content-length': String(bytes.length) });
+        response.end(Buffer.from(bytes));
         return;
       }
       if (path === '/v1/audio/transcriptions') {
@@ -202,4 +215,11 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
   return state;
+}
+
+/** A sine tone in the format asked for: OpenAI's `pcm` (24 kHz PCM16, no header) or a WAV. */
+function speechAudio(format: string, seconds: number): { bytes: Uint8Array; type: string } {
+  const wav = sineWav(seconds, 440, 24_000);
+  if (format === 'wav') return { bytes: wav, type: 'audio/wav' };
+  return { bytes: wav.subarray(44), type: 'audio/pcm' };
 }

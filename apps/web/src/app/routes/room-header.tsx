@@ -6,6 +6,7 @@ import { InviteButton } from '../../features/invite/components/invite-button';
 import { shareLink } from '../../features/invite/utils/share-link';
 import { RoomIdButton } from '../../features/room/components/room-id-button';
 import { SettingsMenu } from '../../features/settings/components/settings-menu';
+import { SpeechButton, type SpeechButtonProps } from '../../features/voice/components/speech-button';
 import { TranscriptMenu } from '../../features/transcript/components/transcript-menu';
 import type { TranscriptGlossaryEntry } from '../../features/transcript/utils/transcript';
 import { useI18n } from '../../lib/i18n';
@@ -25,15 +26,16 @@ export interface RoomHeaderProps {
   onGlossary(): void;
   onCatchUp(): void;
   loadGlossary: () => Promise<readonly TranscriptGlossaryEntry[]>;
+  speech: Omit<SpeechButtonProps, 'onToggle'> & { toggleMute: SpeechButtonProps['onToggle'] };
 }
 
-/** The room screen's bar: the room, invite, transcript, balance (or sign in) and the settings menu. */
+/** The room screen's bar: the room, invite, transcript, the speech control, balance (or sign in) and the settings menu. */
 export function RoomHeader(props: RoomHeaderProps) {
   const { t } = useI18n();
   const { roomId, isGuest } = props;
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      <div className="mx-auto flex h-14 w-full max-w-4xl items-center gap-2 px-3 sm:px-6">
+      <div className="mx-auto flex h-14 w-full max-w-4xl items-center gap-1 px-3 sm:gap-2 sm:px-6">
         <span className="mr-1 hidden text-xl font-black tracking-tight text-indigo-600 sm:inline dark:text-indigo-400">
           XTalk
         </span>
@@ -46,6 +48,7 @@ export function RoomHeader(props: RoomHeaderProps) {
           link={roomId ? shareLink(window.location.href, roomId) : ''}
           loadGlossary={props.loadGlossary}
         />
+        <SpeechButton {...props.speech} onToggle={props.speech.toggleMute} />
         {!isGuest && <BalanceButton token={props.token} />}
         {isGuest && (
           <HeaderButton

@@ -1,4 +1,4 @@
-import { NEW_ROOM, type User } from '@xtalk/protocol';
+import { NEW_ROOM, type ServerFrame, type User } from '@xtalk/protocol';
 import { useState } from 'react';
 import { lazyDialog } from '../../components/ui/lazy-dialog';
 import { useLocation, useNavigate, useSearchParams } from '../../lib/router';
@@ -32,6 +32,22 @@ const ProfileDialog = lazyDialog(
   async () => (await import('../../features/settings/components/profile-dialog')).ProfileDialog,
 );
 
+/** The room's frames, and to the player what it needs: a sentence's `speech` (its audio is the next
+ * binary frame) and a correction, which stops the old text's speech. */
+function withSpeech(
+  onFrame: (frame: ServerFrame) => void,
+  audio: Pick<ReturnType<typeof useAudioPlayback>, 'onSpeech' | 'corrected' | 'enqueueWav'>,
+) {
+  return {
+    onFrame: (frame: ServerFrame) => {
+      if (frame.type === 'speech') audio.onSpeech(frame);
+      if (frame.type === 'messageEdited') audio.corrected(frame.id);
+      onFrame(frame);
+    },
+    onBinary: audio.enqueueWav,
+  };
+}
+
 /** The room screen (spec section 2): composes the room, chat, invite, settings and voice features. */
 export function TranslatePage() {
   const session = useAuthSession()!;
@@ -53,13 +69,11 @@ export function TranslatePage() {
     routeRoom,
     token: session.token,
     username: session.user.username,
-    onFrame,
-    onBinary: audio.enqueueWav,
+    ...withSpeech(onFrame, audio),
     onNewSession,
   });
 
   const recorder = useRoomRecorder(microphones.selected, audio.stop, connection);
-
   const isGuest = session.user.provider === 'guest';
   // Signing in comes back here: a guest who signs in keeps their room (spec section 2).
   const goLogin = () => {
@@ -109,6 +123,7 @@ export function TranslatePage() {
         onProfile={() => setProfileOpen(true)}
         onLogin={goLogin}
         onLogout={() => void navigate('/logout')}
+        speech={audio}
         {...aids.header}
       />
       <RoomAids aids={aids} isGuest={isGuest} languages={room.languages} onLogin={goLogin} />
@@ -133,6 +148,7 @@ export function TranslatePage() {
           onEdit={connection.sendEdit}
           editWindowMs={room.editWindowMs}
           captions={chat.captions}
+          speakingId={audio.speakingId}
         />
       )}
 

@@ -1,5 +1,5 @@
 import { avatarColours, nameColours, type UiLanguage } from '@xtalk/protocol';
-import { Lightbulb } from 'lucide-react';
+import { Lightbulb, Volume2 } from 'lucide-react';
 import { useRef, useState, type CSSProperties } from 'react';
 import { useI18n } from '../../../lib/i18n';
 import { cn } from '../../../lib/cn';
@@ -15,6 +15,8 @@ export interface MessageItemProps {
   listening?: string | undefined;
   /** Given when the viewer may correct this message (their own, within the edit window). */
   onEdit?: ((id: number, text: string) => boolean) | undefined;
+  /** Its translation is being spoken now. */
+  speaking?: boolean;
 }
 
 function initials(name: string): string {
@@ -28,7 +30,7 @@ function initials(name: string): string {
  * Names and texts are bidi-isolated (<bdi>, dir="auto"): a right-to-left override or other bidi control
  * in them stays inside them and cannot reorder the name, the time or the text next to it.
  */
-export function MessageItem({ message, isMe, now, listening, onEdit }: MessageItemProps) {
+export function MessageItem({ message, isMe, now, listening, onEdit, speaking }: MessageItemProps) {
   const { t, language } = useI18n();
   const [showNote, setShowNote] = useState(false);
   const [editing, setEditing] = useState(false);
@@ -50,6 +52,7 @@ export function MessageItem({ message, isMe, now, listening, onEdit }: MessageIt
       data-message-id={message.id}
       data-me={isMe || undefined}
       data-tutorial={message.isTutorial || undefined}
+      data-speaking={speaking || undefined}
       className={cn('flex gap-3', isMe && 'flex-row-reverse')}
     >
       <div
@@ -79,10 +82,17 @@ export function MessageItem({ message, isMe, now, listening, onEdit }: MessageIt
             {formatRelativeTime(message.timestamp, language as UiLanguage, now)}
           </time>
           {message.editedAt !== undefined && <EditedMark editedAt={message.editedAt} now={now} />}
+          {speaking && (
+            <span className="inline-flex shrink-0 items-center gap-1 self-center font-medium text-indigo-700 dark:text-indigo-300">
+              <Volume2 className="size-3.5 animate-pulse" aria-hidden="true" />
+              {t('speech.speaking')}
+            </span>
+          )}
         </header>
         <div
           className={cn(
             'rounded-3xl px-4 py-3 shadow-sm ring-1',
+            speaking && 'ring-2 ring-indigo-400! dark:ring-indigo-500!',
             isMe
               ? 'rounded-tr-md bg-indigo-50 ring-indigo-100 dark:bg-indigo-950/60 dark:ring-indigo-900'
               : 'rounded-tl-md bg-white ring-slate-200 dark:bg-slate-900 dark:ring-slate-800',

@@ -24,6 +24,8 @@ export interface MessageListProps {
   editWindowMs?: number | undefined;
   /** Streamed voice clips still being spoken (protocol 3), shown above the newest message. */
   captions?: Readonly<Record<string, LiveCaption>>;
+  /** The message whose translation is being spoken. */
+  speakingId?: number | undefined;
 }
 
 const noop = () => undefined;
@@ -40,6 +42,7 @@ export function MessageList({
   onEdit,
   editWindowMs = 0,
   captions,
+  speakingId,
 }: MessageListProps) {
   const live = Object.values(captions ?? {}).filter(
     (caption) => caption.text !== '' && caption.displayUsername !== '',
@@ -98,6 +101,7 @@ export function MessageList({
                 isMe={item.message.username === myUsername}
                 now={now}
                 listening={listening}
+                speaking={item.message.id === speakingId}
                 onEdit={
                   item.message.username === myUsername &&
                   !item.message.isTutorial &&

@@ -1,28 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AudioQueue, type ClipPlayer } from './audio-queue';
-
-/** A player whose clips finish (or fail) when the test says so. */
-function controllablePlayer() {
-  const started: Array<{ clip: Blob; finish: () => void; fail: (e: Error) => void; stopped: boolean }> = [];
-  const player: ClipPlayer = (clip) => {
-    let finish!: () => void;
-    let fail!: (e: Error) => void;
-    const done = new Promise<void>((resolve, reject) => {
-      finish = resolve;
-      fail = reject;
-    });
-    const entry = { clip, finish, fail, stopped: false };
-    started.push(entry);
-    return {
-      done,
-      stop: () => {
-        entry.stopped = true;
-        finish();
-      },
-    };
-  };
-  return { player, started };
-}
+import { AudioQueue } from './audio-queue';
+import { controllablePlayer } from './controllable-player';
 
 const clip = (name: string) => new Blob([name], { type: 'audio/wav' });
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));

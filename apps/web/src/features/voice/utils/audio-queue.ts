@@ -4,6 +4,8 @@
  * and error handling are testable without a browser audio stack.
  */
 
+import { countPlaying } from './test-hooks';
+
 export interface PlayHandle {
   /** Resolves when the clip ended, rejects when it could not be played. */
   done: Promise<void>;
@@ -69,13 +71,20 @@ export const htmlAudioPlayer: ClipPlayer = (clip) => {
   const url = URL.createObjectURL(clip);
   const audio = new Audio(url);
   let settle: (error?: unknown) => void = () => {};
+  let sounding = false;
   const done = new Promise<void>((resolve, reject) => {
     settle = (error) => {
+      if (sounding) countPlaying(-1);
+      sounding = false;
       URL.revokeObjectURL(url);
       if (error) reject(error instanceof Error ? error : new Error(String(error)));
       else resolve();
     };
   });
+  audio.onplaying = () => {
+    if (!sounding) countPlaying(1);
+    sounding = true;
+  };
   audio.onended = () => settle();
   audio.onerror = () => settle(audio.error ?? new Error('Audio element error'));
   audio.play().catch((error: unknown) => settle(error));
