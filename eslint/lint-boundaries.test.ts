@@ -117,7 +117,7 @@ describe('server boundaries', () => {
         'apps/server/src/rooms/lint-probe.ts',
         code('`select m.id from messages m join users u on u.id = m.user_id`'),
       ),
-    ).toEqual([expect.stringMatching(/Table 'users' belongs to the auth module; rooms goes through/)]);
+    ).toEqual([expect.stringMatching(/Table 'users' belongs to the accounts module; rooms goes through/)]);
     expect(
       await problems(
         'apps/server/src/rooms/lint-probe.ts',

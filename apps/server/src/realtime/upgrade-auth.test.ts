@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthenticator } from '../auth/authenticate.js';
-import { createTokens } from '../auth/tokens.js';
-import { createUsersRepo } from '../auth/users-repo.js';
+import { createAuthenticator } from '../accounts/sessions/authenticate.js';
+import { createTokens } from '../accounts/sessions/tokens.js';
+import { createUsersRepo } from '../accounts/users/users-repo.js';
 import { createRoomsRepo } from '../rooms/rooms-repo.js';
 import { createSessionHandoffs } from '../rooms/session-handoffs.js';
 import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { authenticatedAs, type Authenticator } from '../auth/authenticate.js';
+import { authenticatedAs, type Authenticator } from '../accounts/sessions/authenticate.js';
 import { HttpError } from '../http-errors.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { SessionHandoffs } from '../rooms/session-handoffs.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { liveUserSelect, userColumnsOf, type UserRow } from '../auth/users-repo.js';
+import { liveUserSelect, userColumnsOf, type UserRow } from '../accounts/users/users-repo.js';
 import type { Db } from '../store/db.js';
 import { createMessageChanges } from './message-changes.js';
 import { createMessageEdits } from './message-edits.js';
