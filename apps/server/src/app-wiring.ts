@@ -7,7 +7,7 @@ import { accountRoutes } from './accounts/sign-in/account-routes.js';
 import type { Authenticator } from './accounts/sessions/authenticate.js';
 import { createAltchaBotCheck, createTurnstileBotCheck, type BotCheck } from './accounts/sign-in/botcheck.js';
 import { deleteExpiredAuthRows } from './accounts/users/expired-rows.js';
-import { deleteIdleGuests } from './accounts/users/idle-guests.js';
+import { deleteIdleGuests } from './use-cases/guest-rooms.js';
 import { createOidc } from './accounts/sign-in/oidc.js';
 import { playerAccounts } from './accounts/links/player-accounts.js';
 import type { PlayerLinks } from './accounts/links/player-links.js';

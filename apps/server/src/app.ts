@@ -20,7 +20,7 @@ import {
 import { createAuthenticator } from './accounts/sessions/authenticate.js';
 import { resolveAuthSecret } from './accounts/sessions/auth-secret.js';
 import type { BotCheck } from './accounts/sign-in/botcheck.js';
-import { createPlayerLinks } from './accounts/links/player-links.js';
+import { createPlayerLinks } from './use-cases/guest-rooms.js';
 import { authRoutes } from './accounts/sign-in/guest-routes.js';
 import { createTokens } from './accounts/sessions/tokens.js';
 import { createUsersRepo } from './accounts/users/users-repo.js';

@@ -1,9 +1,13 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { SIGN_IN_PROVIDERS, type LinkProvider, type PlayerLink } from '@xtalk/protocol';
-import { countJoinedRooms } from '../../rooms/user-merge.js';
-import type { Db, Queryable } from '../../store/db.js';
+import type { Db } from '../../store/db.js';
+import type { UserRooms } from '../user-rooms.js';
+import { findOrCreatePlayer, findUser, insertLink, type Identity } from './identities.js';
 import { absorbPlayer } from './player-merge.js';
-import type { UserRow } from '../users/users-repo.js';
+
+export { LinkConflictError, type Identity } from './identities.js';
+
+/** The last sign-in of a player cannot be removed: they could never sign in again. */
+export class LastSignInError extends Error {}
 
 /*
  * One player, several sign-ins (spec section 7, link/unlink). `player_links` maps every identity (an OIDC
@@ -12,79 +16,13 @@ import type { UserRow } from '../users/users-repo.js';
  * username and usage stay with the player. See docs/decisions/0050-linked-sign-ins.md.
  */
 
-export interface Identity {
-  provider: LinkProvider;
-  subject: string;
-  /** The OIDC issuer (`ggl`) or the store (`store`); empty otherwise. */
-  issuer?: string;
-}
-
-/** The identity is held by another player; linking it here would take it from them. */
-export class LinkConflictError extends Error {}
-/** The last sign-in of a player cannot be removed: they could never sign in again. */
-export class LastSignInError extends Error {}
-
-const USER_COLUMNS = 'u.id, u.provider, u.subject, u.username, u.display_name, u.name';
-
-async function findUser(q: Queryable | Db, identity: Identity): Promise<UserRow | undefined> {
-  const { rows } = await q.query<UserRow>(
-    `select ${USER_COLUMNS} from player_links l join users u on u.id = l.user_id
-     where l.provider = $1 and l.issuer = $2 and l.subject = $3 and u.merged_into is null`,
-    [identity.provider, identity.issuer ?? '', identity.subject],
-  );
-  return rows[0];
-}
-
-async function insertLink(q: Queryable | Db, userId: string, identity: Identity): Promise<void> {
-  const { rows } = await q.query<{ user_id: string }>(
-    `insert into player_links (user_id, provider, issuer, subject) values ($1, $2, $3, $4)
-     on conflict (provider, issuer, subject) do update set provider = excluded.provider
-     returning user_id`,
-    [userId, identity.provider, identity.issuer ?? '', identity.subject],
-  );
-  if (rows[0]?.user_id !== userId) throw new LinkConflictError('This sign-in belongs to another player.');
-}
-
-export function createPlayerLinks(db: Db) {
+export function createPlayerLinks(db: Db, rooms: UserRooms) {
   return {
     findUser: (identity: Identity) => findUser(db, identity),
 
-    /**
-     * The player of this identity, or a new signed-in player holding it. `preferredSubject` becomes the
-     * new player's own id when free (an OIDC subject stays the platformPlayerId it always was).
-     */
-    async findOrCreate(identity: Identity, profile: { name?: string; preferredSubject?: string } = {}) {
-      const existing = await findUser(db, identity);
-      if (existing) return existing;
-      try {
-        return await db.transaction(async (tx) => {
-          const id = randomUUID();
-          const subject = profile.preferredSubject ?? `p-${randomBytes(8).toString('hex')}`;
-          const issuer = profile.preferredSubject ? (identity.issuer ?? null) : null;
-          const username = `u-${randomBytes(6).toString('hex')}`;
-          const name = (profile.name ?? '').slice(0, 80);
-          const inserted = await tx.query(
-            `insert into users (id, provider, issuer, subject, username, name) values ($1, 'ggl', $2, $3, $4, $5)
-             on conflict do nothing returning id`,
-            [id, issuer, subject, username, name],
-          );
-          if (!inserted.rows[0]) {
-            // the subject is taken (an identity unlinked from its first player): a fresh player id instead
-            await tx.query(
-              `insert into users (id, provider, subject, username, name) values ($1, 'ggl', $2, $3, $4)`,
-              [id, `p-${randomBytes(8).toString('hex')}`, username, name],
-            );
-          }
-          await insertLink(tx, id, identity);
-          return (await findUser(tx, identity))!;
-        });
-      } catch (error) {
-        // another node created it first: theirs stands
-        const raced = await findUser(db, identity);
-        if (raced) return raced;
-        throw error;
-      }
-    },
+    /** The player of this identity, or a new signed-in player holding it (identities.ts). */
+    findOrCreate: (identity: Identity, profile: { name?: string; preferredSubject?: string } = {}) =>
+      findOrCreatePlayer(db, identity, profile),
 
     async list(userId: string): Promise<PlayerLink[]> {
       const { rows } = await db.query<{ provider: LinkProvider; issuer: string; subject: string }>(
@@ -144,14 +82,14 @@ export function createPlayerLinks(db: Db) {
         'select count(*)::int as links from player_links where user_id = $1',
         [userId],
       );
-      return rows[0]?.links === 1 && (await countJoinedRooms(db, userId)) === 0;
+      return rows[0]?.links === 1 && (await rooms.joinedRoomCount(db, userId)) === 0;
     },
 
     /**
      * Moves everything of player `fromId` into `intoId` (player-merge.ts): links, room history, messages
      * and open sessions; the old row stays, marked merged.
      */
-    absorb: (fromId: string, intoId: string): Promise<void> => absorbPlayer(db, fromId, intoId),
+    absorb: (fromId: string, intoId: string): Promise<void> => absorbPlayer(db, rooms, fromId, intoId),
   };
 }
 export type PlayerLinks = ReturnType<typeof createPlayerLinks>;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { moveRoomData } from '../../rooms/user-merge.js';
 import type { Db } from '../../store/db.js';
+import type { UserRooms } from '../user-rooms.js';
 import type { UserRow } from '../users/users-repo.js';
 
 /** What a signed-in account's username is until its owner picks one (see users-repo). */
@@ -13,7 +13,7 @@ const UNCHOSEN_MEMBER_NAME = /^u-[0-9a-f]{12}$/;
  * old row stays (rows elsewhere point at it) but is marked merged, so its tokens sign no one in.
  * One transaction: the rooms module's part runs on it too, so the merge commits whole or not at all.
  */
-export async function absorbPlayer(db: Db, fromId: string, intoId: string): Promise<void> {
+export async function absorbPlayer(db: Db, rooms: UserRooms, fromId: string, intoId: string): Promise<void> {
   if (fromId === intoId) return;
   await db.transaction(async (tx) => {
     const { rows } = await tx.query<UserRow & { merged_into: string | null }>(
@@ -23,7 +23,7 @@ export async function absorbPlayer(db: Db, fromId: string, intoId: string): Prom
     const from = rows.find((row) => row.id === fromId);
     const into = rows.find((row) => row.id === intoId);
     if (!from || !into || from.merged_into || into.merged_into) return;
-    await moveRoomData(tx, fromId, intoId);
+    await rooms.moveUser(tx, fromId, intoId);
     await tx.query('update player_links set user_id = $2 where user_id = $1', [fromId, intoId]);
     const adopt = UNCHOSEN_MEMBER_NAME.test(into.username) && into.display_name === null;
     await tx.query(`update users set merged_into = $2, username = $3, updated_at = now() where id = $1`, [

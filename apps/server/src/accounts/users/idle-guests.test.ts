@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../../store/db.js';
 import { migrate } from '../../store/migrations.js';
-import { deleteIdleGuests } from './idle-guests.js';
+import { deleteIdleGuests } from '../../use-cases/guest-rooms.js';
 
 describe('idle guests', () => {
   let db: Db;

@@ -1,5 +1,5 @@
-import { activeRoomUsers, forgetRoomUsers } from '../../rooms/forget-users.js';
 import type { Db } from '../../store/db.js';
+import type { UserRooms } from '../user-rooms.js';
 
 const GUEST_BATCH = 200;
 
@@ -11,7 +11,7 @@ const GUEST_BATCH = 200;
  * are left as they are: the ledger is append-only and a guest's holds no bought credits.
  * Returns how many were removed. A table added later that references users must be handled here.
  */
-export async function deleteIdleGuests(db: Db, idleSince: Date): Promise<number> {
+export async function deleteIdleGuests(db: Db, rooms: UserRooms, idleSince: Date): Promise<number> {
   let removed = 0;
   // walk the candidates by id, so active guests met on the way are passed over, not met again
   let after = '';
@@ -25,10 +25,10 @@ export async function deleteIdleGuests(db: Db, idleSince: Date): Promise<number>
     after = rows[rows.length - 1]!.id;
     const candidates = rows.map((row) => row.id);
     removed += await db.transaction(async (tx) => {
-      const active = await activeRoomUsers(tx, candidates, idleSince);
+      const active = await rooms.activeUsers(tx, candidates, idleSince);
       const idle = candidates.filter((id) => !active.has(id));
       if (idle.length === 0) return 0;
-      await forgetRoomUsers(tx, idle);
+      await rooms.forgetUsers(tx, idle);
       await tx.query('delete from player_links where user_id = any($1::text[])', [idle]);
       await tx.query(
         'update email_accounts set pending_user_id = null where pending_user_id = any($1::text[])',

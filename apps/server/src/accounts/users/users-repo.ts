@@ -1,17 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { generatedDisplayName, type Provider, type User } from '@xtalk/protocol';
+import { generatedDisplayName, type User } from '@xtalk/protocol';
 import type { Db } from '../../store/db.js';
-import { createPlayerLinks } from '../links/player-links.js';
+import { findOrCreatePlayer } from '../links/identities.js';
 import type { TokenClaims } from '../sessions/tokens.js';
+import type { UserRow } from './user-row.js';
 
-export interface UserRow {
-  id: string;
-  provider: Provider;
-  subject: string;
-  username: string;
-  display_name: string | null;
-  name: string;
-}
+export type { UserRow } from './user-row.js';
 
 /** A username another user already has (any case). */
 export class UsernameTakenError extends Error {}
@@ -39,7 +33,6 @@ function guestUsername(): string {
 }
 
 export function createUsersRepo(db: Db) {
-  const links = createPlayerLinks(db);
   return {
     async createGuest(): Promise<UserRow> {
       const id = randomUUID();
@@ -64,7 +57,8 @@ export function createUsersRepo(db: Db) {
       subject: string;
       name?: string;
     }): Promise<UserRow> {
-      return links.findOrCreate(
+      return findOrCreatePlayer(
+        db,
         { provider: 'ggl', issuer: identity.issuer, subject: identity.subject },
         { ...(identity.name ? { name: identity.name } : {}), preferredSubject: identity.subject },
       );
