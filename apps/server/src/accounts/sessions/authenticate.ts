@@ -9,8 +9,8 @@ export interface Authenticated {
 }
 
 /**
- * Checked claims with their user, read by the caller (with more, as the socket upgrade reads it with the
- * session), who must still exist.
+ * Checked claims with their user, read by the caller (the socket upgrade reads it beside the session),
+ * who must still exist.
  */
 export function authenticatedAs(claims: TokenClaims, user: UserRow | undefined): Authenticated {
   if (!user) throw new HttpError(401, 'The user of this token no longer exists.');
@@ -36,12 +36,15 @@ export function createAuthenticator(tokens: Tokens, users: UsersRepo) {
       throw new HttpError(401, error instanceof InvalidTokenError ? error.message : 'Token is invalid.');
     }
   }
+  /** The user of checked claims; undefined when gone or merged into another. */
+  const userOf = (claims: TokenClaims): Promise<UserRow | undefined> => users.findById(claims.userId);
   async function fromToken(token: string | undefined): Promise<Authenticated> {
     const claims = await claimsOf(token);
-    return authenticatedAs(claims, await users.findById(claims.userId));
+    return authenticatedAs(claims, await userOf(claims));
   }
   return {
     claimsOf,
+    userOf,
     fromToken,
     fromRequest(request: FastifyRequest): Promise<Authenticated> {
       return fromToken(bearerTokenOf(request));

@@ -12,18 +12,6 @@ export class UsernameTakenError extends Error {}
 
 const USER_COLUMNS = 'id, provider, subject, username, display_name, name';
 
-/**
- * For another module's statement that reads a user beside its own rows, in one go (docs/decisions/0125):
- * the select of the user with id `param` who still exists (not merged into another), to join as a
- * subquery, and the user row's columns under the subquery's alias. The users table stays this module's.
- */
-export const liveUserSelect = (param: string) =>
-  `select ${USER_COLUMNS} from users where id = ${param} and merged_into is null`;
-export const userColumnsOf = (alias: string) =>
-  USER_COLUMNS.split(', ')
-    .map((column) => `${alias}.${column}`)
-    .join(', ');
-
 export const APP_ID = 'xtalk';
 export const PLATFORM = 'web';
 
