@@ -191,6 +191,34 @@ describe('server boundaries', () => {
     ).toEqual([]);
   });
 
+  it('a cross-module join fails when the table name or the fragment is interpolated', async () => {
+    const probe = (lines: string[]) => lines.join('\n') + '\n';
+    const joinThroughConstant = probe([
+      "const PEOPLE = 'users';",
+      'export const probe = (db: { query(sql: string): unknown }) =>',
+      '  db.query(`select m.id from messages m join ${PEOPLE} u on u.id = m.user_id`);',
+    ]);
+    expect(await problems('apps/server/src/rooms/lint-probe.ts', joinThroughConstant)).toEqual([
+      expect.stringMatching(/xtalk\/table-owner: Table 'users' belongs to the accounts module; rooms goes/),
+    ]);
+    // the same constant in the module that owns the table passes
+    const ownConstant = probe([
+      "const PEOPLE = 'users';",
+      'export const probe = (db: { query(sql: string): unknown }) =>',
+      '  db.query(`select id from ${PEOPLE} where id = $1`);',
+    ]);
+    expect(await problems('apps/server/src/accounts/users/lint-probe.ts', ownConstant)).toEqual([]);
+    // a statement built from another module's fragment joins its tables out of sight
+    const joinThroughFragment = probe([
+      "import { sameText as userSelect } from '../accounts/sessions/same-text.js';",
+      'export const probe = (db: { query(sql: string): unknown }) =>',
+      '  db.query(`select s.id from sessions s left join (${userSelect("$2")}) u on true`);',
+    ]);
+    expect(await problems('apps/server/src/rooms/lint-probe.ts', joinThroughFragment)).toEqual([
+      expect.stringMatching(/xtalk\/table-owner: SQL built from 'userSelect' of the accounts module/),
+    ]);
+  });
+
   it('every table the migrations create has an owner', async () => {
     const migrations = readFileSync(`${root}apps/server/src/store/migrations.ts`, 'utf8');
     const tables = [...migrations.matchAll(/create table (?:if not exists )?([a-z_]+)/gi)].map(
