@@ -1,7 +1,8 @@
 // One lint setup for the whole repository, and the boundaries between modules it guards
 // (docs/decisions/0103-lint-boundaries.md). Feature folders of the web app never import each other
 // (bulletproof-react): `app/` composes them, `lib/` and `components/` are shared below them. The server's
-// modules talk through what they export and the bus, never through each other's tables.
+// modules import only the modules their row of eslint/server-modules.js allows (decision 0176), and talk
+// through what they export, ports and the bus, never through each other's tables.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -9,6 +10,7 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { serverModuleZones } from './eslint/server-modules.js';
 import { serverTableOwners, tableOwnerRule } from './eslint/table-owner.js';
 
 const root = import.meta.dirname;
@@ -99,20 +101,6 @@ export default tseslint.config(
         'error',
         { patterns: [{ group: ['**/apps/web/**'], message: 'Server code does not import the web app.' }] },
       ],
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            // the gateway calls rooms and translation; they answer through ports and the bus
-            {
-              target: ['./apps/server/src/rooms', './apps/server/src/translation'],
-              from: './apps/server/src/realtime',
-              message:
-                'rooms and translation never import realtime: they reach sockets through ports and the bus.',
-            },
-          ],
-        },
-      ],
     },
   },
   {
@@ -131,6 +119,8 @@ export default tseslint.config(
     plugins: { xtalk: { rules: { 'table-owner': tableOwnerRule } } },
     rules: {
       'xtalk/table-owner': ['error', { owners: serverTableOwners }],
+      // a module imports only the modules its row allows; tests compose the whole app and are exempt
+      'import-x/no-restricted-paths': ['error', { zones: serverModuleZones(`${root}/apps/server/src`) }],
       'no-restricted-imports': [
         'error',
         {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { ESLint, type Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { serverModuleDependencies, serverModuleFolders } from './server-modules.js';
 
 /*
  * The lint configuration is code too: probe files that cross a boundary must fail with the boundary's
@@ -76,17 +77,76 @@ describe('web boundaries', () => {
 });
 
 describe('server boundaries', () => {
-  it('rooms and translation never import realtime', async () => {
+  it('an upward import fails with the row of the module table; a downward one passes', async () => {
+    // accounts sits below rooms: it reaches rooms through the port it declares, never by import
+    expect(
+      await problems(
+        'apps/server/src/accounts/links/lint-probe.ts',
+        "import { moveRoomData } from '../../rooms/user-merge.js';\nexport const probe = moveRoomData;\n",
+      ),
+    ).toEqual([
+      expect.stringMatching(/no-restricted-paths: .* accounts may import only store and the shared files/),
+    ]);
     for (const module of ['rooms', 'translation']) {
       expect(
         await problems(
           `apps/server/src/${module}/lint-probe.ts`,
           "import { createRoomHub } from '../realtime/room-hub.js';\nexport const probe = createRoomHub;\n",
         ),
-      ).toEqual([
-        expect.stringMatching(/no-restricted-paths: .*rooms and translation never import realtime/),
-      ]);
+      ).toEqual([expect.stringMatching(new RegExp(`no-restricted-paths: .* ${module} may import only`))]);
     }
+    // no module imports the composition that sits above them all
+    expect(
+      await problems(
+        'apps/server/src/rooms/lint-probe.ts',
+        "import { buildApp } from '../app.js';\nexport const probe = buildApp;\n",
+      ),
+    ).toEqual([expect.stringMatching(/no-restricted-paths: .* rooms may import only accounts, store and/)]);
+    expect(
+      await problems(
+        'apps/server/src/rooms/lint-probe.ts',
+        "import { sameText } from '../accounts/sessions/same-text.js';\nimport type { Clock } from '../clock.js';\nexport const probe: [typeof sameText, Clock | undefined] = [sameText, undefined];\n",
+      ),
+    ).toEqual([]);
+    // tests compose the whole app and may import across
+    expect(
+      await problems(
+        'apps/server/src/accounts/lint-probe.test.ts',
+        "import { moveRoomData } from '../rooms/user-merge.js';\nexport const probe = moveRoomData;\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('every server folder has a row in the module table, and the table has no circle', async () => {
+    const src = `${root}apps/server/src`;
+    const folders = serverModuleFolders(src);
+    expect(folders).toContain('accounts');
+    const missing = folders.filter((folder) => !(folder in serverModuleDependencies));
+    expect(missing, 'add these folders to serverModuleDependencies in eslint/server-modules.js').toEqual([]);
+    const rows = serverModuleDependencies as Record<string, string[]>;
+    for (const [module, allowed] of Object.entries(rows)) {
+      for (const dependency of allowed)
+        expect(rows, `${module} -> ${dependency}`).toHaveProperty([dependency]);
+    }
+    // each module's row lists only modules above it in the table: no circle can form
+    const order = Object.keys(rows);
+    for (const [module, allowed] of Object.entries(rows)) {
+      for (const dependency of allowed) {
+        expect(order.indexOf(dependency), `${module} -> ${dependency} runs back up`).toBeLessThan(
+          order.indexOf(module),
+        );
+      }
+    }
+    const config = (await eslint.calculateConfigForFile('apps/server/src/rooms/x.ts')) as Linter.Config;
+    const [, options] = config.rules?.['import-x/no-restricted-paths'] as [
+      unknown,
+      { zones: { target: string }[] },
+    ];
+    expect(options.zones.map((zone) => zone.target).sort()).toEqual(
+      Object.keys(rows)
+        .map((module) => `./apps/server/src/${module}`)
+        .sort(),
+    );
   });
 
   it('production code never imports test helpers or benchmark code; tests may', async () => {
@@ -97,10 +157,11 @@ describe('server boundaries', () => {
       "import { summarise } from '../../../../bench/lib/stats.js';",
       'export const probe = [fixture, MemoryMeter, startServer, summarise];',
     ].join('\n');
-    const found = await problems('apps/server/src/rooms/lint-probe.ts', code);
+    // voice may import translation, so only the test-helper rule speaks here
+    const found = await problems('apps/server/src/voice/lint-probe.ts', code);
     expect(found).toHaveLength(4);
     for (const problem of found) expect(problem).toMatch(/Production code never imports test helpers/);
-    expect(await problems('apps/server/src/rooms/lint-probe.test.ts', code)).toEqual([]);
+    expect(await problems('apps/server/src/voice/lint-probe.test.ts', code)).toEqual([]);
   });
 
   it("a module's SQL names only its own tables", async () => {
@@ -117,7 +178,7 @@ describe('server boundaries', () => {
         'apps/server/src/rooms/lint-probe.ts',
         code('`select m.id from messages m join users u on u.id = m.user_id`'),
       ),
-    ).toEqual([expect.stringMatching(/Table 'users' belongs to the auth module; rooms goes through/)]);
+    ).toEqual([expect.stringMatching(/Table 'users' belongs to the accounts module; rooms goes through/)]);
     expect(
       await problems(
         'apps/server/src/rooms/lint-probe.ts',
@@ -128,6 +189,34 @@ describe('server boundaries', () => {
     expect(
       await problems('apps/server/src/rooms/lint-probe.ts', code("'Messages from users in the room'")),
     ).toEqual([]);
+  });
+
+  it('a cross-module join fails when the table name or the fragment is interpolated', async () => {
+    const probe = (lines: string[]) => lines.join('\n') + '\n';
+    const joinThroughConstant = probe([
+      "const PEOPLE = 'users';",
+      'export const probe = (db: { query(sql: string): unknown }) =>',
+      '  db.query(`select m.id from messages m join ${PEOPLE} u on u.id = m.user_id`);',
+    ]);
+    expect(await problems('apps/server/src/rooms/lint-probe.ts', joinThroughConstant)).toEqual([
+      expect.stringMatching(/xtalk\/table-owner: Table 'users' belongs to the accounts module; rooms goes/),
+    ]);
+    // the same constant in the module that owns the table passes
+    const ownConstant = probe([
+      "const PEOPLE = 'users';",
+      'export const probe = (db: { query(sql: string): unknown }) =>',
+      '  db.query(`select id from ${PEOPLE} where id = $1`);',
+    ]);
+    expect(await problems('apps/server/src/accounts/users/lint-probe.ts', ownConstant)).toEqual([]);
+    // a statement built from another module's fragment joins its tables out of sight
+    const joinThroughFragment = probe([
+      "import { sameText as userSelect } from '../accounts/sessions/same-text.js';",
+      'export const probe = (db: { query(sql: string): unknown }) =>',
+      '  db.query(`select s.id from sessions s left join (${userSelect("$2")}) u on true`);',
+    ]);
+    expect(await problems('apps/server/src/rooms/lint-probe.ts', joinThroughFragment)).toEqual([
+      expect.stringMatching(/xtalk\/table-owner: SQL built from 'userSelect' of the accounts module/),
+    ]);
   });
 
   it('every table the migrations create has an owner', async () => {

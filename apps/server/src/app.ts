@@ -17,13 +17,13 @@ import {
   translationStore,
   createReturners,
 } from './app-wiring.js';
-import { createAuthenticator } from './auth/authenticate.js';
-import { resolveAuthSecret } from './auth/auth-secret.js';
-import type { BotCheck } from './auth/botcheck.js';
-import { createPlayerLinks } from './auth/player-links.js';
-import { authRoutes } from './auth/routes.js';
-import { createTokens } from './auth/tokens.js';
-import { createUsersRepo } from './auth/users-repo.js';
+import { createAuthenticator } from './accounts/sessions/authenticate.js';
+import { resolveAuthSecret } from './accounts/sessions/auth-secret.js';
+import type { BotCheck } from './accounts/sign-in/botcheck.js';
+import { createPlayerLinks } from './use-cases/guest-rooms.js';
+import { authRoutes } from './accounts/sign-in/guest-routes.js';
+import { createTokens } from './accounts/sessions/tokens.js';
+import { createUsersRepo } from './accounts/users/users-repo.js';
 import { systemClock, type Clock } from './clock.js';
 import type { ServerFrame } from '@xtalk/protocol';
 import type { Config } from './config.js';

@@ -2,9 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AiTaskName } from '@xtalk/protocol';
 import type {
   StreamingMode,
+  Transcription,
   TranscriptionStream,
   TranscriptionStreamOptions,
 } from './transcription-stream.js';
+
+export type { Transcription } from './transcription-stream.js';
 
 /*
  * The AI engines behind translation, hints, speech and transcription. One interface, three providers:
@@ -75,12 +78,6 @@ export interface TranscribeOptions {
   /** MIME type of `audio` (default audio/ogg; the client records Ogg/Opus). */
   mimeType?: string;
   signal?: AbortSignal;
-}
-
-export interface Transcription {
-  text: string;
-  /** BCP 47 primary tag (en, ja, ...), detected or, failing that, the hint. */
-  language: string;
 }
 
 /** Status of an engine that loads before it can serve (the local provider's models). */

@@ -1,11 +1,16 @@
-import type { Transcription } from './provider.js';
-
 /*
  * Streaming transcription: the clip's Ogg pages go in as they arrive, the text heard so far
  * comes out as it grows. `committed` is how much of that text (a prefix, whole sentences) the engine will
  * not change any more: the voice module translates each committed sentence at once, and the final
  * transcript starts with every committed sentence, so what was translated early is part of the message.
  */
+
+/** What an engine heard in a clip. */
+export interface Transcription {
+  text: string;
+  /** BCP 47 primary tag (en, ja, ...), detected or, failing that, the hint. */
+  language: string;
+}
 
 export interface TranscriptUpdate {
   /** Everything heard so far: committed sentences, then the provisional rest. */
@@ -119,5 +124,3 @@ export function finalOfGrowingText(text: string, update: TranscriptUpdate | unde
   const head = update.text.slice(0, update.committed);
   return (text.startsWith(head) ? text : `${head}${text.slice(head.length)}`).trim();
 }
-
-export type { Transcription };

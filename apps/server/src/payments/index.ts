@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Authenticator } from '../auth/authenticate.js';
+import type { Authenticator } from '../accounts/sessions/authenticate.js';
 import type { Clock } from '../clock.js';
 import type { Ledger } from '../credits/index.js';
 import type { Db } from '../store/db.js';

@@ -7,7 +7,7 @@ import {
   ServerPath,
   type OrderStatus,
 } from '@xtalk/protocol';
-import type { UsersRepo } from '../auth/users-repo.js';
+import type { UsersRepo } from '../accounts/users/users-repo.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { parseOr400 } from '../http-errors.js';

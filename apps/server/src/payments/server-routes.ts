@@ -9,7 +9,7 @@ import {
   type ServerTxn,
   type ServerWithdrawRequest,
 } from '@xtalk/protocol';
-import type { UsersRepo } from '../auth/users-repo.js';
+import type { UsersRepo } from '../accounts/users/users-repo.js';
 import type { Clock } from '../clock.js';
 import type { Ledger } from '../credits/index.js';
 import { parseOr400 } from '../http-errors.js';

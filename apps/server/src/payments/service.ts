@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { UsersRepo } from '../auth/users-repo.js';
+import type { UsersRepo } from '../accounts/users/users-repo.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Ledger } from '../credits/index.js';

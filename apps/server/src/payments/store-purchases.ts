@@ -5,7 +5,7 @@ import {
   type PurchaseVerifyResponse,
   type StorePlatform,
 } from '@xtalk/protocol';
-import type { UsersRepo } from '../auth/users-repo.js';
+import type { UsersRepo } from '../accounts/users/users-repo.js';
 import type { Ledger } from '../credits/index.js';
 import { PaymentError } from './errors.js';
 import { revokePurchase, settlePurchase } from './store-purchase-credits.js';

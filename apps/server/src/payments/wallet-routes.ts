@@ -15,7 +15,7 @@ import {
   type WalletListResponse,
   type WithdrawRequestResponse,
 } from '@xtalk/protocol';
-import type { Authenticated, Authenticator } from '../auth/authenticate.js';
+import type { Authenticated, Authenticator } from '../accounts/sessions/authenticate.js';
 import type { Ledger } from '../credits/index.js';
 import { HttpError, parseOr400 } from '../http-errors.js';
 import { publicBase, returnUrl, testCheckoutUrl } from './checkout-urls.js';

@@ -13,7 +13,7 @@ import {
   type TxnListResponse,
   type WalletListResponse,
 } from '@xtalk/protocol';
-import type { UsersRepo } from '../auth/users-repo.js';
+import type { UsersRepo } from '../accounts/users/users-repo.js';
 import { createWalletQueries } from '../credits/wallet-queries.js';
 import { LedgerError, type Ledger, type LedgerResult } from '../credits/index.js';
 import type { Db } from '../store/db.js';

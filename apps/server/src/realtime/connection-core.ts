@@ -1,7 +1,7 @@
 import type { ErrorCode, ServerFrame, SummarizeFrame, VoiceEndFrame, VoiceStartFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
-import type { UserRow, UsersRepo } from '../auth/users-repo.js';
+import type { UserRow, UsersRepo } from '../accounts/users/users-repo.js';
 import type { ChatService } from '../rooms/chat-service.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { CatchUpDeps } from './resume.js';

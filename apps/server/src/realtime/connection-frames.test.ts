@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { CloseCode, PROTOCOL_VERSION, type MessageFrame, type ServerFrame } from '@xtalk/protocol';
-import { displayNameOf, type UserRow } from '../auth/users-repo.js';
+import { displayNameOf, type UserRow } from '../accounts/users/users-repo.js';
 import { createMemoryBus } from '../bus/bus.js';
 import { createChatService, type PostMessage } from '../rooms/chat-service.js';
 import type { RoomsRepo, StoredMessage } from '../rooms/rooms-repo.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerFrame } from '@xtalk/protocol';
-import type { UserRow } from '../auth/users-repo.js';
+import type { UserRow } from '../accounts/users/users-repo.js';
 import { createMemoryBus } from '../bus/bus.js';
 import type { ChatService, PostMessage } from '../rooms/chat-service.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';

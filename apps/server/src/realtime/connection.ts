@@ -9,7 +9,7 @@ import {
   type VoiceStartFrame,
 } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { displayNameOf, type UserRow } from '../auth/users-repo.js';
+import { displayNameOf, type UserRow } from '../accounts/users/users-repo.js';
 import { FrameRefusal } from '../rooms/refusal.js';
 import {
   announcePresence,

@@ -5,7 +5,7 @@ import {
   type SetLanguageFrame,
   type UpdateUsernameFrame,
 } from '@xtalk/protocol';
-import { displayNameOf } from '../auth/users-repo.js';
+import { displayNameOf } from '../accounts/users/users-repo.js';
 import { listenIn, type ConnectionCore } from './connection-core.js';
 
 /* The frames of a joined connection: chat, language and rename; each answers a bad one with an error frame. */

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthenticator } from '../auth/authenticate.js';
-import { createTokens } from '../auth/tokens.js';
-import { createUsersRepo } from '../auth/users-repo.js';
+import { createAuthenticator } from '../accounts/sessions/authenticate.js';
+import { createTokens } from '../accounts/sessions/tokens.js';
+import { createUsersRepo } from '../accounts/users/users-repo.js';
 import { createRoomsRepo } from '../rooms/rooms-repo.js';
 import { createSessionHandoffs } from '../rooms/session-handoffs.js';
 import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
@@ -57,14 +57,16 @@ describe('authoriseUpgrade', () => {
     expect(statements).toEqual([]);
   });
 
-  it('admits the session’s own user after one statement', async () => {
+  it('admits the session’s own user after one statement for the user and one for the session', async () => {
     const alice = await guestInRoom();
     statements.length = 0;
     const admitted = await authoriseUpgrade(
       request(`/xtalk_ws/${alice.sessionId}?t=${alice.token}`),
       options,
     );
-    expect(statements).toHaveLength(1);
+    expect(statements).toHaveLength(2);
+    expect(statements.filter((sql) => /\bfrom users\b/.test(sql))).toHaveLength(1);
+    expect(statements.filter((sql) => /\bfrom sessions\b/.test(sql))).toHaveLength(1);
     expect(admitted.auth.user).toMatchObject({ id: alice.userId, provider: 'guest' });
     expect(admitted.session).toMatchObject({
       id: alice.sessionId,
@@ -78,8 +80,11 @@ describe('authoriseUpgrade', () => {
     const alice = await guestInRoom();
     const handoffs = createSessionHandoffs(clock);
     // what POST /xtalk holds after creating the session (rooms/routes.ts)
-    const read = await options.rooms.findSessionAndUser(alice.sessionId, alice.userId);
     const claims = await tokens.verify(alice.token);
+    const read = {
+      session: await options.rooms.findSession(alice.sessionId),
+      user: await options.authenticator.userOf(claims),
+    };
     handoffs.hold({ session: read.session!, user: read.user!, claims, token: alice.token });
     const withHandoffs = { ...options, handoffs };
     const url = `/xtalk_ws/${alice.sessionId}?t=${alice.token}`;
@@ -89,7 +94,7 @@ describe('authoriseUpgrade', () => {
     expect(admitted).toEqual({ auth: { claims, user: read.user }, session: read.session });
     // used up: the next upgrade checks the token and reads the session and user
     expect(await authoriseUpgrade(request(url), withHandoffs)).toEqual(admitted);
-    expect(statements).toHaveLength(1);
+    expect(statements).toHaveLength(2);
   });
 
   it('refuses another user’s session, an unknown one and an expired one', async () => {

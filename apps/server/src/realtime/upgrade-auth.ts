@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { authenticatedAs, type Authenticator } from '../auth/authenticate.js';
+import { authenticatedAs, type Authenticator } from '../accounts/sessions/authenticate.js';
 import { HttpError } from '../http-errors.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { SessionHandoffs } from '../rooms/session-handoffs.js';
 
 export interface UpgradeAuthOptions {
   authenticator: Authenticator;
-  rooms: Pick<RoomsRepo, 'findSessionAndUser'>;
+  rooms: Pick<RoomsRepo, 'findSession'>;
   /** Sessions a join on this node just made, with its checked token and user: taken instead (0138). */
   handoffs?: Pick<SessionHandoffs, 'take'>;
   /** Browser origins allowed to open a socket; empty means same-origin only. */
@@ -37,12 +37,14 @@ export async function authoriseUpgrade(request: IncomingMessage, options: Upgrad
   // and read (decision 0138): no signature to check again, no statement.
   const handed = token === undefined ? undefined : options.handoffs?.take(sessionId, token);
   if (handed) return { auth: { claims: handed.claims, user: handed.user }, session: handed.session, hello };
-  // Otherwise the token is checked first, without the database; then its user and the session are read in
-  // one statement: a connect's statements are most of its CPU, each on the database thread (decision 0125).
+  // Otherwise the token is checked first, without the database; then its user (accounts) and the session
+  // (rooms) are read together, each by the module that owns its table (decision 0177).
   const claims = await options.authenticator.claimsOf(token);
-  const read = await options.rooms.findSessionAndUser(sessionId, claims.userId);
-  const auth = authenticatedAs(claims, read.user);
-  const { session } = read;
+  const [user, session] = await Promise.all([
+    options.authenticator.userOf(claims),
+    options.rooms.findSession(sessionId),
+  ]);
+  const auth = authenticatedAs(claims, user);
   if (!session)
     throw new HttpError(401, 'Session is unknown or expired; join the room again.', 'session_expired');
   if (session.user_id !== auth.user.id) throw new HttpError(403, 'This session belongs to someone else.');

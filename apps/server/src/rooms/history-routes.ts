@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiPath, PAST_ROOMS_LIMIT, type RoomHistoryResponse } from '@xtalk/protocol';
-import type { Authenticator } from '../auth/authenticate.js';
+import type { Authenticator } from '../accounts/sessions/authenticate.js';
 import { HttpError } from '../http-errors.js';
 import type { Db } from '../store/db.js';
 

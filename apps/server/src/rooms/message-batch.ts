@@ -1,7 +1,12 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
-import { MESSAGE_COLUMNS, toFrame, type MessageRow } from './message-row.js';
-import type { NewMessage, StoredMessage } from './messages-repo.js';
+import {
+  MESSAGE_COLUMNS,
+  toFrame,
+  type MessageRow,
+  type NewMessage,
+  type StoredMessage,
+} from './message-row.js';
 
 /*
  * Group commit of one room's waiting messages (docs/decisions/0112). $1 the room, $2 the server time, then

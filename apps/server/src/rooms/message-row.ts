@@ -1,5 +1,25 @@
 import type { MessageFrame } from '@xtalk/protocol';
 
+/** A message as a client sends it, to be stored. */
+export interface NewMessage {
+  roomId: string;
+  userId: string;
+  username: string;
+  displayUsername: string;
+  language: string;
+  text: string;
+  /** The author's id for this message: a resend with the same id is the same message. */
+  clientId?: string | undefined;
+}
+
+/** A stored message, and whether it was already stored before this call (an idempotent resend). */
+export interface StoredMessage {
+  message: MessageFrame;
+  duplicate: boolean;
+  /** The room it is stored in (a client id reused in another room finds the first room's message). */
+  roomId: string;
+}
+
 /** A row of `messages` as the queries select it, and its frame. */
 export interface MessageRow {
   id: string | number;

@@ -2,26 +2,15 @@ import type { MessageFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import { insertMessageBatch, isUniqueViolation } from './message-batch.js';
-import { MESSAGE_COLUMNS, toFrame, type MessageRow } from './message-row.js';
+import {
+  MESSAGE_COLUMNS,
+  toFrame,
+  type MessageRow,
+  type NewMessage,
+  type StoredMessage,
+} from './message-row.js';
 
-export interface NewMessage {
-  roomId: string;
-  userId: string;
-  username: string;
-  displayUsername: string;
-  language: string;
-  text: string;
-  /** The author's id for this message: a resend with the same id is the same message. */
-  clientId?: string | undefined;
-}
-
-/** A stored message, and whether it was already stored before this call (an idempotent resend). */
-export interface StoredMessage {
-  message: MessageFrame;
-  duplicate: boolean;
-  /** The room it is stored in (a client id reused in another room finds the first room's message). */
-  roomId: string;
-}
+export type { NewMessage, StoredMessage } from './message-row.js';
 
 /**
  * A room's messages: storing them (idempotent by client id) and reading them back. Part of the rooms repo;

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { liveUserSelect, userColumnsOf, type UserRow } from '../auth/users-repo.js';
 import type { Db } from '../store/db.js';
 import { createMessageChanges } from './message-changes.js';
 import { createMessageEdits } from './message-edits.js';
@@ -65,43 +64,13 @@ export function createRoomsRepo(db: Db, clock: Clock, options: { editWindowSecon
       return session;
     },
 
-    /**
-     * What a socket opens with, in one statement (a connect's statements are most of its CPU):
-     * the session, if it exists and has not expired, and the user of the token, if that user still exists
-     * (not merged into another). Either may be missing; whose session it is, the caller checks.
-     */
-    async findSessionAndUser(
-      sessionId: string,
-      userId: string,
-    ): Promise<{ session: SessionRow | undefined; user: UserRow | undefined }> {
-      const { rows } = await db.query<
-        { [Column in keyof UserRow]: UserRow[Column] | null } & {
-          session_id: string | null;
-          session_user_id: string;
-          session_room_id: string;
-          session_expires_at: Date;
-        }
-      >(
-        `select ${userColumnsOf('u')}, s.id as session_id, s.user_id as session_user_id,
-           s.room_id as session_room_id, s.expires_at as session_expires_at
-         from (select 1) as one
-         left join (${liveUserSelect('$2')}) u on true
-         left join sessions s on s.id = $1 and s.expires_at > $3`,
-        [sessionId, userId, new Date(clock.now())],
+    /** The session of this id, if it exists and has not expired; whose it is, the caller checks. */
+    async findSession(sessionId: string): Promise<SessionRow | undefined> {
+      const { rows } = await db.query<SessionRow>(
+        'select id, user_id, room_id, expires_at from sessions where id = $1 and expires_at > $2',
+        [sessionId, new Date(clock.now())],
       );
-      // one row always (the outer joins to one): a missing user or session is a row of nulls there
-      const { session_id, session_user_id, session_room_id, session_expires_at, ...user } = rows[0]!;
-      return {
-        session: session_id
-          ? {
-              id: session_id,
-              user_id: session_user_id,
-              room_id: session_room_id,
-              expires_at: session_expires_at,
-            }
-          : undefined,
-        user: user.id ? (user as UserRow) : undefined,
-      };
+      return rows[0];
     },
 
     ...createRoomMembers(db),

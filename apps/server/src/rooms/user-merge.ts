@@ -1,8 +1,8 @@
 import type { Queryable } from '../store/db.js';
 
 /*
- * What the rooms module holds of one user, for auth's merge of two players (auth/player-links.ts absorb):
- * auth owns the users, rooms owns memberships, messages and sessions, and both parts must commit together.
+ * What the rooms module holds of one user, for the merge of two players (accounts/links/player-links.ts):
+ * accounts owns the users, rooms owns memberships, messages and sessions, and both parts must commit together.
  */
 
 /** The rooms a user has joined (a user who joined none has no room history to keep). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from './db.js';
-import { deleteExpiredAuthRows } from '../auth/expired-rows.js';
+import { deleteExpiredAuthRows } from '../accounts/users/expired-rows.js';
 import { deleteExpiredSessions, trimRoomChanges } from '../rooms/expired-rows.js';
 import { deleteExpiredRows } from './expired-rows.js';
 import { migrate } from './migrations.js';

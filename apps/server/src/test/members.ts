@@ -1,6 +1,6 @@
 import type { GuestLoginResponse } from '@xtalk/protocol';
-import { createTokens } from '../auth/tokens.js';
-import { createUsersRepo, toUser } from '../auth/users-repo.js';
+import { createTokens } from '../accounts/sessions/tokens.js';
+import { createUsersRepo, toUser } from '../accounts/users/users-repo.js';
 import type { TestServer } from './harness.js';
 
 /*

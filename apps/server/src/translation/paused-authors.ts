@@ -1,7 +1,10 @@
-import type { ErrorFrame, MessageFrame, PauseReason } from '@xtalk/protocol';
+import type { ErrorFrame, PauseReason } from '@xtalk/protocol';
 import type { Logger } from '../ai/provider.js';
 import { noticeFrame } from './notices.js';
 import type { UserOutput } from './ports.js';
+import type { PausableJob } from './types.js';
+
+export type { PausableJob } from './types.js';
 
 /*
  * Authors who could not pay (Meter.charge refused): the author is told once (on all of their connections),
@@ -12,17 +15,6 @@ import type { UserOutput } from './ports.js';
 
 /** Refused messages kept per author; older ones are given up (they stay untranslated). */
 const MAX_PAUSED_JOBS = 20;
-
-export interface PausableJob {
-  roomId: string;
-  message: MessageFrame;
-  author: { userId: string };
-  /** Translations finished for this job (so a resumed job does not redo them). */
-  done: Record<string, string>;
-  /** Still being processed; a `resume` meanwhile re-queues it once it finishes. */
-  running: boolean;
-  resumeWhenDone: boolean;
-}
 
 interface Paused<J> {
   authorTold: boolean;

@@ -2,7 +2,6 @@ import type { MessageFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import type { AiProvider, AiTask, Logger, Transcription } from '../ai/provider.js';
 import type { TranslationConfig, TranslationServiceOptions } from './options.js';
-import type { PausableJob } from './paused-authors.js';
 import type { SupersedableJob } from './supersede.js';
 import type { MetricsReport } from '../metrics/report.js';
 import type {
@@ -15,6 +14,18 @@ import type {
   TranslationStore,
   UserOutput,
 } from './ports.js';
+
+/** A job that can wait while its author's translations are paused (paused-authors.ts). */
+export interface PausableJob {
+  roomId: string;
+  message: MessageFrame;
+  author: { userId: string };
+  /** Translations finished for this job (so a resumed job does not redo them). */
+  done: Record<string, string>;
+  /** Still being processed; a `resume` meanwhile re-queues it once it finishes. */
+  running: boolean;
+  resumeWhenDone: boolean;
+}
 
 /** Instrumentation (bench, debugging): `at` is performance.now() when the step finished. */
 export interface PipelineEvent {

@@ -1,0 +1,107 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PlayerPath, linkBodySchema, type PlayerLinksResponse } from '@xtalk/protocol';
+import type { Authenticator } from '../sessions/authenticate.js';
+import { MAIL_SENT_MESSAGE, type EmailAccounts } from '../sign-in/email/email-accounts.js';
+import type { IdentityProofs, ProvenIdentity } from '../sign-in/identity-proofs.js';
+import { LastSignInError, LinkConflictError, type PlayerLinks } from './player-links.js';
+import type { SignInStore } from '../sessions/sign-in-store.js';
+import { publicBase } from '../sessions/sign-in-session.js';
+import { HttpError, parseOr400 } from '../../http-errors.js';
+
+/*
+ * One player, several sign-ins (spec section 7, link/unlink, store link): list, link and unlink the
+ * identities of the bearer's own player. The last sign-in cannot be unlinked.
+ */
+export async function linkRoutes(
+  app: FastifyInstance,
+  deps: {
+    authenticator: Authenticator;
+    links: PlayerLinks;
+    proofs: IdentityProofs;
+    emails: EmailAccounts;
+    store: SignInStore;
+    publicUrl: string | undefined;
+  },
+) {
+  const list = async (userId: string): Promise<PlayerLinksResponse> => ({
+    links: await deps.links.list(userId),
+  });
+
+  async function prove(request: FastifyRequest, userId: string): Promise<ProvenIdentity | 'mail' | 'done'> {
+    const body = parseOr400(linkBodySchema, request.body);
+    switch (body.provider) {
+      case 'email': {
+        const requester = (await deps.authenticator.fromRequest(request)).user;
+        await deps.emails.register(
+          body.email,
+          body.password,
+          request.ip,
+          publicBase(deps.publicUrl, request),
+          requester,
+        );
+        return 'mail';
+      }
+      case 'evm':
+        return deps.proofs.wallet(request, body);
+      case 'tgw':
+        return deps.proofs.telegramWidget(body.data);
+      case 'tga':
+        return deps.proofs.telegramMiniApp(body.signedPayload, body.data);
+      case 'store':
+        return { identity: { provider: 'store', issuer: body.store, subject: body.accountId } };
+      case 'ggl': {
+        // the OIDC redirect made (or found) a player for that identity; an untouched one is folded in here
+        const owner = await deps.store.redeemCode(body.code);
+        if (!owner)
+          throw new HttpError(400, 'This sign-in code is invalid, expired or already used.', 'invalid_link');
+        if (owner === userId) return 'done';
+        if (!(await deps.links.isUntouched(owner))) {
+          throw new HttpError(409, 'This sign-in belongs to another player.');
+        }
+        await deps.links.absorb(owner, userId);
+        return 'done';
+      }
+    }
+  }
+
+  app.get(PlayerPath.links, async (request, reply): Promise<PlayerLinksResponse> => {
+    const { user } = await deps.authenticator.fromRequest(request);
+    reply.header('cache-control', 'no-store');
+    return list(user.id);
+  });
+
+  app.post(PlayerPath.link, async (request, reply) => {
+    const { user } = await deps.authenticator.fromRequest(request);
+    const body = request.body as { provider?: unknown } | undefined;
+    if (body?.provider === 'store' && user.provider === 'guest') {
+      throw new HttpError(403, 'Login to link a store account.');
+    }
+    const proven = await prove(request, user.id);
+    if (proven === 'mail') return reply.code(202).send({ ok: true, message: MAIL_SENT_MESSAGE });
+    if (proven !== 'done') {
+      try {
+        await deps.links.link(user.id, proven.identity);
+      } catch (error) {
+        if (error instanceof LinkConflictError) throw new HttpError(409, error.message);
+        throw error;
+      }
+    }
+    request.log.info({ userId: user.id, provider: body?.provider }, 'sign-in linked');
+    return list(user.id);
+  });
+
+  app.delete('/api/player/link/:provider/:subject', async (request) => {
+    const { user } = await deps.authenticator.fromRequest(request);
+    const { provider, subject } = request.params as { provider: string; subject: string };
+    try {
+      if (!(await deps.links.unlink(user.id, provider, subject))) {
+        throw new HttpError(404, 'Your player holds no such sign-in.');
+      }
+    } catch (error) {
+      if (error instanceof LastSignInError) throw new HttpError(409, error.message);
+      throw error;
+    }
+    request.log.info({ userId: user.id, provider }, 'sign-in unlinked');
+    return list(user.id);
+  });
+}

@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import { linkRoutes } from './link-routes.js';
+import type { Db } from '../../store/db.js';
+import { createAttemptLimits } from '../sign-in/attempt-limits.js';
+import type { Authenticator } from '../sessions/authenticate.js';
+import { createEmailAccounts } from '../sign-in/email/email-accounts.js';
+import { emailRoutes } from '../sign-in/email/email-routes.js';
+import { createIdentityProofs } from '../sign-in/identity-proofs.js';
+import { createMailer } from '../sign-in/email/mailer.js';
+import type { PlayerLinks } from './player-links.js';
+import type { SignInStore } from '../sessions/sign-in-store.js';
+import { createSessions } from '../sessions/sign-in-session.js';
+import { createTelegramSignIn } from '../sign-in/telegram.js';
+import type { Tokens } from '../sessions/tokens.js';
+import type { UsersRepo } from '../users/users-repo.js';
+import { walletTokenRoutes } from '../sign-in/wallet-token-routes.js';
+import { createWalletSignIn } from '../sign-in/wallet.js';
+
+export interface PlayerAccountsDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  tokens: Tokens;
+  users: UsersRepo;
+  links: PlayerLinks;
+  authenticator: Authenticator;
+  store: SignInStore;
+}
+
+/**
+ * The rest of the player service (spec sections 3, 5, 7): email accounts, wallets, Telegram, the token
+ * endpoint and linked sign-ins, composed here so app.ts registers them in one line.
+ */
+export async function playerAccounts(app: FastifyInstance, deps: PlayerAccountsDeps) {
+  const { config } = deps;
+  const sessions = createSessions(deps);
+  const emails = createEmailAccounts({
+    db: deps.db,
+    clock: deps.clock,
+    users: deps.users,
+    links: deps.links,
+    limits: createAttemptLimits(deps.db, deps.clock),
+    mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, app.log),
+    logger: app.log,
+  });
+  const wallet = createWalletSignIn(deps.db, deps.clock);
+  const proofs = createIdentityProofs({
+    wallet,
+    telegram: createTelegramSignIn(config.TELEGRAM_BOT_TOKEN, deps.clock),
+    publicUrl: config.PUBLIC_URL,
+  });
+  await app.register(emailRoutes, { emails, sessions, publicUrl: config.PUBLIC_URL });
+  await app.register(walletTokenRoutes, { wallet, proofs, sessions, emails, store: deps.store });
+  await app.register(linkRoutes, { ...deps, proofs, emails, publicUrl: config.PUBLIC_URL });
+}

@@ -1,0 +1,146 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  ApiPath,
+  checkFullName,
+  loadByGctIdBodySchema,
+  loadByPlatformIdBodySchema,
+  playerIdSchema,
+  putPlayerBodySchema,
+  putPlayerDataBodySchema,
+  type Player,
+  type PlayerLink,
+  type PlayersResponse,
+} from '@xtalk/protocol';
+import type { Authenticator } from '../sessions/authenticate.js';
+import type { PlayerLinks } from '../links/player-links.js';
+import { sameText } from '../sessions/same-text.js';
+import { APP_ID, PLATFORM, type UserRow, type UsersRepo } from '../users/users-repo.js';
+import { HttpError, parseOr400 } from '../../http-errors.js';
+
+/*
+ * The player service (spec section 7): the same profiles as PATCH /users, as players (id, name, data).
+ * Bearer-authenticated; each user reads and writes only their own player. The admin key (ADMIN_API_KEY,
+ * header X-Admin-Key) reads and writes any. Guests may read theirs but not change it (spec section 6).
+ */
+
+const MAX_DATA_BYTES = 16 * 1024;
+
+/** a***@example.com: enough for an admin to tell accounts apart, not enough to mail the person. */
+function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at > 0 ? `${email[0]}***${email.slice(at)}` : '***';
+}
+
+type Caller = { admin: true } | { admin: false; user: UserRow };
+
+export async function playerRoutes(
+  app: FastifyInstance,
+  deps: { users: UsersRepo; links: PlayerLinks; authenticator: Authenticator; adminKey: string | undefined },
+) {
+  async function caller(request: FastifyRequest): Promise<Caller> {
+    const given = request.headers['x-admin-key'];
+    if (typeof given === 'string' && given !== '') {
+      if (deps.adminKey && sameText(given, deps.adminKey)) {
+        return { admin: true };
+      }
+      throw new HttpError(401, 'The admin key is not valid.');
+    }
+    const { user } = await deps.authenticator.fromRequest(request);
+    return { admin: false, user };
+  }
+
+  function mayAccess(who: Caller, playerId: string, write: boolean): void {
+    if (who.admin) return;
+    if (who.user.id !== playerId) throw new HttpError(403, 'You can only access your own player.');
+    if (write && who.user.provider === 'guest') {
+      throw new HttpError(403, 'Login to customize your username and profile.', 'login_required');
+    }
+  }
+
+  /** Every sign-in of the player; an email is shown in full only to its own player. */
+  async function linksOf(row: UserRow, who: Caller): Promise<PlayerLink[]> {
+    const own = !who.admin && who.user.id === row.id;
+    return (await deps.links.list(row.id)).map((link) =>
+      link.provider === 'email' && !own ? { ...link, subject: maskEmail(link.subject) } : link,
+    );
+  }
+
+  async function players(rows: UserRow[], who: Caller): Promise<Player[]> {
+    const data = await deps.users.playerData(rows.map((row) => row.id));
+    const links = await Promise.all(rows.map((row) => linksOf(row, who)));
+    return rows.map((row, index) => ({
+      id: row.id,
+      name: row.name,
+      username: row.username,
+      provider: row.provider,
+      platform: PLATFORM,
+      appId: APP_ID,
+      platformPlayerID: row.subject,
+      data: { ...data.get(row.id), name: row.name },
+      links: links[index]!,
+    }));
+  }
+
+  async function onePlayer(id: string, who: Caller): Promise<Player> {
+    const row = await deps.users.findById(id);
+    if (!row) throw new HttpError(404, `No player ${id}.`);
+    return (await players([row], who))[0]!;
+  }
+
+  function idParam(request: FastifyRequest): string {
+    return parseOr400(playerIdSchema, (request.params as { id?: string }).id);
+  }
+
+  app.put(ApiPath.player, async (request): Promise<Player> => {
+    const who = await caller(request);
+    const body = parseOr400(putPlayerBodySchema, request.body);
+    mayAccess(who, body.id, true);
+    const name = checkFullName(body.name);
+    if (!name.ok) throw new HttpError(400, name.message);
+    await onePlayer(body.id, who);
+    await deps.users.setName(body.id, name.value);
+    return onePlayer(body.id, who);
+  });
+
+  app.get(`${ApiPath.player}/:id`, async (request): Promise<Player> => {
+    const who = await caller(request);
+    const id = idParam(request);
+    mayAccess(who, id, false);
+    return onePlayer(id, who);
+  });
+
+  app.put(`${ApiPath.player}/:id/data`, async (request): Promise<Player> => {
+    const who = await caller(request);
+    const id = idParam(request);
+    mayAccess(who, id, true);
+    const { data } = parseOr400(putPlayerDataBodySchema, request.body);
+    // `name` lives in the profile; data carries it on the way out, not in storage
+    const { name: _ignored, ...rest } = data;
+    if (Buffer.byteLength(JSON.stringify(rest)) > MAX_DATA_BYTES) {
+      throw new HttpError(413, `Player data is limited to ${MAX_DATA_BYTES} bytes.`);
+    }
+    await onePlayer(id, who);
+    await deps.users.setPlayerData(id, rest);
+    return onePlayer(id, who);
+  });
+
+  app.post(ApiPath.playersByPlatformId, async (request): Promise<PlayersResponse> => {
+    const who = await caller(request);
+    const body = parseOr400(loadByPlatformIdBodySchema, request.body);
+    if (body.appID !== undefined && body.appID !== APP_ID) return { players: [] };
+    if (body.platform !== undefined && body.platform !== PLATFORM) return { players: [] };
+    if (!who.admin && body.platformPlayerIds.some((id) => id !== who.user.subject)) {
+      throw new HttpError(403, 'You can only access your own player.');
+    }
+    return { players: await players(await deps.users.findBySubjects(body.platformPlayerIds), who) };
+  });
+
+  app.post(ApiPath.playersByGctId, async (request): Promise<PlayersResponse> => {
+    const who = await caller(request);
+    const body = parseOr400(loadByGctIdBodySchema, request.body);
+    if (!who.admin && body.gctIDs.some((id) => id !== who.user.id)) {
+      throw new HttpError(403, 'You can only access your own player.');
+    }
+    return { players: await players(await deps.users.findByIds(body.gctIDs), who) };
+  });
+}

@@ -1,0 +1,54 @@
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from '../../http-errors.js';
+import { InvalidTokenError, type TokenClaims, type Tokens } from './tokens.js';
+import type { UserRow, UsersRepo } from '../users/users-repo.js';
+
+export interface Authenticated {
+  claims: TokenClaims;
+  user: UserRow;
+}
+
+/**
+ * Checked claims with their user, read by the caller (the socket upgrade reads it beside the session),
+ * who must still exist.
+ */
+export function authenticatedAs(claims: TokenClaims, user: UserRow | undefined): Authenticated {
+  if (!user) throw new HttpError(401, 'The user of this token no longer exists.');
+  return { claims, user };
+}
+
+/** The token of an `Authorization: Bearer …` header, if there is one. */
+export function bearerTokenOf(request: Pick<FastifyRequest, 'headers'>): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+}
+
+/**
+ * Resolves a bearer token to its user, or throws a 401 that says why. Used by HTTP routes (header) and
+ * the WebSocket upgrade (query parameter `t`, since browsers cannot set headers on a WebSocket).
+ */
+export function createAuthenticator(tokens: Tokens, users: UsersRepo) {
+  /** A token's claims, checked without the database (a bad token never costs a query). */
+  async function claimsOf(token: string | undefined): Promise<TokenClaims> {
+    if (!token) throw new HttpError(401, 'Not logged in: a bearer token is required.');
+    try {
+      return await tokens.verify(token);
+    } catch (error) {
+      throw new HttpError(401, error instanceof InvalidTokenError ? error.message : 'Token is invalid.');
+    }
+  }
+  /** The user of checked claims; undefined when gone or merged into another. */
+  const userOf = (claims: TokenClaims): Promise<UserRow | undefined> => users.findById(claims.userId);
+  async function fromToken(token: string | undefined): Promise<Authenticated> {
+    const claims = await claimsOf(token);
+    return authenticatedAs(claims, await userOf(claims));
+  }
+  return {
+    claimsOf,
+    userOf,
+    fromToken,
+    fromRequest(request: FastifyRequest): Promise<Authenticated> {
+      return fromToken(bearerTokenOf(request));
+    },
+  };
+}
+export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -1,0 +1,46 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { lazyModule } from '../../../lazy-module.js';
+
+/*
+ * Outgoing mail (verification and reset links). With SMTP_URL it goes through nodemailer; without it the
+ * mail is written to the server log, so `npm start` works on its own and a developer can still follow
+ * the link. Which of the two is in use is said once at start.
+ */
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
+
+export function createMailer(
+  settings: { smtpUrl: string | undefined; from: string },
+  logger: FastifyBaseLogger,
+): Mailer {
+  if (!settings.smtpUrl) {
+    logger.info('SMTP_URL is not set: account mails (verification, password reset) are written to this log');
+    return {
+      async send(mail) {
+        logger.info(
+          { mail: { from: settings.from, ...mail } },
+          'mail not sent (no SMTP_URL); its text follows',
+        );
+      },
+    };
+  }
+  const smtpUrl = settings.smtpUrl;
+  // nodemailer is loaded only with SMTP_URL, in the background (decision 0116); a failed load is reported
+  // by the first mail, which tries again
+  const transport = lazyModule(async () => (await import('nodemailer')).default.createTransport(smtpUrl));
+  transport().catch(() => undefined);
+  logger.info({ smtp: new URL(settings.smtpUrl).host }, 'account mails are sent through SMTP_URL');
+  return {
+    async send(mail) {
+      await (await transport()).sendMail({ from: settings.from, ...mail });
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { FastifyRequest } from 'fastify';
+import { telegramWidgetDataSchema, walletBodySchema } from '@xtalk/protocol';
+import { HttpError, parseOr400 } from '../../http-errors.js';
+import type { Identity } from '../links/player-links.js';
+import { publicBase } from '../sessions/sign-in-session.js';
+import type { TelegramSignIn } from './telegram.js';
+import type { WalletSignIn } from './wallet.js';
+
+/*
+ * Turning what a client proves into an identity: a wallet signature (evm), Telegram widget data (tgw)
+ * or Mini App initData (tga). Shared by the wallet route, the link route and the token endpoint.
+ */
+
+export interface ProvenIdentity {
+  identity: Identity;
+  name?: string;
+}
+
+export function createIdentityProofs(deps: {
+  wallet: WalletSignIn;
+  telegram: TelegramSignIn;
+  publicUrl: string | undefined;
+}) {
+  return {
+    /** SIWE: the domain must be PUBLIC_URL's host (or, without it, the host this request came to). */
+    async wallet(request: FastifyRequest, body: unknown): Promise<ProvenIdentity> {
+      const wallet = parseOr400(walletBodySchema, body);
+      const domain = new URL(publicBase(deps.publicUrl, request)).host;
+      const address = await deps.wallet.verify(wallet, domain);
+      return { identity: { provider: 'evm', subject: address } };
+    },
+
+    telegramWidget(data: unknown): ProvenIdentity {
+      const user = deps.telegram.widget(parseOr400(telegramWidgetDataSchema, data));
+      return { identity: { provider: 'tg', subject: user.id }, ...(user.name ? { name: user.name } : {}) };
+    },
+
+    telegramMiniApp(signedPayload: unknown, data: unknown): ProvenIdentity {
+      const bot = (data as { bot?: unknown } | null | undefined)?.bot;
+      if (
+        typeof signedPayload !== 'string' ||
+        signedPayload === '' ||
+        typeof bot !== 'string' ||
+        bot === ''
+      ) {
+        throw new HttpError(400, 'signedPayload and data.bot are required for tga.');
+      }
+      const user = deps.telegram.miniApp(signedPayload, bot);
+      return { identity: { provider: 'tg', subject: user.id }, ...(user.name ? { name: user.name } : {}) };
+    },
+  };
+}
+export type IdentityProofs = ReturnType<typeof createIdentityProofs>;

@@ -1,0 +1,90 @@
+import type { WalletBody } from '@xtalk/protocol';
+import type { Clock } from '../../clock.js';
+import { HttpError } from '../../http-errors.js';
+import type { Db } from '../../store/db.js';
+import { lazyModule } from '../../lazy-module.js';
+
+/*
+ * Signing in with an Ethereum wallet: Sign-In with Ethereum (EIP-4361), parsed and checked with viem's
+ * SIWE utilities and the signature recovered with viem (an externally owned account; contract wallets
+ * would need an RPC endpoint, which the server does not have). The server checks what EIP-4361 leaves to
+ * the relying party: the domain is ours (PUBLIC_URL's host), the nonce is one we issued for that address
+ * and is used once, the chain id is the one the client claims, and the message has not expired.
+ */
+
+const NONCE_TTL_SECONDS = 600;
+
+// viem is large (~20 MB resident): loaded by the first wallet sign-in, not at start (decision 0116)
+const viem = lazyModule(async () => {
+  const [{ getAddress, isAddress, verifyMessage }, { generateSiweNonce, parseSiweMessage }] =
+    await Promise.all([import('viem'), import('viem/siwe')]);
+  return { getAddress, isAddress, verifyMessage, generateSiweNonce, parseSiweMessage };
+});
+
+export function createWalletSignIn(db: Db, clock: Clock) {
+  return {
+    async issueNonce(address: string): Promise<string> {
+      const { isAddress, generateSiweNonce } = await viem();
+      if (!isAddress(address, { strict: false }))
+        throw new HttpError(400, 'address: not an Ethereum address.');
+      const nonce = generateSiweNonce();
+      await db.query('insert into wallet_nonces (nonce, address, expires_at) values ($1, $2, $3)', [
+        nonce,
+        address.toLowerCase(),
+        new Date(clock.now() + NONCE_TTL_SECONDS * 1000),
+      ]);
+      return nonce;
+    },
+
+    /** The checked wallet address (lower case), or a 400/401 saying what is wrong. */
+    async verify(
+      body: Omit<WalletBody, 'networkID'> & { networkID: number },
+      domain: string,
+    ): Promise<string> {
+      if (body.chainType !== 'evm') {
+        throw new HttpError(400, `chainType ${body.chainType} is not supported; only evm wallets are.`);
+      }
+      const { parseSiweMessage, getAddress, verifyMessage } = await viem();
+      const message = parseSiweMessage(body.signingData);
+      if (!message.address || !message.domain || !message.nonce || !message.chainId || !message.uri) {
+        throw new HttpError(400, 'signingData is not a Sign-In with Ethereum (EIP-4361) message.');
+      }
+      if (message.domain !== domain)
+        throw new HttpError(401, `The message is for ${message.domain}, not ${domain}.`);
+      if (message.nonce !== body.nonce) throw new HttpError(401, 'The message does not carry this nonce.');
+      if (message.chainId !== body.networkID) {
+        throw new HttpError(
+          401,
+          `The message is for chain ${message.chainId}, not networkID ${body.networkID}.`,
+        );
+      }
+      const now = clock.now();
+      if (message.expirationTime && message.expirationTime.getTime() <= now) {
+        throw new HttpError(401, 'The message has expired.');
+      }
+      if (message.notBefore && message.notBefore.getTime() > now) {
+        throw new HttpError(401, 'The message is not valid yet.');
+      }
+      // the nonce is spent by any attempt that gets this far, so a signature cannot be tried twice
+      const { rows } = await db.query<{ address: string; expires_at: Date }>(
+        'delete from wallet_nonces where nonce = $1 returning address, expires_at',
+        [body.nonce],
+      );
+      const issued = rows[0];
+      if (!issued || new Date(issued.expires_at).getTime() <= now) {
+        throw new HttpError(401, 'The nonce is unknown, expired or already used; ask for a new one.');
+      }
+      if (issued.address !== message.address.toLowerCase()) {
+        throw new HttpError(401, 'The nonce was issued for another address.');
+      }
+      const valid = await verifyMessage({
+        address: getAddress(message.address),
+        message: body.signingData,
+        signature: body.signature as `0x${string}`,
+      }).catch(() => false);
+      if (!valid) throw new HttpError(401, 'The signature does not match the message and address.');
+      return issued.address;
+    },
+  };
+}
+export type WalletSignIn = ReturnType<typeof createWalletSignIn>;
