@@ -26,9 +26,10 @@ export const serverModuleDependencies = {
   realtime: ['accounts', 'bus', 'metrics', 'rooms', 'translation'],
   payments: ['accounts', 'credits', 'store'],
   voice: ['ai', 'audio', 'metrics', 'realtime', 'rooms', 'translation'],
-  lifecycle: ['bus', 'realtime', 'store'],
+  // readiness, the drain and the sweeps: the top of the house, which winds every module down in order
+  lifecycle: ['accounts', 'bus', 'realtime', 'rooms', 'store', 'translation', 'use-cases'],
   // the use cases that span modules: each joins modules through the ports they declare
-  'use-cases': ['accounts', 'rooms', 'store'],
+  'use-cases': ['accounts', 'rooms', 'store', 'translation'],
 };
 
 /** Files directly under src/ that every module may import: small helpers that know no module. */

@@ -1,56 +1,27 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createAiProvider, type AiProvider } from './ai/index.js';
-import './app-decorations.js';
-import {
-  chooseBotCheck,
-  createChat,
-  createGlossaries,
-  createCredits,
-  healthRoute,
-  socketCaps,
-  socketOrigins,
-  openStores,
-  watchNodes,
-  registerAccounts,
-  registerPayments,
-  startSweeps,
-  translationStore,
-  createReturners,
-} from './app-wiring.js';
-import { createAuthenticator } from './accounts/sessions/authenticate.js';
-import { resolveAuthSecret } from './accounts/sessions/auth-secret.js';
+import { aiPlugin } from './ai/plugin.js';
+import type { AiProvider } from './ai/index.js';
+import { authPlugin } from './accounts/plugin.js';
 import type { BotCheck } from './accounts/sign-in/botcheck.js';
-import { createPlayerLinks } from './use-cases/guest-rooms.js';
-import { authRoutes } from './accounts/sign-in/guest-routes.js';
-import { createTokens } from './accounts/sessions/tokens.js';
-import { createUsersRepo } from './accounts/users/users-repo.js';
+import { busPlugin, connectBus } from './bus/plugin.js';
 import { systemClock, type Clock } from './clock.js';
-import type { ServerFrame } from '@xtalk/protocol';
 import type { Config } from './config.js';
-import { startBalanceEvents } from './credits/index.js';
-import { registerBodyGuard } from './http/body-guard.js';
-import { registerErrorHandler } from './http/error-handler.js';
-import { registerRateLimits } from './http/rate-limits.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
-import { registerMetrics } from './metrics/plugin.js';
-import { appSources } from './metrics/probes.js';
-import { createMetrics } from './metrics/registry.js';
-import { frameLimitSettings } from './realtime/frame-limits.js';
-import type { ConnectionDeps } from './realtime/connection-core.js';
-import { createGateway } from './realtime/gateway.js';
-import { registerDrain } from './lifecycle/drain.js';
-import { registerReadiness } from './lifecycle/readiness.js';
-import { shareSupersession } from './translation/shared-supersession.js';
-import { createLogSampler } from './log-sampler.js';
-import { createRoomHub } from './realtime/room-hub.js';
-import { createRoomHistory, roomHistoryRoutes } from './rooms/history-routes.js';
-import { createRoomsRepo } from './rooms/rooms-repo.js';
-import { createRoomLog } from './rooms/room-log.js';
-import { roomRoutes } from './rooms/routes.js';
-import { createSessionHandoffs } from './rooms/session-handoffs.js';
-import { createTranslationService, type Meter } from './translation/index.js';
-import { glossaryRoutes } from './glossary/index.js';
-import { createVoiceHandlers } from './voice/index.js';
+import { balanceEventsPlugin, creditsPlugin } from './credits/plugin.js';
+import { glossaryPlugin } from './glossary/plugin.js';
+import { httpPlugin, rateLimitsPlugin } from './http/plugin.js';
+import { lifecyclePlugin, readinessPlugin } from './lifecycle/plugin.js';
+import { metricsPlugin } from './metrics/plugin.js';
+import { paymentsPlugin } from './payments/plugin.js';
+import { playersPlugin } from './accounts/players/plugin.js';
+import { gatewayPlugin, roomHubPlugin } from './realtime/plugin.js';
+import { roomsPlugin } from './rooms/plugin.js';
+import { openDatabase, storePlugin } from './store/plugin.js';
+import { summaryPlugin } from './summary/plugin.js';
+import { translationPlugin } from './translation/plugin.js';
+import type { Meter } from './translation/index.js';
+import { roomsOfUsers } from './use-cases/guest-rooms.js';
+import { translationStore } from './use-cases/translation-store.js';
+import { voiceHandlersFor } from './voice/index.js';
 import { defaultWebRoot, webRoutes } from './web/static.js';
 
 export interface AppOptions {
@@ -69,26 +40,6 @@ export interface AppOptions {
   provider?: AiProvider;
 }
 
-const REPLAY_LIMIT = 500;
-const MAX_FRAME_BYTES = 2 * 1024 * 1024;
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-/** A close without a drain: the originals are stored, and a streaming translation is not worth more. */
-const TRANSLATION_CLOSE_MS = 3000;
-
-/** Voice input, whole clips and streamed ones (VOICE_STREAMING=off: streamed clips in clip mode). */
-function voiceHandlers(
-  config: Config,
-  deps: Omit<Parameters<typeof createVoiceHandlers>[0], 'broadcast' | 'streaming'> & {
-    hub: { broadcast(roomId: string, frame: ServerFrame): Promise<void> };
-  },
-) {
-  return createVoiceHandlers({
-    ...deps,
-    broadcast: (roomId, frame) => deps.hub.broadcast(roomId, frame),
-    streaming: config.VOICE_STREAMING === 'on',
-  });
-}
-
 /** The Fastify instance with the server options a node behind a proxy and a drain needs. */
 function fastifyFor(config: Config, logger: AppOptions['logger']): FastifyInstance {
   return Fastify({
@@ -105,170 +56,43 @@ function fastifyFor(config: Config, logger: AppOptions['logger']): FastifyInstan
 /**
  * The whole server as one Fastify instance: HTTP API, WebSocket gateway and the web app. `server.ts`
  * only listens and shuts down; tests build it here and use `inject` or a real port.
+ *
+ * One plugin per module, in the order they build on each other: each declares the decorators it adds
+ * (what later plugins use) and registers its own routes. The database is migrated before anything else
+ * starts; the rate limits come before every route they cover; the lifecycle comes last and winds the
+ * others down in its own order.
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { config } = options;
+  const { config, inMemoryDb } = options;
   const clock = options.clock ?? systemClock;
   const app = fastifyFor(config, options.logger);
-  registerErrorHandler(app);
-  registerBodyGuard(app);
-  await registerSecurityHeaders(app, config);
-  const metrics = createMetrics();
-  const { report } = metrics;
-
-  const { db, redis, redisOutage, bus, presence, nodeId } = await openStores(
-    config,
-    options.inMemoryDb,
-    app.log,
-  );
-  const readiness = registerReadiness(app, { db, bus, redisConfigured: redis !== undefined });
-  const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
-  const tokens = createTokens(secret, config.SESSION_TTL_SECONDS, clock);
-  const users = createUsersRepo(db);
-  const links = createPlayerLinks(db);
-  const authenticator = createAuthenticator(tokens, users);
-  const botCheck = options.botCheck ?? chooseBotCheck(config, secret, db, clock);
-  // Typed in app-decorations.ts; tests reach it as TestServer.db, modules receive what they need instead.
-  app.decorate('xtalkDb', db);
-
-  const rooms = createRoomsRepo(db, clock, { editWindowSeconds: config.EDIT_WINDOW_SECONDS });
-  const roomLog = createRoomLog(db);
-  const hub = createRoomHub(bus, { log: roomLog, logger: app.log, metrics: report });
-  const provider = options.provider ?? createAiProvider(config, app.log);
-  // Credits: the author of a message pays for its AI work from the ledger.
-  const credits = createCredits(config, db, clock, users, app.log, report);
-  app.decorate('xtalkLedger', credits.ledger);
-  const meter = options.meter ?? credits.meter;
-  const glossaries = createGlossaries({ config, db, rooms, users, clock, provider, meter, logger: app.log });
-  const translation = createTranslationService({
-    config,
-    provider,
-    output: hub,
-    users: hub,
-    // speech only for the languages someone in the room listens in (0137)
-    listeners: presence,
-    store: translationStore(db, clock),
-    meter,
-    glossary: glossaries.source,
-    logger: app.log,
-    clock,
-    // without a drain (tests, a failed start) a translation still streaming holds the close this long
-    options: { closeTimeoutMs: TRANSLATION_CLOSE_MS },
-    metrics: report,
-  });
-  // a correction taken here also stops the old text's work on the node its message was posted on
-  const supersession = await shareSupersession(bus, translation, app.log);
-  const { chat, fairRooms } = createChat(
-    config,
-    rooms,
-    hub,
-    { onMessage: translation.onMessage, onEdited: supersession.onEdited },
-    app.log,
-  );
-  const sampledLog = createLogSampler(app.log, clock);
-
-  // before any route: each route gets its limit when it is added
-  await registerRateLimits(app, { config, tokens, redis, redisOutage });
-  await registerMetrics(app, { metrics, token: config.METRICS_TOKEN });
-  await app.register(authRoutes, { botCheck, tokens, users, authenticator });
-  const { oidc } = await registerAccounts(app, { config, db, clock, tokens, users, links, authenticator });
-  await registerPayments(app, { config, db, clock, ledger: credits.ledger, users, authenticator });
-  await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
-  // a join's checked token, user and session wait here for the socket it opens next (decision 0138)
-  const handoffs = createSessionHandoffs(clock);
-  const { SESSION_TTL_SECONDS: sessionTtlSeconds, PUBLIC_WS_ENDPOINTS: socketEndpoints } = config;
-  await app.register(roomRoutes, { rooms, authenticator, sessionTtlSeconds, handoffs, socketEndpoints });
-  await app.register(glossaryRoutes, { ...glossaries.routeDeps, authenticator, broadcast: hub.broadcast });
-  const balanceEvents = await startBalanceEvents({
-    ledger: credits.ledger,
-    bus,
-    users: hub,
-    isGuest: credits.isGuest,
-    onGrown: translation.resume,
-    clock,
-    logger: app.log,
-  });
-  healthRoute(app, { db, bus, redis, hub, fairRooms });
+  await app.register(httpPlugin, { config });
+  // the stores open here, outside Fastify's plugin timeout: on a loaded machine they may take longer
+  const db = await openDatabase(config, inMemoryDb);
+  await app.register(storePlugin, { db });
+  await app.register(busPlugin, await connectBus(config, app.log));
+  await app.register(readinessPlugin);
+  await app.register(rateLimitsPlugin, { config });
+  await app.register(metricsPlugin, { token: config.METRICS_TOKEN });
+  await app.register(authPlugin, { config, clock, botCheck: options.botCheck, userRooms: roomsOfUsers });
+  await app.register(playersPlugin, { config });
+  await app.register(aiPlugin, { config, provider: options.provider });
+  await app.register(creditsPlugin, { config, clock, meter: options.meter });
+  await app.register(paymentsPlugin, { config, clock });
+  await app.register(roomsPlugin, { config, clock });
+  await app.register(roomHubPlugin);
+  await app.register(glossaryPlugin, { config, clock });
+  await app.register(summaryPlugin, { config, clock });
+  await app.register(translationPlugin, { config, clock, store: translationStore(db, clock) });
+  await app.register(balanceEventsPlugin, { clock });
   await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
-  const { heartbeat, ...presenceDeps } = watchNodes(config, { redis, nodeId, presence }, hub, clock, app.log);
-  const connectionDeps: ConnectionDeps = {
-    hub,
-    ...presenceDeps,
-    returners: createReturners(config, redis, clock, options.inMemoryDb),
-    chat,
-    rooms,
-    users,
-    languages: config.LANGUAGES,
+  await app.register(gatewayPlugin, {
+    config,
     clock,
-    logger: app.log,
-    // a joiner's recent window is the hub's shared copy while the room has not moved on (decision 0134)
-    log: { ...roomLog, recentWindow: hub.recentWindow ?? roomLog.recentWindow },
-    replayLimit: REPLAY_LIMIT,
-    balanceFrame: balanceFrameOf(credits.ledger, clock),
-    resumeMaxEvents: config.RESUME_MAX_EVENTS,
-    editWindowSeconds: config.EDIT_WINDOW_SECONDS,
-    minProtocolVersion: config.MIN_PROTOCOL_VERSION,
-    maxBufferedBytes: MAX_BUFFERED_BYTES,
-    frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
-    onSummarize: glossaries.summaries.summarize,
-    metrics: report,
-    ...voiceHandlers(config, { chat, translation, provider, hub, logger: app.log, clock, metrics: report }),
-  };
-  app.decorate('xtalkConnectionDeps', connectionDeps);
-  const gateway = createGateway(app, {
-    authenticator,
-    rooms,
-    handoffs,
-    allowedOrigins: socketOrigins(config),
-    heartbeatMs: options.heartbeatMs ?? 30_000,
-    maxFrameBytes: MAX_FRAME_BYTES,
-    clock,
-    logger: app.log,
-    caps: socketCaps(config, clock, sampledLog),
-    connectionDeps,
+    heartbeatMs: options.heartbeatMs,
+    inMemoryDb,
+    voice: (deps) => voiceHandlersFor(config, deps),
   });
-  metrics.watch(appSources({ gateway, hub, bus, db }));
-
-  const drain = registerDrain(app, { readiness, gateway, config });
-  // Order matters: sockets finish storing what they received before anything they need is closed.
-  app.addHook('preClose', async () => {
-    await gateway.close();
-    await supersession.close();
-    await translation.close(drain.graceLeftMs(TRANSLATION_CLOSE_MS));
-    glossaries.summaries.close();
-    credits.meter.close();
-    await balanceEvents.close();
-    await provider.close?.();
-  });
-  // local models load in the background from the start, not on the first message
-  app.addHook('onReady', async () => {
-    // the identity provider is discovered in the background; sign-in retries if it is unreachable now
-    oidc?.warmUp();
-    provider.warmUp?.().catch((error: unknown) => app.log.warn({ err: error }, 'AI engine warm-up failed'));
-  });
-  const sweeper = startSweeps(config, db, clock, app.log);
-  app.addHook('onClose', async () => {
-    await sweeper.stop();
-    await heartbeat?.stop();
-    await bus.close();
-    await redis?.quit().catch(() => undefined);
-    await db.close();
-  });
+  await app.register(lifecyclePlugin, { config, clock });
   return app;
-}
-
-/** Signed-in users see their balance from the start; guests see none (spec section 6). */
-function balanceFrameOf(
-  ledger: { balance(userId: string): Promise<{ free: number; premium: number }> },
-  clock: Clock,
-): NonNullable<ConnectionDeps['balanceFrame']> {
-  return async (user) =>
-    user.provider === 'guest'
-      ? undefined
-      : {
-          type: 'system',
-          message: 'BALANCE',
-          timestamp: clock.now(),
-          balance: await ledger.balance(user.id),
-        };
 }

@@ -13,11 +13,11 @@ import {
 import { buildApp } from '../app.js';
 import { createTokens } from '../accounts/sessions/tokens.js';
 import { loadConfig } from '../config.js';
-import type { Db } from '../store/db.js';
 import { guestLogin, startServer, type TestServer } from '../test/harness.js';
 import { memberLogin } from '../test/members.js';
 import { jsonProblem } from './body-guard.js';
 import { INTERNAL_MESSAGE } from './error-handler.js';
+import { dbOf } from '../test/seed.js';
 
 /*
  * The HTTP bad-input corpus: junk bodies, wrong types, NUL, lone surrogates, deep nesting, oversized,
@@ -37,7 +37,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server.close());
 
-const db = () => (server.app as unknown as { xtalkDb: Db }).xtalkDb;
+const db = () => dbOf(server);
 
 /** Everything a request could change, as one comparable value. */
 async function snapshot() {

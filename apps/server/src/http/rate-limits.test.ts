@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema, type GuestLoginResponse } from '@xtalk/protocol';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import type { Db } from '../store/db.js';
 import { guestLogin, startServer, type TestServer } from '../test/harness.js';
 import { policyOf } from './rate-limits.js';
+import { dbOf } from '../test/seed.js';
 
 /*
  * Every HTTP rate limit: 429, the one JSON error shape and `retry-after`; other addresses and users
@@ -61,7 +61,7 @@ describe('HTTP rate limits', { timeout: 60_000 }, () => {
     const ip = freshIp();
     expect((await guestPost(ip)).statusCode).toBe(200);
     expect((await guestPost(ip)).statusCode).toBe(200);
-    const db = (server.app as unknown as { xtalkDb: Db }).xtalkDb;
+    const db = dbOf(server);
     const users = async () => (await db.query('select id from users')).rows.length;
     const before = await users();
     expectLimited(await guestPost(ip));

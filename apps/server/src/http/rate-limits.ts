@@ -56,7 +56,7 @@ const WINDOW_MS = 60_000;
 
 export interface RateLimitDeps {
   config: Config;
-  tokens: Tokens;
+  tokens: Pick<Tokens, 'verify'>;
   /** Shared counters across nodes; without it, counted in this process. */
   redis?: Redis;
   /** Where the counters go on while Redis is away (in this node's memory). */

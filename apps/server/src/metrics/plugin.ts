@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { HttpError } from '../http-errors.js';
-import type { Metrics } from './registry.js';
+import { createMetrics, type Metrics } from './registry.js';
 
 /*
  * GET /metrics (Prometheus text exposition, from prom-client) and the HTTP request histogram. With a
@@ -19,7 +20,6 @@ declare module 'fastify' {
 export const METRICS_PATH = '/metrics';
 
 export interface MetricsPluginOptions {
-  metrics: Metrics;
   /** METRICS_TOKEN; undefined: loopback scrapers only. */
   token: string | undefined;
 }
@@ -55,7 +55,10 @@ function checkAccess(request: FastifyRequest, token: string | undefined): void {
     throw new HttpError(403, 'That token does not open the metrics.');
 }
 
-const metricsRoutes: FastifyPluginAsync<MetricsPluginOptions> = async (app, { metrics, token }) => {
+const metricsRoutes: FastifyPluginAsync<MetricsPluginOptions & { metrics: Metrics }> = async (
+  app,
+  { metrics, token },
+) => {
   app.get(METRICS_PATH, async (request, reply) => {
     checkAccess(request, token);
     const text = await metrics.text();
@@ -67,12 +70,15 @@ const metricsRoutes: FastifyPluginAsync<MetricsPluginOptions> = async (app, { me
  * Decorates the app with its metrics, times every HTTP request by its route pattern (unmatched ones as
  * one label, so a scanner's paths never become series) and adds GET /metrics.
  */
-export async function registerMetrics(app: FastifyInstance, options: MetricsPluginOptions) {
-  const { metrics } = options;
-  app.decorate('xtalkMetrics', metrics);
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    metrics.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-  });
-  await app.register(metricsRoutes, options);
-}
+export const metricsPlugin = fp<MetricsPluginOptions>(
+  async (app, { token }) => {
+    const metrics = createMetrics();
+    app.decorate('xtalkMetrics', metrics);
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      metrics.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    });
+    await app.register(metricsRoutes, { metrics, token });
+  },
+  { name: 'xtalk-metrics' },
+);

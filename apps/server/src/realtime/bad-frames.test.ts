@@ -8,8 +8,8 @@ import {
   type ServerFrame,
 } from '@xtalk/protocol';
 import { createTokens } from '../accounts/sessions/tokens.js';
-import type { Db } from '../store/db.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { dbOf } from '../test/seed.js';
 
 /*
  * The WebSocket bad-input corpus: malformed, oversized, deeply nested, wrong-typed, unknown and
@@ -38,8 +38,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server.close());
 
-const storedMessages = async () =>
-  (await (server.app as unknown as { xtalkDb: Db }).xtalkDb.query('select text from messages')).rows;
+const storedMessages = async () => (await dbOf(server).query('select text from messages')).rows;
 
 async function openSocket() {
   const { sessionId } = await joinRoom(server.app, alice.token, roomId);

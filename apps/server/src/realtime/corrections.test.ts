@@ -19,6 +19,7 @@ import {
   TestClient,
   type TestServer,
 } from '../test/harness.js';
+import { dbOf } from '../test/seed.js';
 
 /*
  * Corrections through the real server: editMessage over real sockets, the fake engine, the
@@ -66,7 +67,7 @@ describe('corrections', () => {
     frame.originalTimestamp === id;
 
   async function stored(roomId: string, id: number) {
-    const { rows } = await server.db.query<{ text: string; translations: unknown; note: string | null }>(
+    const { rows } = await dbOf(server).query<{ text: string; translations: unknown; note: string | null }>(
       'select text, translations, note, edited_at from messages where room_id = $1 and id = $2',
       [roomId, id],
     );

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloseCode, PROTOCOL_VERSION, type GuestLoginResponse, type MessageFrame } from '@xtalk/protocol';
-import type { Db } from '../store/db.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { dbOf } from '../test/seed.js';
 
 /*
  * One user cannot stall everyone: a flooder's sockets are capped and closed, and a room flooded with
@@ -98,7 +98,7 @@ describe('flood', { timeout: 60_000 }, () => {
     // hold the store, so the backlog is all queued before anything is stored
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const db = (server.app as unknown as { xtalkDb: Db }).xtalkDb;
+    const db = dbOf(server);
     const holding = db.transaction(() => held);
     for (const { client } of flooders) {
       for (let i = 0; i < 8; i++) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { dbOf } from '../test/seed.js';
 
 describe('socket handshake', () => {
   let server: TestServer;
@@ -26,7 +27,7 @@ describe('socket handshake', () => {
     const { sessionId } = await joinRoom(server.app, login.token, null);
     const url = `${server.wsBase}/xtalk_ws/${sessionId}?t=${login.token}`;
     // gone from the database: only the hand-off from the join can open this socket
-    await server.db.query('delete from sessions where id = $1', [sessionId]);
+    await dbOf(server).query('delete from sessions where id = $1', [sessionId]);
     const client = await TestClient.open(url);
     client.close();
     // the hand-off was used up: a reconnect reads the session, and finds none

@@ -9,6 +9,7 @@ import {
   type UsernameUpdateFrame,
 } from '@xtalk/protocol';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { dbOf } from '../test/seed.js';
 
 const isMessage = (text: string) => (frame: { type: string; message?: unknown }) =>
   frame.type === 'message' && frame.message === text;
@@ -246,5 +247,5 @@ describe('room protocol', () => {
 });
 
 async function renameInDb(server: TestServer, userId: string, displayName: string | null) {
-  await server.db.query('update users set display_name = $2 where id = $1', [userId, displayName]);
+  await dbOf(server).query('update users set display_name = $2 where id = $1', [userId, displayName]);
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roomHistoryResponseSchema } from '@xtalk/protocol';
 import { guestLogin, joinRoom, startServer, type TestServer } from '../test/harness.js';
 import { memberLogin } from '../test/members.js';
+import { dbOf } from '../test/seed.js';
 
 /* Past Rooms on the server: GET/DELETE /api/rooms/history over the memberships POST /xtalk records. */
 
@@ -56,7 +57,7 @@ describe('room history', () => {
 
   it('returns at most 20 rooms', async () => {
     const member = await memberLogin(server, SECRET, 'history-many');
-    const db = server.db;
+    const db = dbOf(server);
     const created: string[] = [];
     for (let i = 0; i < 22; i++) created.push((await joinRoom(server.app, member.token, null)).roomId);
     // distinct, known update times so the order is certain

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
 import { createRoomLog } from './room-log.js';
 import { createRoomsRepo } from './rooms-repo.js';
+import { dbOf } from '../test/seed.js';
 
 /* Corrections in the database: one logged change, refusals that store nothing, stale work that cannot land. */
 describe('message edits in the store', () => {
@@ -17,7 +18,7 @@ describe('message edits in the store', () => {
     const login = await guestLogin(server.app);
     const { roomId } = await joinRoom(server.app, login.token, null);
     const userId = await userIdOf(server, login.user.username);
-    const repo = createRoomsRepo(server.db, clock, { editWindowSeconds: 60 });
+    const repo = createRoomsRepo(dbOf(server), clock, { editWindowSeconds: 60 });
     const stored = await repo.insertMessage({
       roomId,
       userId,
@@ -56,7 +57,7 @@ describe('message edits in the store', () => {
     expect(await repo.saveNote(roomId, message.id, 'old note', 'the red book')).toBeUndefined();
     const fresh = await repo.saveTranslation(roomId, message.id, 'ja', '[ja] the blue book', 'the blue book');
     expect(fresh).toBeGreaterThan(0);
-    const log = createRoomLog(server.db);
+    const log = createRoomLog(dbOf(server));
     const frames = await log.readSince(roomId, 0, 100, 100);
     expect(frames.map((f) => f.type)).toEqual([
       'message',
@@ -77,7 +78,7 @@ describe('message edits in the store', () => {
   it('refuses someone else, an unknown id and a closed window, changing nothing', async () => {
     const { repo, roomId, userId, message } = await setup();
     const other = await guestLogin(server.app);
-    const position = (await createRoomLog(server.db).position(roomId))?.offset;
+    const position = (await createRoomLog(dbOf(server)).position(roomId))?.offset;
     expect(
       await repo.editMessage({
         roomId,
@@ -102,6 +103,6 @@ describe('message edits in the store', () => {
     const [after] = await repo.listMessages(roomId, 1);
     expect(after).toMatchObject({ message: 'the red book' });
     expect(after?.editedAt).toBeUndefined();
-    expect((await createRoomLog(server.db).position(roomId))?.offset).toBe(position);
+    expect((await createRoomLog(dbOf(server)).position(roomId))?.offset).toBe(position);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
 import { createRoomLog } from './room-log.js';
 import { createRoomsRepo } from './rooms-repo.js';
+import { dbOf } from '../test/seed.js';
 
 /* A joiner's catch-up in one statement: the same position and window as the two reads it replaces. */
 describe('the room log recent window', () => {
@@ -17,8 +18,8 @@ describe('the room log recent window', () => {
     const login = await guestLogin(server.app);
     const { roomId } = await joinRoom(server.app, login.token, null);
     const userId = await userIdOf(server, login.user.username);
-    const repo = createRoomsRepo(server.db, clock);
-    const log = createRoomLog(server.db);
+    const repo = createRoomsRepo(dbOf(server), clock);
+    const log = createRoomLog(dbOf(server));
     expect(await log.recentWindow(roomId, 3)).toEqual({
       position: await log.position(roomId),
       messages: [],

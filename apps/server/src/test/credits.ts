@@ -1,28 +1,6 @@
-import { expect } from 'vitest';
-import type { Ledger } from '../credits/index.js';
-import type { Db } from '../store/db.js';
 import type { TestServer } from './harness.js';
 
-/* Test access to a running server's ledger, and the invariant every credits test ends on. */
+/* Test access to a running server's ledger, through the credits module, and the invariant every credits test ends on. */
 
-export const ledgerOf = (server: TestServer) =>
-  (server.app as unknown as { xtalkLedger: Ledger }).xtalkLedger;
-export const dbOf = (server: TestServer) => (server.app as unknown as { xtalkDb: Db }).xtalkDb;
-
-/** Every account's balance equals the sum of its rows, and no part is below zero. */
-export async function expectBalancesEqualSumOfRows(db: Db): Promise<void> {
-  const { rows } = await db.query<{ user_id: string; free: string; premium: string; sf: string; sp: string }>(
-    `select a.user_id, a.free, a.premium, coalesce(sum(t.free_delta), 0) as sf,
-            coalesce(sum(t.premium_delta), 0) as sp
-       from credit_accounts a left join credit_txns t on t.user_id = a.user_id
-      group by a.user_id, a.free, a.premium`,
-  );
-  for (const row of rows) {
-    expect({ free: Number(row.free), premium: Number(row.premium) }, `account ${row.user_id}`).toEqual({
-      free: Number(row.sf),
-      premium: Number(row.sp),
-    });
-    expect(Number(row.free)).toBeGreaterThanOrEqual(0);
-    expect(Number(row.premium)).toBeGreaterThanOrEqual(0);
-  }
-}
+export const ledgerOf = (server: TestServer) => server.app.xtalkCredits.ledger;
+export { dbOf, expectBalancesEqualSumOfRows } from './seed.js';

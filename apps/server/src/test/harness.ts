@@ -8,7 +8,6 @@ import WebSocket from 'ws';
 import type { GuestLoginResponse, JoinRoomResponse, ResumePosition, ServerFrame } from '@xtalk/protocol';
 import { buildApp, type AppOptions } from '../app.js';
 import { loadConfig } from '../config.js';
-import type { Db } from '../store/db.js';
 import type { ChatNode } from './resuming-client.js';
 
 /*
@@ -34,8 +33,6 @@ export interface TestServer {
   baseUrl: string;
   wsBase: string;
   dataDir: string;
-  /** The app's own database, to arrange state no API writes yet (never a second connection). */
-  db: Db;
   close(): Promise<void>;
 }
 
@@ -70,7 +67,6 @@ export async function startServer(
     baseUrl: `http://127.0.0.1:${port}`,
     wsBase: `ws://127.0.0.1:${port}`,
     dataDir,
-    db: app.xtalkDb,
     async close() {
       await app.close();
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
@@ -289,10 +285,4 @@ export async function speakerAndListener(
   return { alice, bob, roomId, speaker, listener };
 }
 
-/** A user's id in the database (a login answer names the user, not the row). */
-export async function userIdOf(server: TestServer, username: string): Promise<string> {
-  const { rows } = await server.db.query<{ id: string }>('select id from users where username = $1', [
-    username,
-  ]);
-  return rows[0]!.id;
-}
+export { userIdOf } from './seed.js';

@@ -5,6 +5,7 @@ import { createConnection, type Connection } from '../realtime/connection.js';
 import type { PeerSocket } from '../realtime/peer-socket.js';
 import { guestLogin, joinRoom, startServer, type TestServer } from './harness.js';
 import { scratchDatabase } from './scratch-database.js';
+import { dbOf } from './seed.js';
 
 /*
  * `npm run test:services`: a 10,000-member room over three nodes on PostgreSQL and Redis fills at a
@@ -172,7 +173,7 @@ describe('a 10,000-member room over three nodes', () => {
   }, 900_000);
 
   it('has PostgreSQL end a transaction its node left waiting, so no room row stays locked', async () => {
-    const { rows } = await nodes[1]!.db.query<{ idle_in_transaction_session_timeout: string }>(
+    const { rows } = await dbOf(nodes[1]!).query<{ idle_in_transaction_session_timeout: string }>(
       'show idle_in_transaction_session_timeout',
     );
     expect(rows[0]!.idle_in_transaction_session_timeout).toBe('15s');

@@ -1,6 +1,6 @@
 import type { GuestLoginResponse } from '@xtalk/protocol';
 import { createTokens } from '../accounts/sessions/tokens.js';
-import { createUsersRepo, toUser } from '../accounts/users/users-repo.js';
+import { toUser } from '../accounts/users/users-repo.js';
 import type { TestServer } from './harness.js';
 
 /*
@@ -13,8 +13,7 @@ export async function memberLogin(
   subject: string,
   name = '',
 ): Promise<GuestLoginResponse> {
-  const db = server.db;
-  const row = await createUsersRepo(db).findOrCreateOidcUser({
+  const row = await server.app.xtalkAuth.users.findOrCreateOidcUser({
     issuer: 'https://issuer.test',
     subject,
     name,

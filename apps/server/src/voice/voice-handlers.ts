@@ -1,3 +1,4 @@
+import type { Config } from '../config.js';
 import type { VoiceEndFrame, VoiceStartFrame, ServerFrame } from '@xtalk/protocol';
 import type { AiProvider } from '../ai/provider.js';
 import type { ConnectionContext } from '../realtime/connection.js';
@@ -35,4 +36,18 @@ export function createVoiceHandlers(
     onVoiceFrame: (connection: ConnectionContext, frame: VoiceStartFrame | VoiceEndFrame) =>
       frame.type === 'voiceStart' ? stream.start(connection, frame) : stream.end(connection, frame),
   };
+}
+
+/** Voice input, whole clips and streamed ones (VOICE_STREAMING=off: streamed clips in clip mode). */
+export function voiceHandlersFor(
+  config: Pick<Config, 'VOICE_STREAMING'>,
+  deps: Omit<Parameters<typeof createVoiceHandlers>[0], 'broadcast' | 'streaming'> & {
+    hub: { broadcast(roomId: string, frame: ServerFrame): Promise<void> };
+  },
+) {
+  return createVoiceHandlers({
+    ...deps,
+    broadcast: (roomId, frame) => deps.hub.broadcast(roomId, frame),
+    streaming: config.VOICE_STREAMING === 'on',
+  });
 }

@@ -4,6 +4,7 @@ import type { Db } from '../../store/db.js';
 import { freePort } from '../../test/free-port.js';
 import { guestLogin, startServer, type TestServer } from '../../test/harness.js';
 import { startOidcProvider, type TestOidcProvider } from '../../test/oidc-provider.js';
+import { dbOf } from '../../test/seed.js';
 
 /*
  * The whole "Sign in with Google" flow against a real OpenID provider on 127.0.0.1: our login route, the
@@ -49,7 +50,7 @@ describe('sign-in with an OpenID provider', () => {
       },
       { clock },
     );
-    db = server.db;
+    db = dbOf(server);
   });
   afterAll(async () => {
     await server?.close();

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import { createLedger } from '../../credits/index.js';
-import type { Db } from '../../store/db.js';
 import { startServer, type TestServer } from '../../test/harness.js';
 import { memberLogin } from '../../test/members.js';
+import { dbOf } from '../../test/seed.js';
 
 /*
  * The real app for payment tests, with the keys set, and what those tests check after every call: the
@@ -22,7 +22,7 @@ export async function startPaymentServer(env: Record<string, string> = {}): Prom
   });
 }
 
-export const dbOf = (server: TestServer) => (server.app as unknown as { xtalkDb: Db }).xtalkDb;
+export { dbOf };
 
 let members = 0;
 /** A signed-in player; returns its gctId. */

@@ -1,0 +1,111 @@
+import fp from 'fastify-plugin';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db } from '../store/db.js';
+import { accountRoutes } from './sign-in/account-routes.js';
+import { resolveAuthSecret } from './sessions/auth-secret.js';
+import { createAuthenticator, type Authenticator } from './sessions/authenticate.js';
+import { createAltchaBotCheck, createTurnstileBotCheck, type BotCheck } from './sign-in/botcheck.js';
+import { createOidc } from './sign-in/oidc.js';
+import { playerAccounts } from './links/player-accounts.js';
+import { createPlayerLinks, type PlayerLinks } from './links/player-links.js';
+import type { UserRooms } from './user-rooms.js';
+import { authRoutes } from './sign-in/guest-routes.js';
+import { createSignInStore } from './sessions/sign-in-store.js';
+import { createTokens, type Tokens } from './sessions/tokens.js';
+import { createUsersRepo, type UsersRepo } from './users/users-repo.js';
+
+/*
+ * Accounts: users, session tokens, the bot check, sign-in of every kind (Google/OIDC when configured,
+ * email, wallets, Telegram, tokens) and linked sign-ins. Other modules reach users through `xtalkAuth`.
+ */
+
+export interface Auth {
+  tokens: Tokens;
+  users: UsersRepo;
+  links: PlayerLinks;
+  authenticator: Authenticator;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Who a request or a token is, and the users behind them. */
+    xtalkAuth: Auth;
+  }
+}
+
+export interface AuthPluginOptions {
+  config: Config;
+  clock: Clock;
+  /** Replaces the configured bot check (tests). */
+  botCheck?: BotCheck;
+  /** What rooms hold of a user, for merges: the port accounts declares, filled in by the composition. */
+  userRooms: UserRooms;
+}
+
+/** Turnstile when both of its keys are set, else the self-hosted ALTCHA proof-of-work. */
+function chooseBotCheck(config: Config, secret: string, db: Db, clock: Clock): BotCheck {
+  return config.TURNSTILE_SITE_KEY && config.TURNSTILE_SECRET_KEY
+    ? createTurnstileBotCheck({
+        siteKey: config.TURNSTILE_SITE_KEY,
+        secretKey: config.TURNSTILE_SECRET_KEY,
+        verifyUrl: config.TURNSTILE_VERIFY_URL,
+        db,
+        clock,
+      })
+    : createAltchaBotCheck({ secret, cost: config.ALTCHA_COST, db, clock });
+}
+
+export const authPlugin = fp<AuthPluginOptions>(
+  async (app, { config, clock, botCheck, userRooms }) => {
+    const db = app.xtalkDb;
+    const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
+    const tokens = createTokens(secret, config.SESSION_TTL_SECONDS, clock);
+    const users = createUsersRepo(db);
+    const links = createPlayerLinks(db, userRooms);
+    const authenticator = createAuthenticator(tokens, users);
+    app.decorate('xtalkAuth', { tokens, users, links, authenticator });
+
+    await app.register(authRoutes, {
+      botCheck: botCheck ?? chooseBotCheck(config, secret, db, clock),
+      tokens,
+      users,
+      authenticator,
+    });
+    const signInStore = createSignInStore(db, clock);
+    const oidc = config.GOOGLE_CLIENT_ID
+      ? createOidc(
+          {
+            issuer: config.OIDC_ISSUER,
+            clientId: config.GOOGLE_CLIENT_ID,
+            clientSecret: config.GOOGLE_CLIENT_SECRET,
+          },
+          signInStore,
+          app.log,
+        )
+      : undefined;
+    await app.register(accountRoutes, {
+      oidc,
+      links,
+      store: signInStore,
+      tokens,
+      users,
+      authenticator,
+      publicUrl: config.PUBLIC_URL,
+      codeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
+    });
+    await app.register(playerAccounts, {
+      config,
+      db,
+      clock,
+      tokens,
+      users,
+      links,
+      authenticator,
+      store: signInStore,
+    });
+    // the identity provider is discovered in the background; sign-in retries if it is unreachable now
+    app.addHook('onReady', async () => oidc?.warmUp());
+  },
+  { name: 'xtalk-auth', dependencies: ['xtalk-store'] },
+);

@@ -1,0 +1,44 @@
+import fp from 'fastify-plugin';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { createRoomHistory, roomHistoryRoutes } from './history-routes.js';
+import { createRoomLog, type RoomLog } from './room-log.js';
+import { createRoomsRepo, type RoomsRepo } from './rooms-repo.js';
+import { roomRoutes } from './routes.js';
+import { createSessionHandoffs, type SessionHandoffs } from './session-handoffs.js';
+
+/* Rooms: their members, messages and log of changes; joining (POST /xtalk) and a member's history. */
+
+export interface Rooms {
+  repo: RoomsRepo;
+  /** The log a joiner or a resume replays from. */
+  log: RoomLog;
+  /** A join's checked token, user and session, waiting for the socket it opens next (decision 0138). */
+  handoffs: SessionHandoffs;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    xtalkRooms: Rooms;
+  }
+}
+
+export const roomsPlugin = fp<{ config: Config; clock: Clock }>(
+  async (app, { config, clock }) => {
+    const db = app.xtalkDb;
+    const { authenticator } = app.xtalkAuth;
+    const repo = createRoomsRepo(db, clock, { editWindowSeconds: config.EDIT_WINDOW_SECONDS });
+    const handoffs = createSessionHandoffs(clock);
+    app.decorate('xtalkRooms', { repo, log: createRoomLog(db), handoffs });
+    await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
+    const sessionTtlSeconds = config.SESSION_TTL_SECONDS;
+    await app.register(roomRoutes, {
+      rooms: repo,
+      authenticator,
+      sessionTtlSeconds,
+      handoffs,
+      socketEndpoints: config.PUBLIC_WS_ENDPOINTS,
+    });
+  },
+  { name: 'xtalk-rooms', dependencies: ['xtalk-store', 'xtalk-auth'] },
+);
