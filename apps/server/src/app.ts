@@ -53,6 +53,7 @@ import { createTranslationService, type Meter } from './translation/index.js';
 import { glossaryRoutes } from './glossary/index.js';
 import { createVoiceHandlers } from './voice/index.js';
 import { defaultWebRoot, webRoutes } from './web/static.js';
+import { logOptions } from './http/log-options.js';
 
 export interface AppOptions {
   config: Config;
@@ -93,7 +94,8 @@ function voiceHandlers(
 /** The Fastify instance with the server options a node behind a proxy and a drain needs. */
 function fastifyFor(config: Config, logger: AppOptions['logger']): FastifyInstance {
   return Fastify({
-    logger: logger ?? { level: config.LOG_LEVEL },
+    // a test's own stream and level go over the redaction, never instead of it
+    logger: logger === false ? false : logOptions(config.LOG_LEVEL, logger === true ? {} : logger),
     // a generous keep-alive so a proxy in front does not see resets
     keepAliveTimeout: 65_000,
     // close hooks wait for sockets and translations (up to SHUTDOWN_GRACE_SECONDS) to wind down

@@ -93,6 +93,11 @@ export const configSchema = z
     SMTP_URL: optionalString.refine((value) => value === undefined || /^smtps?:\/\//.test(value), {
       message: 'SMTP_URL must start with smtp:// or smtps://.',
     }),
+    /**
+     * Without SMTP_URL, whether a mail's text (its sign-in link) is written to the log: on only where the
+     * operator reads that log alone (a developer's machine), since the link signs its reader in.
+     */
+    MAIL_TO_LOG: z.enum(['on', 'off']).default('off'),
     /** The From of account mails. */
     MAIL_FROM: z.string().default('XTalk <no-reply@xtalk.invalid>'),
     /** Turns on Telegram sign-in (Login Widget tgw, Mini App tga) checked with this bot's token. */

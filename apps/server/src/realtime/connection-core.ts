@@ -65,6 +65,8 @@ export interface ConnectionContext {
   sendFrame(frame: ServerFrame): void;
   /** The client id announced (voiceClip) for the next voice clip, taken once. */
   takeClipClientId(): string | undefined;
+  /** Who a log line is about (request id, room, user); unset: the room and user alone. */
+  readonly logFields?: { reqId: string; room: string; user: string };
 }
 
 /**
