@@ -91,6 +91,12 @@ function voiceHandlers(
   });
 }
 
+/** Which clients are served, and from which version on a chat frame needs a clientId. */
+const protocolLines = (config: Config) => ({
+  minProtocolVersion: config.MIN_PROTOCOL_VERSION,
+  clientIdRequiredFrom: config.CLIENT_ID_REQUIRED_FROM_PROTOCOL,
+});
+
 /** The Fastify instance with the server options a node behind a proxy and a drain needs. */
 function fastifyFor(config: Config, logger: AppOptions['logger']): FastifyInstance {
   return Fastify({
@@ -222,7 +228,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       balanceFrame: balanceFrameOf(credits.ledger, clock),
       resumeMaxEvents: config.RESUME_MAX_EVENTS,
       editWindowSeconds: config.EDIT_WINDOW_SECONDS,
-      minProtocolVersion: config.MIN_PROTOCOL_VERSION,
+      ...protocolLines(config),
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
       onSummarize: glossaries.summaries.summarize,

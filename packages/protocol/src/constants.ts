@@ -23,8 +23,14 @@ export const PRODUCT_NAME = 'XTalk';
  *    one WAV per message as before. A client refused with 4400 by an older node (a rolling deploy) speaks
  *    the newest version that node names instead of stopping, and a close with 1012 means "reconnect at
  *    once, elsewhere" (docs/decisions/0146-rolling-deploys-and-protocol-fallback.md).
+ * 7: a client of this version (from the server's CLIENT_ID_REQUIRED_FROM_PROTOCOL on) sends a clientId
+ *    with every chat frame; READY says so (`clientIdRequired: true`) and a chat frame without one is
+ *    refused, stored nowhere (docs/decisions/0163-client-id-required.md). Older clients are served as
+ *    before and get no such field.
  */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
+/** The first version that must send a clientId with every chat frame (the server's default line). */
+export const CLIENT_ID_REQUIRED_PROTOCOL_VERSION = 7;
 /** The first version that understands glossaryUpdated (older clients are not sent it). */
 export const GLOSSARY_PROTOCOL_VERSION = 6;
 /** The first version that may send summarize and understands summaryChunk and summaryComplete. */
