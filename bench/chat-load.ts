@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type WebSocket from 'ws';
 import type { GuestLoginResponse, JoinRoomResponse, ServerFrame } from '@xtalk/protocol';
@@ -282,6 +283,7 @@ export async function runChatLoad(server: ServerProcess, options: ChatLoadOption
         language: 'en',
         room: client.session?.roomId,
         message: `${PREFIX}${id}:${sentAt.toFixed(3)} hello from client ${client.index}`,
+        clientId: randomUUID(),
       }),
     );
   };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -95,7 +96,15 @@ export async function runFlood(server: ServerProcess, options: FloodOptions): Pr
       if (!phase || ws.readyState !== WebSocket.OPEN) return;
       const text = `${PREFIX}${index}:${seq++}`;
       sentAt.set(text, { at: performance.now(), phase, expected: options.clientsPerRoom, seen: 0 });
-      ws.send(JSON.stringify({ type: 'chat', language: 'en', message: text, room: roomIds[room] }));
+      ws.send(
+        JSON.stringify({
+          type: 'chat',
+          language: 'en',
+          message: text,
+          room: roomIds[room],
+          clientId: randomUUID(),
+        }),
+      );
     };
     // a random phase so sends do not come in waves
     const start = setTimeout(

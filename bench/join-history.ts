@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type WebSocket from 'ws';
@@ -67,7 +68,9 @@ async function roomWithHistory(server: ServerProcess, messages: number) {
     for (let i = 0; i < BURST && sent < messages; i++) {
       sent += 1;
       const message = `history ${sent}: a line of chat about as long as people write them`;
-      socket.send(JSON.stringify({ type: 'chat', language: 'en', room: room.roomId, message }));
+      socket.send(
+        JSON.stringify({ type: 'chat', language: 'en', room: room.roomId, message, clientId: randomUUID() }),
+      );
     }
   }
   const deadline = Date.now() + 60_000;

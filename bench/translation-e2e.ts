@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type WebSocket from 'ws';
 import type { GuestLoginResponse, JoinRoomResponse, ServerFrame } from '@xtalk/protocol';
 import { guestLogin, joinRoom, mapLimit, openSocket } from './lib/guest.js';
@@ -174,6 +175,7 @@ export async function runTranslationE2e(
           language: languages[index],
           room: sessions[index]?.roomId,
           message: `${key} a short sentence of about ten words for the fake translator`,
+          clientId: randomUUID(),
         }),
       );
     };

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { expectNoIssuedSecretsIn, watchIssuedSecrets } from './issued-secrets.js';
 
 /*
  * Browser tests run the built product as a person gets it: `apps/server/dist/server.js` in a child
@@ -60,7 +61,8 @@ export class ProductServer {
         DATA_DIR: this.dataDir,
         ALTCHA_COST: '300',
         AI_PROVIDER: 'fake',
-        LOG_LEVEL: 'warn',
+        // every request's line too: the log is checked for the secrets the run's browsers used
+        LOG_LEVEL: 'info',
         // every browser / load client connects from 127.0.0.1: lift the per-address limits (the per-user
         // ones stay at their defaults)
         RATE_LIMIT_BOTCHECK_PER_MINUTE: '100000',
@@ -117,9 +119,11 @@ export class ProductServer {
     await this.boot();
   }
 
+  /** Stops the server and checks that its log, over all its starts, holds no secret the run used. */
   async dispose(): Promise<void> {
     await this.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
+    expectNoIssuedSecretsIn(this.log.join(''));
   }
 }
 
@@ -190,6 +194,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
   browser.newContext = async (options) => {
     const context = await newContext(options);
     await watchPolicy(context);
+    watchIssuedSecrets(context);
     return context;
   };
   return browser;

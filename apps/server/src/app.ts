@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { balanceEventsPlugin, creditsPlugin } from './credits/plugin.js';
 import { glossaryPlugin } from './glossary/plugin.js';
+import { logOptions } from './http/log-options.js';
 import { httpPlugin, rateLimitsPlugin } from './http/plugin.js';
 import { lifecyclePlugin, readinessPlugin } from './lifecycle/plugin.js';
 import { metricsPlugin } from './metrics/plugin.js';
@@ -43,7 +44,8 @@ export interface AppOptions {
 /** The Fastify instance with the server options a node behind a proxy and a drain needs. */
 function fastifyFor(config: Config, logger: AppOptions['logger']): FastifyInstance {
   return Fastify({
-    logger: logger ?? { level: config.LOG_LEVEL },
+    // a test's own stream and level go over the redaction, never instead of it
+    logger: logger === false ? false : logOptions(config.LOG_LEVEL, logger === true ? {} : logger),
     // a generous keep-alive so a proxy in front does not see resets
     keepAliveTimeout: 65_000,
     // close hooks wait for sockets and translations (up to SHUTDOWN_GRACE_SECONDS) to wind down

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CLIENT_ID_REQUIRED_PROTOCOL_VERSION,
   DEFAULT_DAILY_FREE_CREDITS,
   DEFAULT_SESSION_TTL_SECONDS,
   MIN_PROTOCOL_VERSION,
@@ -97,6 +98,11 @@ export const configSchema = z
     SMTP_URL: optionalString.refine((value) => value === undefined || /^smtps?:\/\//.test(value), {
       message: 'SMTP_URL must start with smtp:// or smtps://.',
     }),
+    /**
+     * Without SMTP_URL, whether a mail's text (its sign-in link) is written to the log: on only where the
+     * operator reads that log alone (a developer's machine), since the link signs its reader in.
+     */
+    MAIL_TO_LOG: z.enum(['on', 'off']).default('off'),
     /** The From of account mails. */
     MAIL_FROM: z.string().default('XTalk <no-reply@xtalk.invalid>'),
     /** Turns on Telegram sign-in (Login Widget tgw, Mini App tga) checked with this bot's token. */
@@ -148,6 +154,17 @@ export const configSchema = z
     RESUME_MAX_EVENTS: z.coerce.number().int().positive().max(100_000).default(1000),
     /** The oldest protocol version served; a setUsername without protocolVersion counts as version 1. */
     MIN_PROTOCOL_VERSION: z.coerce.number().int().min(1).max(PROTOCOL_VERSION).default(MIN_PROTOCOL_VERSION),
+    /**
+     * Clients of this protocol version and later must send a clientId with every chat frame (READY says
+     * so; one without is refused). From 2 on (the version that brought clientId); above the newest
+     * version, no client must.
+     */
+    CLIENT_ID_REQUIRED_FROM_PROTOCOL: z.coerce
+      .number()
+      .int()
+      .min(2)
+      .max(1_000_000)
+      .default(CLIENT_ID_REQUIRED_PROTOCOL_VERSION),
     /** How many proxies in front of the server to trust for the client address (X-Forwarded-For hops). */
     TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     // ---- limits (see README "Limits" and docs/decisions/0070-limits-on-every-door.md)

@@ -26,11 +26,16 @@ export const PRODUCT_NAME = 'XTalk';
  * 7: hot rooms (docs/decisions/0166-hot-rooms-count-instead-of-names.md): JOIN and LEAVE carry the room's
  *    member count (`members`), and in a room above the server's threshold a client gets MEMBERS frames
  *    (the count, how many came and went, the latest few names) instead of one name per person; a client
- *    below 7 gets every name as before.
+ *    below 7 gets every name as before. A client of this version (from the server's
+ *    CLIENT_ID_REQUIRED_FROM_PROTOCOL on) sends a clientId with every chat frame; READY says so
+ *    (`clientIdRequired: true`) and a chat frame without one is refused, stored nowhere
+ *    (docs/decisions/0163-client-id-required.md). Older clients are served as before and get no such field.
  */
 export const PROTOCOL_VERSION = 7;
 /** The first version that is sent MEMBERS in a hot room instead of every JOIN and LEAVE name. */
 export const MEMBER_COUNT_PROTOCOL_VERSION = 7;
+/** The first version that must send a clientId with every chat frame (the server's default line). */
+export const CLIENT_ID_REQUIRED_PROTOCOL_VERSION = 7;
 /** The first version that understands glossaryUpdated (older clients are not sent it). */
 export const GLOSSARY_PROTOCOL_VERSION = 6;
 /** The first version that may send summarize and understands summaryChunk and summaryComplete. */

@@ -72,6 +72,11 @@ export const systemFrame = z.object({
   languages: z.array(languageSchema).optional(),
   /** READY only (protocol 3): how long after sending its author may correct a message; 0: never. */
   editWindowSeconds: z.number().int().min(0).optional(),
+  /**
+   * READY only (protocol 7): this client must send a clientId with every chat frame; one without is
+   * refused with an error frame and not stored. Absent: a clientId is optional, as before.
+   */
+  clientIdRequired: z.boolean().optional(),
   /** READY and RESYNC: the room's epoch and its latest offset. */
   epoch: z.string().optional(),
   offset: z.number().int().min(0).optional(),

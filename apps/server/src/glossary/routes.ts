@@ -75,7 +75,7 @@ export async function glossaryRoutes(app: FastifyInstance, deps: GlossaryRouteDe
       throw new HttpError(403, 'Sign in to edit the glossary; guests can read it.', 'login_required');
     const entries = checkEntries(parseOr400(glossaryPutBodySchema, request.body), deps.languages);
     const version = await deps.repo.replace(roomId, entries, user.id);
-    request.log.info({ roomId, userId: user.id, version, entries: entries.length }, 'glossary changed');
+    request.log.info({ room: roomId, user: user.id, version, entries: entries.length }, 'glossary changed');
     await deps.broadcast(roomId, { type: 'glossaryUpdated', room: roomId, version });
     return { version, entries };
   });

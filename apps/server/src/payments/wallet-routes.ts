@@ -117,7 +117,7 @@ export async function walletRoutes(app: FastifyInstance, deps: WalletRoutesDeps)
       );
     }
     const recorded = await deps.withdrawals.create(user.id, body);
-    request.log.info({ userId: user.id, amount: body.amount, id: recorded.id }, 'withdraw request recorded');
+    request.log.info({ user: user.id, amount: body.amount, id: recorded.id }, 'withdraw request recorded');
     return recorded;
   });
 }

@@ -1,4 +1,11 @@
-import type { ErrorCode, ServerFrame, SummarizeFrame, VoiceEndFrame, VoiceStartFrame } from '@xtalk/protocol';
+import {
+  CLIENT_ID_REQUIRED_PROTOCOL_VERSION,
+  type ErrorCode,
+  type ServerFrame,
+  type SummarizeFrame,
+  type VoiceEndFrame,
+  type VoiceStartFrame,
+} from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { UserRow, UsersRepo } from '../accounts/users/users-repo.js';
@@ -37,6 +44,8 @@ export interface ConnectionDeps {
   resumeMaxEvents: number;
   /** The oldest protocol version served (a setUsername without one is version 1). */
   minProtocolVersion?: number;
+  /** Clients of this protocol version and later must send a clientId with every chat frame. */
+  clientIdRequiredFrom?: number;
   /** How long after sending its author may correct a message (seconds); READY says it. Default 0. */
   editWindowSeconds?: number;
   /** Drop a peer whose unsent bytes exceed this (it stopped reading). */
@@ -65,6 +74,8 @@ export interface ConnectionContext {
   sendFrame(frame: ServerFrame): void;
   /** The client id announced (voiceClip) for the next voice clip, taken once. */
   takeClipClientId(): string | undefined;
+  /** Who a log line is about (request id, room, user); unset: the room and user alone. */
+  readonly logFields?: { reqId: string; room: string; user: string };
 }
 
 /**
@@ -98,6 +109,11 @@ export interface ConnectionCore {
   /** The hub delivers logged frames in offset order; the replay may already have covered some. */
   sendLogged(json: Buffer, offset: number | undefined): void;
   close(code: number, reason: string): void;
+}
+
+/** Whether this client must send a clientId with every chat frame (READY tells it so). */
+export function clientIdRequired(core: Pick<ConnectionCore, 'deps' | 'protocolVersion'>): boolean {
+  return core.protocolVersion >= (core.deps.clientIdRequiredFrom ?? CLIENT_ID_REQUIRED_PROTOCOL_VERSION);
 }
 
 export function systemEvent(core: ConnectionCore, message: 'JOIN' | 'LEAVE'): ServerFrame {

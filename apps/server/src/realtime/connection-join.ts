@@ -6,7 +6,7 @@ import {
   type ServerFrame,
   type SetUsernameFrame,
 } from '@xtalk/protocol';
-import { announcePresence, listenIn, type ConnectionCore } from './connection-core.js';
+import { announcePresence, clientIdRequired, listenIn, type ConnectionCore } from './connection-core.js';
 import { checkLanguage, checkRoom } from './frame-handlers.js';
 import { checkProtocolVersion } from './protocol-version.js';
 import { framesForVersion } from './legacy-frames.js';
@@ -84,6 +84,8 @@ export async function join(core: ConnectionCore, frame: SetUsernameFrame) {
     // protocol 3: what a listener may pick to listen in, and how long a correction is possible
     languages: [...deps.languages],
     editWindowSeconds: deps.editWindowSeconds ?? 0,
+    // protocol 7: older clients get no such field and chat as before
+    ...(clientIdRequired(core) ? { clientIdRequired: true } : {}),
   });
   if (!(await flushAfterReady(core))) return;
   await listenIn(core, core.language);

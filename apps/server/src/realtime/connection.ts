@@ -39,6 +39,8 @@ export type { ConnectionContext, ConnectionDeps } from './connection-core.js';
 
 const CHAT_TOO_FAST = 'You are sending messages too fast; wait a moment.';
 const TOO_MANY_FRAMES = 'You are sending too many frames; wait a moment.';
+/** Connections made by this process, numbering them in the log. */
+let connectionsMade = 0;
 
 /*
  * Memory per idle connection: a connection is a handful of small objects whose methods live on
@@ -85,6 +87,9 @@ class VoiceContext implements ConnectionContext {
   }
   get userId() {
     return this.connection.user.id;
+  }
+  get logFields() {
+    return this.connection.logFields;
   }
   username() {
     return this.connection.user.username;
@@ -133,6 +138,8 @@ export class Connection implements ConnectionCore {
   private childLog: FastifyBaseLogger | undefined = undefined;
   private voiceContext: VoiceContext | undefined = undefined;
   private ownPolicy: FrameLimitPolicy | undefined = undefined;
+  /** The socket's request id in the log (`ws-<n>`), as Fastify numbers HTTP requests `req-<n>`. */
+  private readonly serial = ++connectionsMade;
 
   constructor(
     private readonly socket: PeerSocket,
@@ -149,8 +156,13 @@ export class Connection implements ConnectionCore {
   }
 
   get log(): FastifyBaseLogger {
-    this.childLog ??= this.deps.logger.child({ roomId: this.roomId, userId: this.user.id });
+    this.childLog ??= this.deps.logger.child(this.logFields);
     return this.childLog;
+  }
+
+  /** Who a line is about: the socket's request id, its room and its user. */
+  get logFields() {
+    return { reqId: `ws-${this.serial}`, room: this.roomId, user: this.user.id };
   }
 
   /** Frames for this user on any node (BALANCE, the author's notices); after READY like room frames. */
@@ -220,7 +232,7 @@ export class Connection implements ConnectionCore {
       // every frame for it comes here until its close completes: sampled, as a client can cause it
       this.sampledLog.warn(
         'slow-reader',
-        { roomId: this.roomId, userId: this.user.id },
+        this.logFields,
         'dropping a connection that stopped reading',
         this.user.id,
       );
@@ -251,12 +263,7 @@ export class Connection implements ConnectionCore {
     this.deps.metrics?.frameRefused('rate_limited');
     if (verdict === 'tell') this.sendError('rate_limited', message, clientId);
     if (verdict === 'close') {
-      this.policy.log.info(
-        'flood',
-        { roomId: this.roomId, userId: this.user.id },
-        'closed a flooding connection',
-        this.user.id,
-      );
+      this.policy.log.info('flood', this.logFields, 'closed a flooding connection', this.user.id);
       this.wasFlooded = true;
       this.close(CloseCode.PolicyViolation, 'Too many frames.');
     }

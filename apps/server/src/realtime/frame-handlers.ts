@@ -6,7 +6,10 @@ import {
   type UpdateUsernameFrame,
 } from '@xtalk/protocol';
 import { displayNameOf } from '../accounts/users/users-repo.js';
-import { listenIn, type ConnectionCore } from './connection-core.js';
+import { clientIdRequired, listenIn, type ConnectionCore } from './connection-core.js';
+
+const CLIENT_ID_MISSING =
+  'A chat frame needs a clientId (READY says clientIdRequired): the message was not stored; send it again with one.';
 
 /* The frames of a joined connection: chat, language and rename; each answers a bad one with an error frame. */
 
@@ -30,6 +33,8 @@ export function checkLanguage(core: ConnectionCore, candidate: string, clientId?
 export async function chat(core: ConnectionCore, frame: ChatFrame) {
   if (core.state !== 'joined')
     return core.sendError('not_joined', 'Send setUsername before chatting.', frame.clientId);
+  // a resend of a message stored but not acknowledged would be stored twice without one
+  if (!frame.clientId && clientIdRequired(core)) return core.sendError('bad_frame', CLIENT_ID_MISSING);
   if (!checkRoom(core, frame.room, frame.clientId) || !checkLanguage(core, frame.language, frame.clientId))
     return;
   const stored = await core.deps.chat.post({

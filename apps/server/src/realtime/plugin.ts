@@ -119,6 +119,7 @@ export const gatewayPlugin = fp<GatewayPluginOptions>(
       resumeMaxEvents: config.RESUME_MAX_EVENTS,
       editWindowSeconds: config.EDIT_WINDOW_SECONDS,
       minProtocolVersion: config.MIN_PROTOCOL_VERSION,
+      clientIdRequiredFrom: config.CLIENT_ID_REQUIRED_FROM_PROTOCOL,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
       onSummarize: app.xtalkSummaries.summarize,

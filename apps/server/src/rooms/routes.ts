@@ -32,7 +32,7 @@ export async function roomRoutes(
     let roomId: string;
     if (body.roomId === null || body.roomId === NEW_ROOM) {
       roomId = await deps.rooms.createRoom(user.id);
-      request.log.info({ roomId, userId: user.id }, 'room created');
+      request.log.info({ room: roomId, user: user.id }, 'room created');
     } else {
       roomId = body.roomId;
       if (!(await deps.rooms.roomExists(roomId)))

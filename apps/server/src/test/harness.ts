@@ -138,6 +138,8 @@ export async function roomBarrier(
   );
 }
 
+let autoClientIds = 0;
+
 /** A WebSocket client that records every frame and lets a test wait for the one it expects. */
 export class TestClient {
   readonly frames: ServerFrame[] = [];
@@ -206,8 +208,25 @@ export class TestClient {
     return client;
   }
 
+  /**
+   * Sends a frame. A chat frame without a clientId gets one when READY said clientIdRequired, as every
+   * client of that protocol does; `ws.send` sends a frame exactly as given.
+   */
   send(frame: unknown) {
-    this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+    if (typeof frame === 'string') return this.ws.send(frame);
+    this.ws.send(
+      JSON.stringify(
+        this.mustCarryClientId(frame) ? { ...frame, clientId: `auto-${++autoClientIds}` } : frame,
+      ),
+    );
+  }
+
+  private mustCarryClientId(frame: unknown): frame is object {
+    if (!frame || typeof frame !== 'object' || !('type' in frame) || frame.type !== 'chat') return false;
+    if ('clientId' in frame) return false;
+    return this.frames.some(
+      (seen) => seen.type === 'system' && seen.message === 'READY' && seen.clientIdRequired,
+    );
   }
 
   /** The first frame (already received or coming) that matches. */

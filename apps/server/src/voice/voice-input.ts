@@ -97,6 +97,10 @@ export function creditRefusal(error: unknown): string | undefined {
     : 'you have run out of credits';
 }
 
+/** Who a voice line is about: the connection's request id, room and user. */
+const logFieldsOf = (connection: ConnectionContext) =>
+  connection.logFields ?? { room: connection.roomId, user: connection.userId };
+
 /**
  * Steps 2-5 for a whole clip, streamed or not: voiced check, transcription (metered), hallucination
  * filter, post. Resolves true when a message was posted.
@@ -118,7 +122,7 @@ export function createClipPoster(deps: VoiceInputDeps) {
     durationSeconds: number,
     { clientId, tell, clipId, transcript: streamed, analysis: checked, chargeSeconds }: ClipPost,
   ): Promise<boolean> {
-    const log = deps.logger.child({ roomId: connection.roomId, userId: connection.userId });
+    const log = deps.logger.child(logFieldsOf(connection));
     const refuse = (...args: Parameters<Tell>) => {
       tell(...args);
       return false;
@@ -199,7 +203,7 @@ export function createVoiceInput(deps: VoiceInputDeps) {
       if (stored?.roomId === connection.roomId) return connection.sendFrame(stored.message);
     }
     const tell = (code: ErrorCode, message: string, detail?: Record<string, unknown>) => {
-      const fields = { roomId: connection.roomId, userId: connection.userId, code, reason: message };
+      const fields = { ...logFieldsOf(connection), code, reason: message };
       sampled.info(
         'voice-clip',
         { ...fields, bytes: data.length, ...detail },

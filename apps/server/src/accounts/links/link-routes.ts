@@ -86,7 +86,7 @@ export async function linkRoutes(
         throw error;
       }
     }
-    request.log.info({ userId: user.id, provider: body?.provider }, 'sign-in linked');
+    request.log.info({ user: user.id, provider: body?.provider }, 'sign-in linked');
     return list(user.id);
   });
 
@@ -101,7 +101,7 @@ export async function linkRoutes(
       if (error instanceof LastSignInError) throw new HttpError(409, error.message);
       throw error;
     }
-    request.log.info({ userId: user.id, provider }, 'sign-in unlinked');
+    request.log.info({ user: user.id, provider }, 'sign-in unlinked');
     return list(user.id);
   });
 }

@@ -42,7 +42,10 @@ export async function playerAccounts(app: FastifyInstance, deps: PlayerAccountsD
     users: deps.users,
     links: deps.links,
     limits: createAttemptLimits(deps.db, deps.clock),
-    mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, app.log),
+    mailer: createMailer(
+      { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, toLog: config.MAIL_TO_LOG === 'on' },
+      app.log,
+    ),
     logger: app.log,
   });
   const wallet = createWalletSignIn(deps.db, deps.clock);

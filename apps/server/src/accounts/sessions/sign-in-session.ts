@@ -60,7 +60,7 @@ export function createSessions(deps: SessionDeps) {
       const guest = await caller(request);
       if (guest?.provider === 'guest' && guest.id !== user.id) {
         await deps.links.absorb(guest.id, user.id);
-        request.log.info({ userId: user.id, guestId: guest.id }, 'guest carried into the account');
+        request.log.info({ user: user.id, guestId: guest.id }, 'guest carried into the account');
       }
       return issue(await reload(user.id));
     },

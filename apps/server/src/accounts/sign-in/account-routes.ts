@@ -103,7 +103,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
       );
       const user = await deps.users.findOrCreateOidcUser(identity);
       const code = await deps.store.issueCode(user.id, deps.codeTtlSeconds);
-      request.log.info({ userId: user.id }, 'signed in with OIDC');
+      request.log.info({ user: user.id }, 'signed in with OIDC');
       // The flow cookie has done its job. (A refused callback leaves it: a forged one must not be able to
       // break the sign-in the person really has in progress; it expires with the flow anyway.)
       reply.header(
@@ -130,7 +130,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
     );
     if (guest?.provider !== 'guest' || guest.id === accountId) return;
     await deps.links.absorb(guest.id, accountId);
-    request.log.info({ userId: accountId, guestId: guest.id }, 'guest carried into the account');
+    request.log.info({ user: accountId, guestId: guest.id }, 'guest carried into the account');
   }
 
   app.post(ApiPath.exchange, async (request, reply): Promise<ExchangeResponse> => {
@@ -182,7 +182,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
         username,
         ...(fullName !== undefined ? { fullName } : {}),
       });
-      if (renamed) request.log.info({ userId: user.id }, 'username changed');
+      if (renamed) request.log.info({ user: user.id }, 'username changed');
       return { user: toUser(updated, claims) };
     } catch (error) {
       // two people racing for one name: the unique index decides

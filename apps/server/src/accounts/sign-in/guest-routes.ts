@@ -38,7 +38,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
       provider: row.provider,
       platformPlayerId: row.subject,
     });
-    request.log.info({ userId: row.id }, 'guest signed in');
+    request.log.info({ user: row.id }, 'guest signed in');
     return { token, user: toUser(row, { expiresAt }), player: { id: row.id, platformPlayerID: row.subject } };
   });
 

@@ -86,7 +86,7 @@ export async function emailRoutes(
     reply.header('cache-control', 'no-store');
     const body = parseOr400(emailLoginBodySchema, request.body);
     const user = await limited(reply, () => deps.emails.login(body.email, body.password, request.ip));
-    request.log.info({ userId: user.id }, 'signed in with email');
+    request.log.info({ user: user.id }, 'signed in with email');
     return deps.sessions.signIn(request, user);
   });
 
@@ -95,7 +95,7 @@ export async function emailRoutes(
     if (!user) throw new HttpError(401, 'Not logged in: a bearer token is required.');
     const body = parseOr400(passwordChangeBodySchema, request.body);
     await limited(reply, () => deps.emails.changePassword(user, body.password, body.newPassword, request.ip));
-    request.log.info({ userId: user.id }, 'password changed');
+    request.log.info({ user: user.id }, 'password changed');
     return { ok: true, message: 'Your password is changed.' };
   });
 }

@@ -2,9 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { lazyModule } from '../../../lazy-module.js';
 
 /*
- * Outgoing mail (verification and reset links). With SMTP_URL it goes through nodemailer; without it the
- * mail is written to the server log, so `npm start` works on its own and a developer can still follow
- * the link. Which of the two is in use is said once at start.
+ * Outgoing mail (verification and reset links). With SMTP_URL it goes through nodemailer. Without it the
+ * log says which mail was not sent and to whom; its text, whose link signs its reader in, is written
+ * there only with MAIL_TO_LOG=on (a developer following the link on their own machine). Which of these
+ * is in use is said once at start.
  */
 
 export interface Mail {
@@ -18,17 +19,25 @@ export interface Mailer {
 }
 
 export function createMailer(
-  settings: { smtpUrl: string | undefined; from: string },
+  settings: { smtpUrl: string | undefined; from: string; toLog?: boolean },
   logger: FastifyBaseLogger,
 ): Mailer {
-  if (!settings.smtpUrl) {
-    logger.info('SMTP_URL is not set: account mails (verification, password reset) are written to this log');
+  if (!settings.smtpUrl && settings.toLog) {
+    logger.warn('SMTP_URL is not set and MAIL_TO_LOG=on: account mails, with their links, go to this log');
     return {
       async send(mail) {
         logger.info(
           { mail: { from: settings.from, ...mail } },
           'mail not sent (no SMTP_URL); its text follows',
         );
+      },
+    };
+  }
+  if (!settings.smtpUrl) {
+    logger.info('SMTP_URL is not set: account mails (verification, password reset) are not sent');
+    return {
+      async send(mail) {
+        logger.warn({ to: mail.to, subject: mail.subject }, 'mail not sent (no SMTP_URL)');
       },
     };
   }

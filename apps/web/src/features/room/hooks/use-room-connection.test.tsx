@@ -136,3 +136,53 @@ describe("useRoomConnection's outbox without a room", () => {
     authStore.clear();
   });
 });
+
+describe('every chat and voice frame the room sends carries its client id (protocol 7)', () => {
+  it('sends a clientId with a chat, its resend after a drop, a voice clip and a clipId with a stream', async () => {
+    authStore.set({ token: 'tok', user: testUser() });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {}); // the dropped socket's error
+    answerJoinsWith({ sessionId: 's1', roomId: 'ABC2345', protocolVersion: PROTOCOL_VERSION });
+    FakeSocket.all = [];
+    const props = { ...options(), createSocket: (url: string) => new FakeSocket(url) };
+    const { result, unmount } = renderHook(() => useRoomConnection(props));
+    const ready = async (count: number) => {
+      await waitFor(() => expect(FakeSocket.all).toHaveLength(count));
+      act(() => {
+        last().open();
+        last().receive({
+          type: 'system',
+          message: 'READY',
+          timestamp: 1,
+          roomId: 'ABC2345',
+          protocolVersion: PROTOCOL_VERSION,
+          clientIdRequired: true,
+        });
+      });
+      await waitFor(() => expect(result.current.state).toBe('ready'));
+    };
+    await ready(1);
+    act(() => {
+      result.current.sendChat('hello');
+      result.current.sendAudio(new Uint8Array([1, 2, 3]));
+      result.current.openVoiceStream();
+    });
+    // the chat is not acknowledged: after a drop the outbox sends it again on the next socket
+    act(() => last().drop(1006));
+    await ready(2);
+    const frames = FakeSocket.all
+      .flatMap((socket) => socket.sent)
+      .filter((data) => typeof data === 'string' && data.startsWith('{')) // not the clip's bytes
+      .map((data) => JSON.parse(data) as { type: string; clientId?: string; clipId?: string });
+    const chats = frames.filter((frame) => frame.type === 'chat');
+    expect(chats).toHaveLength(2);
+    expect(chats.every((frame) => typeof frame.clientId === 'string' && frame.clientId.length > 0)).toBe(
+      true,
+    );
+    expect(chats[1]!.clientId).toBe(chats[0]!.clientId);
+    expect(frames.find((frame) => frame.type === 'voiceClip')?.clientId).toMatch(/.+/);
+    expect(frames.find((frame) => frame.type === 'voiceStart')?.clipId).toMatch(/.+/);
+    unmount();
+    authStore.clear();
+    warn.mockRestore();
+  });
+});
