@@ -16,7 +16,7 @@ export interface ChatNode {
 export type Endpoints = readonly ChatNode[] | (() => readonly ChatNode[]);
 
 /** Refusals after which a chat is sent again: nothing was stored. */
-const RETRIED = new Set(['rate_limited', 'internal']);
+const RETRIED = new Set(['rate_limited', 'unavailable', 'internal']);
 
 /*
  * A client that behaves like the web app's socket client, for fault tests: it remembers {epoch, offset},
@@ -133,7 +133,7 @@ export class ResumingClient {
   private receive(frame: ServerFrame) {
     if (frame.type === 'error') {
       this.errors.push(frame);
-      // too fast, or not stored (its database is away): the outbox goes out again in a moment (what is
+      // too fast, or not stored (its database is away, or it failed): the outbox goes out again in a moment (what is
       // stored meanwhile is answered once)
       if (RETRIED.has(frame.code) && !this.retryTimer) {
         this.retryTimer = setTimeout(() => {
