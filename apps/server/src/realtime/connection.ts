@@ -11,6 +11,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { displayNameOf, type UserRow } from '../accounts/users/users-repo.js';
 import { FrameRefusal } from '../rooms/refusal.js';
+import { DATABASE_REFUSAL, isDatabaseUnreachable } from '../store/unreachable.js';
 import {
   announcePresence,
   listenIn,
@@ -248,6 +249,9 @@ export class Connection implements ConnectionCore {
       () => undefined,
       (error: unknown) => {
         if (error instanceof FrameRefusal) return this.sendError(error.code, error.message, clientId);
+        // nothing was stored and nothing is wrong with the frame: the sender tries again
+        if (isDatabaseUnreachable(error))
+          return this.sendError(DATABASE_REFUSAL.code, DATABASE_REFUSAL.message, clientId);
         this.log.error({ err: error }, 'frame handling failed');
         this.sendError('internal', 'Something went wrong on the server; please try again.', clientId);
       },

@@ -3,7 +3,8 @@ import { connect, createServer, type Socket } from 'node:net';
 /*
  * A TCP proxy in front of a real server that a fault test can cut: every open link at once, or the
  * link that next sends a matching command, after which it stops listening for a while, as a server
- * that went away again right after coming back.
+ * that went away again right after coming back; or it stops and starts, as the server going away for
+ * as long as the test says.
  */
 
 export interface FlakyProxy {
@@ -13,6 +14,10 @@ export interface FlakyProxy {
   cutAll(): void;
   /** Cuts the first link that sends bytes matching `pattern`, then refuses connections for `refuseMs`. */
   cutOnNext(pattern: RegExp, refuseMs: number): void;
+  /** The server behind goes away: every link cut, connections refused until `start()`. */
+  stop(): Promise<void>;
+  /** The server behind is back on the same port. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,6 +29,17 @@ export async function startFlakyProxy(targetPort: number): Promise<FlakyProxy> {
     for (const socket of links) socket.destroy();
     links.clear();
   };
+  // not listening: a connection is refused, as by a server that is down, not accepted and dropped
+  const stop = () => {
+    if (!server.listening) return (cutAll(), Promise.resolve());
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    cutAll();
+    return closed;
+  };
+  const start = () =>
+    new Promise<void>((resolve) =>
+      server.listening ? resolve() : server.listen(port, '127.0.0.1', () => resolve()),
+    );
   const server = createServer((client) => {
     const upstream = connect(targetPort, '127.0.0.1');
     links.add(client).add(upstream);
@@ -37,10 +53,9 @@ export async function startFlakyProxy(targetPort: number): Promise<FlakyProxy> {
       if (trap && trap.pattern.test(chunk.toString('latin1'))) {
         const { refuseMs } = trap;
         trap = undefined;
-        // not listening: a reconnect is refused, as by a server that is down, not accepted and dropped
-        server.close();
-        setTimeout(() => server.listen(port, '127.0.0.1'), refuseMs).unref();
-        return cutAll();
+        void stop();
+        setTimeout(() => void start(), refuseMs).unref();
+        return;
       }
       upstream.write(chunk);
     });
@@ -57,9 +72,8 @@ export async function startFlakyProxy(targetPort: number): Promise<FlakyProxy> {
     cutOnNext(pattern, refuseMs) {
       trap = { pattern, refuseMs };
     },
-    close: () => {
-      cutAll();
-      return new Promise((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
-    },
+    stop,
+    start,
+    close: stop,
   };
 }

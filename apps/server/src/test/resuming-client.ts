@@ -15,6 +15,9 @@ export interface ChatNode {
  */
 export type Endpoints = readonly ChatNode[] | (() => readonly ChatNode[]);
 
+/** Refusals after which a chat is sent again: nothing was stored. */
+const RETRIED = new Set(['rate_limited', 'unavailable', 'internal']);
+
 /*
  * A client that behaves like the web app's socket client, for fault tests: it remembers {epoch, offset},
  * resumes with it on every reconnect, keeps an outbox of unacknowledged messages (by clientId) and sends
@@ -39,6 +42,8 @@ export class ResumingClient {
   gaps = 0;
   resyncs = 0;
   connects = 0;
+  /** The error frames received, in order (a refused chat names its clientId). */
+  readonly errors: ServerFrame[] = [];
   private epoch: string | undefined;
   private offset = 0;
   private ws: WebSocket | undefined;
@@ -127,8 +132,10 @@ export class ResumingClient {
 
   private receive(frame: ServerFrame) {
     if (frame.type === 'error') {
-      // too fast: the outbox goes out again in a moment (what is stored meanwhile is answered once)
-      if (frame.code === 'rate_limited' && !this.retryTimer) {
+      this.errors.push(frame);
+      // too fast, or not stored (its database is away, or it failed): the outbox goes out again in a moment (what is
+      // stored meanwhile is answered once)
+      if (RETRIED.has(frame.code) && !this.retryTimer) {
         this.retryTimer = setTimeout(() => {
           this.retryTimer = undefined;
           if (!this.isReady) return;
