@@ -24,7 +24,12 @@ export const PRODUCT_NAME = 'XTalk';
  *    the newest version that node names instead of stopping, and a close with 1012 means "reconnect at
  *    once, elsewhere" (docs/decisions/0146-rolling-deploys-and-protocol-fallback.md).
  */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
+/**
+ * The first version whose server takes retranslate ("Try again") and keeps a message's failed languages
+ * (`failedTranslations`; docs/decisions/0170-failed-translations-kept.md).
+ */
+export const RETRANSLATE_PROTOCOL_VERSION = 7;
 /** The first version that understands glossaryUpdated (older clients are not sent it). */
 export const GLOSSARY_PROTOCOL_VERSION = 6;
 /** The first version that may send summarize and understands summaryChunk and summaryComplete. */

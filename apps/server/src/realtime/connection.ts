@@ -20,7 +20,7 @@ import {
 } from './connection-core.js';
 import type { HubMember, UserMember } from './room-hub.js';
 import { join } from './connection-join.js';
-import { editMessage } from './edit-handler.js';
+import { editMessage, retranslate } from './edit-handler.js';
 import { jsonForVersion, readsFramesAsServed } from './legacy-frames.js';
 import { chat, checkRoom, setLanguage, updateUsername } from './frame-handlers.js';
 import type { PeerSocket } from './peer-socket.js';
@@ -311,6 +311,8 @@ export class Connection implements ConnectionCore {
         return;
       case 'editMessage':
         return this.track(() => editMessage(this, frame));
+      case 'retranslate':
+        return this.track(() => retranslate(this, frame));
       case 'voiceStart':
       case 'voiceEnd':
         return this.track(async () => this.voiceFrame(frame));

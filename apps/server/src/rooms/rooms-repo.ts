@@ -4,6 +4,7 @@ import { liveUserSelect, userColumnsOf, type UserRow } from '../auth/users-repo.
 import type { Db } from '../store/db.js';
 import { createMessageChanges } from './message-changes.js';
 import { createMessageEdits } from './message-edits.js';
+import { createMessageRetranslation } from './message-retranslation.js';
 import { createMessagesRepo } from './messages-repo.js';
 import { generateRoomCode } from './room-codes.js';
 import { createRoomMembers } from './room-members.js';
@@ -108,6 +109,7 @@ export function createRoomsRepo(db: Db, clock: Clock, options: { editWindowSecon
     ...createMessagesRepo(db, clock),
     ...createMessageChanges(db),
     ...createMessageEdits(db, clock, () => options.editWindowSeconds ?? DEFAULT_EDIT_WINDOW_SECONDS),
+    ...createMessageRetranslation(db),
   };
 }
 export type RoomsRepo = ReturnType<typeof createRoomsRepo>;

@@ -233,6 +233,7 @@ export const en = {
   'errors.frame.insufficient_credits': 'You do not have enough credits for a summary.',
   'errors.frame.too_few_messages': 'There is not enough to catch up on yet.',
   'errors.frame.engine_unsupported': 'Summaries are not available on this server.',
+  'errors.frame.not_failed': 'This message has no failed translation to try again.',
   'glossary.open': 'Glossary',
   'glossary.title': 'Room glossary',
   'glossary.description':

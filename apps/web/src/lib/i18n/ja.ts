@@ -236,6 +236,7 @@ export const ja: Record<MessageKey, string> = {
   'errors.frame.insufficient_credits': '要約に必要なクレジットが足りません。',
   'errors.frame.too_few_messages': '要約するほどのメッセージがまだありません。',
   'errors.frame.engine_unsupported': 'このサーバーでは要約を使えません。',
+  'errors.frame.not_failed': 'このメッセージにやり直す翻訳はありません。',
   'glossary.open': '用語集',
   'glossary.title': 'ルームの用語集',
   'glossary.description': 'このルームのすべての翻訳が従う名前と用語です。メンバーの名前は翻訳されません。',
