@@ -39,7 +39,6 @@ export function TranslatePage() {
   const location = useLocation();
   const [search] = useSearchParams();
   const routeRoom = search.get('r')?.trim() || null;
-
   const typing = useTypingIndicator();
   const { chat, onFrame, onNewSession, room, listening, setListening, ...frames } = useRoomFrames(typing);
   const audio = useAudioPlayback();
@@ -131,6 +130,7 @@ export function TranslatePage() {
           onDiscard={connection.discard}
           listening={listening}
           onEdit={connection.sendEdit}
+          onRetranslate={connection.sendRetranslate}
           editWindowMs={room.editWindowMs}
           captions={chat.captions}
         />

@@ -6,6 +6,7 @@ import { cn } from '../../../lib/cn';
 import { formatRelativeTime } from '../../../lib/time';
 import { stripQuotes, visibleTranslations, type ChatMessage } from '../utils/messages-reducer';
 import { EditButton, EditedMark, MessageEditor } from './message-editor';
+import { FailedMark } from './failed-mark';
 
 export interface MessageItemProps {
   message: ChatMessage;
@@ -15,6 +16,8 @@ export interface MessageItemProps {
   listening?: string | undefined;
   /** Given when the viewer may correct this message (their own, within the edit window). */
   onEdit?: ((id: number, text: string) => boolean) | undefined;
+  /** Given to the author: asks for the message's failed translations again. */
+  onRetranslate?: ((id: number) => void) | undefined;
 }
 
 function initials(name: string): string {
@@ -28,7 +31,7 @@ function initials(name: string): string {
  * Names and texts are bidi-isolated (<bdi>, dir="auto"): a right-to-left override or other bidi control
  * in them stays inside them and cannot reorder the name, the time or the text next to it.
  */
-export function MessageItem({ message, isMe, now, listening, onEdit }: MessageItemProps) {
+export function MessageItem({ message, isMe, now, listening, onEdit, onRetranslate }: MessageItemProps) {
   const { t, language } = useI18n();
   const [showNote, setShowNote] = useState(false);
   const [editing, setEditing] = useState(false);
@@ -43,6 +46,8 @@ export function MessageItem({ message, isMe, now, listening, onEdit }: MessageIt
   const translations = visibleTranslations(message, listening);
   const note = message.note ? stripQuotes(message.note) : '';
   const canHint = !isMe && note !== '';
+  // the listener sees the mark for their language; the author, whose languages are the others', for any
+  const failed = isMe ? !!message.failed : !!listening && !!message.failed?.includes(listening);
 
   return (
     <article
@@ -133,6 +138,9 @@ export function MessageItem({ message, isMe, now, listening, onEdit }: MessageIt
             </p>
           )}
         </div>
+        {failed && (
+          <FailedMark onRetry={isMe && onRetranslate ? () => onRetranslate(message.id) : undefined} />
+        )}
         {onEdit && !editing && <EditButton ref={editButton} onClick={() => setEditing(true)} />}
         {canHint && (
           <div className="mt-1.5 px-1">
