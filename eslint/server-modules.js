@@ -23,7 +23,7 @@ export const serverModuleDependencies = {
   summary: ['ai', 'translation'],
   credits: ['accounts', 'bus', 'metrics', 'store', 'translation'],
   http: ['accounts', 'bus'],
-  realtime: ['accounts', 'bus', 'metrics', 'rooms', 'translation'],
+  realtime: ['accounts', 'bus', 'metrics', 'rooms', 'store', 'translation'],
   payments: ['accounts', 'credits', 'store'],
   voice: ['ai', 'audio', 'metrics', 'realtime', 'rooms', 'translation'],
   // readiness, the drain and the sweeps: the top of the house, which winds every module down in order

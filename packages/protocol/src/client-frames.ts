@@ -71,6 +71,16 @@ export const editMessageFrame = z.object({
   message: chatTextSchema,
 });
 
+/**
+ * "Try again" (protocol 7): the author asks for the failed translations of one of their messages in this
+ * room to be made again, paid as any translation.
+ */
+export const retranslateFrame = z.object({
+  type: z.literal('retranslate'),
+  id: z.number().int(),
+});
+export type RetranslateFrame = z.infer<typeof retranslateFrame>;
+
 /** A streamed clip's id: the client's message id for it too (a resent clip is stored once). */
 const clipIdField = clientIdField;
 
@@ -121,6 +131,7 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   voiceEndFrame,
   pingFrame,
   summarizeFrame,
+  retranslateFrame,
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 export type SetUsernameFrame = z.infer<typeof setUsernameFrame>;

@@ -30,12 +30,19 @@ export const PRODUCT_NAME = 'XTalk';
  *    CLIENT_ID_REQUIRED_FROM_PROTOCOL on) sends a clientId with every chat frame; READY says so
  *    (`clientIdRequired: true`) and a chat frame without one is refused, stored nowhere
  *    (docs/decisions/0163-client-id-required.md). Older clients are served as before and get no such field.
+ *    A client may ask again for a message's failed translations (`retranslate`), and messages carry the
+ *    languages that failed (`failedTranslations`; docs/decisions/0170-failed-translations-kept.md).
  */
 export const PROTOCOL_VERSION = 7;
 /** The first version that is sent MEMBERS in a hot room instead of every JOIN and LEAVE name. */
 export const MEMBER_COUNT_PROTOCOL_VERSION = 7;
 /** The first version that must send a clientId with every chat frame (the server's default line). */
 export const CLIENT_ID_REQUIRED_PROTOCOL_VERSION = 7;
+/**
+ * The first version whose server takes retranslate ("Try again") and keeps a message's failed languages
+ * (`failedTranslations`; docs/decisions/0170-failed-translations-kept.md).
+ */
+export const RETRANSLATE_PROTOCOL_VERSION = 7;
 /** The first version that understands glossaryUpdated (older clients are not sent it). */
 export const GLOSSARY_PROTOCOL_VERSION = 6;
 /** The first version that may send summarize and understands summaryChunk and summaryComplete. */

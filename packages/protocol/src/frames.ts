@@ -31,6 +31,11 @@ export const messageFrame = z.object({
   editedAt: z.number().int().optional(),
   /** A streamed voice clip's id (protocol 3): this message replaces that clip's live caption. */
   clipId: z.string().optional(),
+  /**
+   * The languages its translation failed into for good (protocol 7, additive: an older client's parser
+   * drops it); a later translation into one of them removes it.
+   */
+  failedTranslations: z.array(languageSchema).optional(),
 });
 export type MessageFrame = z.infer<typeof messageFrame>;
 
@@ -243,6 +248,8 @@ export const ERROR_CODES = [
   'too_few_messages',
   /** summarize (protocol 6): this server's engine does not write summaries. */
   'engine_unsupported',
+  /** retranslate (protocol 7): the message has no failed translation to redo. */
+  'not_failed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

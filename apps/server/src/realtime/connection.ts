@@ -10,8 +10,6 @@ import {
 } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { displayNameOf, type UserRow } from '../accounts/users/users-repo.js';
-import { FrameRefusal } from '../rooms/refusal.js';
-import { DATABASE_REFUSAL, isDatabaseUnreachable } from '../store/unreachable.js';
 import {
   announcePresence,
   listenIn,
@@ -21,7 +19,8 @@ import {
 } from './connection-core.js';
 import type { HubMember, UserMember } from './room-hub.js';
 import { join } from './connection-join.js';
-import { editMessage } from './edit-handler.js';
+import { failureAnswer } from './frame-failure.js';
+import { editMessage, retranslate } from './edit-handler.js';
 import { jsonForVersion, readsFramesAsServed } from './legacy-frames.js';
 import { chat, checkRoom, setLanguage, updateUsername } from './frame-handlers.js';
 import type { PeerSocket } from './peer-socket.js';
@@ -43,11 +42,8 @@ const TOO_MANY_FRAMES = 'You are sending too many frames; wait a moment.';
 /** Connections made by this process, numbering them in the log. */
 let connectionsMade = 0;
 
-/*
- * Memory per idle connection: a connection is a handful of small objects whose methods live on
- * their classes' prototypes, not an object literal of closures (an object literal with a getter is
- * also a slow, large dictionary-mode object). docs/decisions/0087-connection-memory.md.
- */
+// Memory per idle connection: a connection is a handful of small objects whose methods live on their
+// classes' prototypes, not an object literal of closures (docs/decisions/0087-connection-memory.md).
 
 /** How the room hub and the user channel see a connection: one small object for both views. */
 class MemberView implements HubMember, UserMember {
@@ -248,12 +244,9 @@ export class Connection implements ConnectionCore {
     this.queue = this.queue.then(work).then(
       () => undefined,
       (error: unknown) => {
-        if (error instanceof FrameRefusal) return this.sendError(error.code, error.message, clientId);
-        // nothing was stored and nothing is wrong with the frame: the sender tries again
-        if (isDatabaseUnreachable(error))
-          return this.sendError(DATABASE_REFUSAL.code, DATABASE_REFUSAL.message, clientId);
-        this.log.error({ err: error }, 'frame handling failed');
-        this.sendError('internal', 'Something went wrong on the server; please try again.', clientId);
+        const answer = failureAnswer(error);
+        if (answer.unexpected) this.log.error({ err: error }, 'frame handling failed');
+        this.sendError(answer.code, answer.message, clientId);
       },
     );
   }
@@ -325,6 +318,8 @@ export class Connection implements ConnectionCore {
         return;
       case 'editMessage':
         return this.track(() => editMessage(this, frame));
+      case 'retranslate':
+        return this.track(() => retranslate(this, frame));
       case 'voiceStart':
       case 'voiceEnd':
         return this.track(async () => this.voiceFrame(frame));

@@ -1,4 +1,4 @@
-import type { EditMessageFrame } from '@xtalk/protocol';
+import type { EditMessageFrame, RetranslateFrame } from '@xtalk/protocol';
 import type { ConnectionCore } from './connection-core.js';
 
 /*
@@ -14,6 +14,17 @@ export async function editMessage(core: ConnectionCore, frame: EditMessageFrame)
     userId: core.user.id,
     id: frame.id,
     text: frame.message,
+  });
+  if (!outcome.ok) core.sendError(outcome.code, outcome.message);
+}
+
+/** retranslate (protocol 7): the author's "Try again" for a message's failed translations. */
+export async function retranslate(core: ConnectionCore, frame: RetranslateFrame) {
+  if (core.state !== 'joined') return core.sendError('not_joined', 'Send setUsername before retrying.');
+  const outcome = await core.deps.chat.retranslate({
+    roomId: core.roomId,
+    userId: core.user.id,
+    id: frame.id,
   });
   if (!outcome.ok) core.sendError(outcome.code, outcome.message);
 }

@@ -1,6 +1,7 @@
 import type { MessageEditedFrame, MessageFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EditOutcome, MessageEdit } from './message-edits.js';
+import type { RetranslateOutcome, RetranslateRequest } from './message-retranslation.js';
 import type { NewMessage, RoomsRepo, StoredMessage } from './rooms-repo.js';
 
 /** Where a stored message goes next: out to the room, and on to whatever translates it. */
@@ -30,7 +31,7 @@ export type PostMessage = NewMessage & { clipId?: string | undefined };
  */
 export function createChatService(
   repo: Pick<RoomsRepo, 'insertMessage' | 'findByClientId' | 'editMessage'> &
-    Partial<Pick<RoomsRepo, 'insertMessages'>>,
+    Partial<Pick<RoomsRepo, 'insertMessages' | 'retranslatable'>>,
   outlets: MessageOutlets,
   logger: FastifyBaseLogger,
 ) {
@@ -99,6 +100,18 @@ export function createChatService(
       } catch (error) {
         logger.error({ err: error, roomId: input.roomId }, 'correction fan-out failed after it was stored');
       }
+      return outcome;
+    },
+
+    /**
+     * "Try again" by the message's author: its failed languages queued as new work (the pipeline redoes
+     * what is missing from its translations, metered as any translation). A refusal changes nothing.
+     */
+    async retranslate(input: RetranslateRequest): Promise<RetranslateOutcome> {
+      if (!repo.retranslatable || !outlets.onStored)
+        return { ok: false, code: 'not_failed', message: 'Translations are not made on this server.' };
+      const outcome = await repo.retranslatable(input);
+      if (outcome.ok) outlets.onStored(input.roomId, outcome.message, { userId: input.userId });
       return outcome;
     },
   };

@@ -26,7 +26,8 @@ export function createMessageChanges(db: Db) {
       };
       const { rows } = await db.query<{ seq: string | number }>(
         loggedChangeSql(
-          `update messages set translations = translations || jsonb_build_object($3::text, $4::text)
+          `update messages set translations = translations || jsonb_build_object($3::text, $4::text),
+             failed_translations = array_remove(failed_translations, $3::text)
            where room_id = $1 and id = $2 and ($6::text is null or text = $6) returning 1`,
           5,
         ),
@@ -38,7 +39,8 @@ export function createMessageChanges(db: Db) {
     /**
      * Logs that a translation failed for good, so that a client that was away when it did is told on
      * resume and drops the chunks it holds (the live frame alone reached only those who were there).
-     * Nothing of the message changes. Returns the offset (undefined as for saveTranslation).
+     * The language is kept with the message, so history marks it and its author may ask again.
+     * Returns the offset (undefined as for saveTranslation).
      */
     async saveTranslationFailure(
       roomId: string,
@@ -49,10 +51,12 @@ export function createMessageChanges(db: Db) {
       const frame = { type: 'translationFailed', originalTimestamp: messageId, targetLanguage: language };
       const { rows } = await db.query<{ seq: string | number }>(
         loggedChangeSql(
-          `select 1 from messages where room_id = $1 and id = $2 and ($4::text is null or text = $4)`,
-          3,
+          `update messages set failed_translations =
+             array_append(array_remove(failed_translations, $3::text), $3::text)
+           where room_id = $1 and id = $2 and ($5::text is null or text = $5) returning 1`,
+          4,
         ),
-        [roomId, messageId, JSON.stringify(frame), sourceText ?? null],
+        [roomId, messageId, language, JSON.stringify(frame), sourceText ?? null],
       );
       return rows[0] ? Number(rows[0].seq) : undefined;
     },

@@ -58,7 +58,8 @@ export function createMessageEdits(db: Db, clock: Clock, windowSeconds: () => nu
       // The author and window are checked again in the statement itself: what was read may be stale.
       const changed = await db.query<{ seq: string | number }>(
         loggedChangeSql(
-          `update messages set text = $4, edited_at = $5, translations = '{}'::jsonb, note = null
+          `update messages set text = $4, edited_at = $5, translations = '{}'::jsonb, note = null,
+             failed_translations = '{}'
            where room_id = $1 and id = $2 and user_id = $3 and id >= $6 returning 1`,
           7,
         ),
@@ -67,7 +68,7 @@ export function createMessageEdits(db: Db, clock: Clock, windowSeconds: () => nu
       const seq = changed.rows[0]?.seq;
       if (seq === undefined) return refuse('edit_window_closed', 'This message can no longer be corrected.');
       const offset = Number(seq);
-      const { note: _voided, ...rest } = current;
+      const { note: _voided, failedTranslations: _retried, ...rest } = current;
       return {
         ok: true,
         message: { ...rest, message: edit.text, editedAt, translations: {} },

@@ -33,6 +33,7 @@ export interface MessageRow {
   note: string | null;
   is_tutorial: boolean;
   edited_at?: string | number | null;
+  failed_translations?: string[] | null;
 }
 
 export function toFrame(row: MessageRow): MessageFrame {
@@ -52,8 +53,9 @@ export function toFrame(row: MessageRow): MessageFrame {
   if (row.seq !== null && row.seq !== undefined) frame.offset = Number(row.seq);
   if (row.client_id) frame.clientId = row.client_id;
   if (row.edited_at !== null && row.edited_at !== undefined) frame.editedAt = Number(row.edited_at);
+  if (row.failed_translations?.length) frame.failedTranslations = row.failed_translations;
   return frame;
 }
 
 export const MESSAGE_COLUMNS =
-  'id, seq, client_id, username, display_username, language, text, translations, note, is_tutorial, edited_at';
+  'id, seq, client_id, username, display_username, language, text, translations, note, is_tutorial, edited_at, failed_translations';

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import { createMessageChanges } from './message-changes.js';
 import { createMessageEdits } from './message-edits.js';
+import { createMessageRetranslation } from './message-retranslation.js';
 import { createMessagesRepo } from './messages-repo.js';
 import { generateRoomCode } from './room-codes.js';
 import { createRoomMembers } from './room-members.js';
@@ -77,6 +78,7 @@ export function createRoomsRepo(db: Db, clock: Clock, options: { editWindowSecon
     ...createMessagesRepo(db, clock),
     ...createMessageChanges(db),
     ...createMessageEdits(db, clock, () => options.editWindowSeconds ?? DEFAULT_EDIT_WINDOW_SECONDS),
+    ...createMessageRetranslation(db),
   };
 }
 export type RoomsRepo = ReturnType<typeof createRoomsRepo>;

@@ -302,6 +302,14 @@ export const migrations: { id: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    id: 11,
+    name: 'failed translations',
+    sql: `
+      -- the languages a message's translation failed into for good, so history can mark them
+      alter table messages add column if not exists failed_translations text[] not null default '{}';
+    `,
+  },
 ];
 
 const LOCK_KEY = 87_870_001;

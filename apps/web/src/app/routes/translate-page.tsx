@@ -5,6 +5,7 @@ import { useLocation, useNavigate, useSearchParams } from '../../lib/router';
 import { LandscapeView } from '../../features/chat/components/landscape-view';
 import { MessageList } from '../../features/chat/components/message-list';
 import { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
+import { useUnreadTitle } from '../../features/notifications/hooks/use-unread-title';
 import { ConnectionOverlays, ReconnectBanner } from '../../features/room/components/connection-overlays';
 import { RoomMissing } from '../../features/room/components/room-missing';
 import { useAudioPlayback } from '../../features/voice/hooks/use-audio-playback';
@@ -55,16 +56,15 @@ export function TranslatePage() {
   const location = useLocation();
   const [search] = useSearchParams();
   const routeRoom = search.get('r')?.trim() || null;
-
   const typing = useTypingIndicator();
   const { chat, onFrame, onNewSession, room, listening, setListening, ...frames } = useRoomFrames(typing);
+  useUnreadTitle(chat.items, session.user.username);
   const audio = useAudioPlayback();
   const microphones = useMicrophones();
   const [micPickerOpen, setMicPickerOpen] = useState(false);
   const [joinOpen, setJoinOpen] = useState(false);
   const [pastRoomsOpen, setPastRoomsOpen] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
-
   const { connection, joinProblem } = useJoinedRoom({
     routeRoom,
     token: session.token,
@@ -146,6 +146,7 @@ export function TranslatePage() {
           onDiscard={connection.discard}
           listening={listening}
           onEdit={connection.sendEdit}
+          onRetranslate={connection.sendRetranslate}
           editWindowMs={room.editWindowMs}
           captions={chat.captions}
           speakingId={audio.speakingId}

@@ -148,6 +148,9 @@ export const en = {
   'chat.edit': 'Edit',
   'chat.editMessage': 'Edit your message',
   'chat.edited': 'edited',
+  'chat.failed.mark': 'Not translated',
+  'chat.failed.reason': 'The translation engine failed, so this message is shown as written.',
+  'chat.failed.retry': 'Try again',
   'chat.editedAt': 'Edited {time}',
   'chat.saveEdit': 'Save',
   'chat.cancelEdit': 'Cancel',
@@ -239,6 +242,7 @@ export const en = {
   'errors.frame.insufficient_credits': 'You do not have enough credits for a summary.',
   'errors.frame.too_few_messages': 'There is not enough to catch up on yet.',
   'errors.frame.engine_unsupported': 'Summaries are not available on this server.',
+  'errors.frame.not_failed': 'This message has no failed translation to try again.',
   'glossary.open': 'Glossary',
   'glossary.title': 'Room glossary',
   'glossary.description':

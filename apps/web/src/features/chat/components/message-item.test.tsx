@@ -18,6 +18,38 @@ const base: ChatMessage = {
 };
 
 describe('MessageItem', () => {
+  it('marks a translation that failed into the listener language, with Try again for the author only', () => {
+    const failed: ChatMessage = { ...base, translations: {}, failed: ['en'] };
+    const { unmount } = render(<MessageItem message={failed} isMe={false} now={2000} listening="en" />);
+    const mark = screen.getByRole('button', { name: 'Not translated' });
+    expect(mark.title).toMatch(/translation engine failed/);
+    fireEvent.click(mark);
+    expect(screen.getByRole('note').textContent).toMatch(/shown as written/);
+    expect(screen.queryByTestId('retranslate')).toBeNull();
+    unmount();
+
+    // another listener's language failed: nothing to mark for this one
+    const other = render(<MessageItem message={failed} isMe={false} now={2000} listening="fr" />);
+    expect(screen.queryByTestId('translation-failed')).toBeNull();
+    other.unmount();
+
+    const asked: number[] = [];
+    render(
+      <MessageItem
+        message={{ ...failed, username: 'me' }}
+        isMe
+        now={2000}
+        listening="ja"
+        onRetranslate={(id) => asked.push(id)}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(asked).toEqual([1000]);
+    // one ask per tap: the button waits for the outcome
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(asked).toEqual([1000]);
+  });
+
   it('lets the author correct a message from the keyboard, and shows the edited mark', () => {
     const edits: Array<[number, string]> = [];
     const mine: ChatMessage = { ...base, username: 'me', editedAt: 1500 };

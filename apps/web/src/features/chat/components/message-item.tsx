@@ -1,11 +1,12 @@
-import { avatarColours, nameColours, type UiLanguage } from '@xtalk/protocol';
-import { Lightbulb, Volume2 } from 'lucide-react';
-import { useRef, useState, type CSSProperties } from 'react';
+import { avatarColours } from '@xtalk/protocol';
+import { Lightbulb } from 'lucide-react';
+import { useRef, useState } from 'react';
 import { useI18n } from '../../../lib/i18n';
 import { cn } from '../../../lib/cn';
-import { formatRelativeTime } from '../../../lib/time';
 import { stripQuotes, visibleTranslations, type ChatMessage } from '../utils/messages-reducer';
-import { EditButton, EditedMark, MessageEditor } from './message-editor';
+import { EditButton, MessageEditor } from './message-editor';
+import { MessageHeader } from './message-header';
+import { FailedMark } from './failed-mark';
 
 export interface MessageItemProps {
   message: ChatMessage;
@@ -17,6 +18,8 @@ export interface MessageItemProps {
   onEdit?: ((id: number, text: string) => boolean) | undefined;
   /** Its translation is being spoken now. */
   speaking?: boolean;
+  /** Given to the author: asks for the message's failed translations again. */
+  onRetranslate?: ((id: number) => void) | undefined;
 }
 
 function initials(name: string): string {
@@ -30,8 +33,16 @@ function initials(name: string): string {
  * Names and texts are bidi-isolated (<bdi>, dir="auto"): a right-to-left override or other bidi control
  * in them stays inside them and cannot reorder the name, the time or the text next to it.
  */
-export function MessageItem({ message, isMe, now, listening, onEdit, speaking }: MessageItemProps) {
-  const { t, language } = useI18n();
+export function MessageItem({
+  message,
+  isMe,
+  now,
+  listening,
+  onEdit,
+  speaking,
+  onRetranslate,
+}: MessageItemProps) {
+  const { t } = useI18n();
   const [showNote, setShowNote] = useState(false);
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
@@ -41,10 +52,11 @@ export function MessageItem({ message, isMe, now, listening, onEdit, speaking }:
     requestAnimationFrame(() => editButton.current?.focus());
   };
   const avatar = avatarColours(message.username, isMe);
-  const names = nameColours(message.username, isMe);
   const translations = visibleTranslations(message, listening);
   const note = message.note ? stripQuotes(message.note) : '';
   const canHint = !isMe && note !== '';
+  // the listener sees the mark for their language; the author, whose languages are the others', for any
+  const failed = isMe ? !!message.failed : !!listening && !!message.failed?.includes(listening);
 
   return (
     <article
@@ -63,32 +75,7 @@ export function MessageItem({ message, isMe, now, listening, onEdit, speaking }:
         {initials(message.displayUsername)}
       </div>
       <div className={cn('flex max-w-[85%] min-w-0 flex-col sm:max-w-[75%]', isMe && 'items-end')}>
-        <header className={cn('mb-1 flex items-baseline gap-2 px-1 text-xs', isMe && 'flex-row-reverse')}>
-          {/* Readable in both themes (WCAG AA), same hue as the avatar */}
-          <span
-            className="truncate font-semibold text-(--name-light) dark:text-(--name-dark)"
-            style={{ '--name-light': names.light, '--name-dark': names.dark } as CSSProperties}
-          >
-            {/* isolated: bidi controls in a name cannot reorder what is around it */}
-            <bdi data-testid="author">{message.displayUsername}</bdi>
-            {isMe && (
-              <span className="ml-1 font-normal text-slate-500 dark:text-slate-400">{t('chat.you')}</span>
-            )}
-          </span>
-          <time
-            dateTime={new Date(message.timestamp).toISOString()}
-            className="shrink-0 text-slate-600 dark:text-slate-400"
-          >
-            {formatRelativeTime(message.timestamp, language as UiLanguage, now)}
-          </time>
-          {message.editedAt !== undefined && <EditedMark editedAt={message.editedAt} now={now} />}
-          {speaking && (
-            <span className="inline-flex shrink-0 items-center gap-1 self-center font-medium text-indigo-700 dark:text-indigo-300">
-              <Volume2 className="size-3.5 animate-pulse" aria-hidden="true" />
-              {t('speech.speaking')}
-            </span>
-          )}
-        </header>
+        <MessageHeader message={message} isMe={isMe} now={now} speaking={speaking} />
         <div
           className={cn(
             'rounded-3xl px-4 py-3 shadow-sm ring-1',
@@ -143,6 +130,9 @@ export function MessageItem({ message, isMe, now, listening, onEdit, speaking }:
             </p>
           )}
         </div>
+        {failed && (
+          <FailedMark onRetry={isMe && onRetranslate ? () => onRetranslate(message.id) : undefined} />
+        )}
         {onEdit && !editing && <EditButton ref={editButton} onClick={() => setEditing(true)} />}
         {canHint && (
           <div className="mt-1.5 px-1">

@@ -20,6 +20,8 @@ export interface MessageListProps {
   listening?: string | undefined;
   /** Sends a correction of an own message; without it messages cannot be edited here. */
   onEdit?: ((id: number, text: string) => boolean) | undefined;
+  /** Asks for the failed translations of the viewer's own message again. */
+  onRetranslate?: ((id: number) => void) | undefined;
   /** How long after sending the author may correct a message (ms); the server's READY says. */
   editWindowMs?: number | undefined;
   /** Streamed voice clips still being spoken (protocol 3), shown above the newest message. */
@@ -40,6 +42,7 @@ export function MessageList({
   onDiscard = noop,
   listening,
   onEdit,
+  onRetranslate,
   editWindowMs = 0,
   captions,
   speakingId,
@@ -109,6 +112,7 @@ export function MessageList({
                     ? onEdit
                     : undefined
                 }
+                onRetranslate={onRetranslate}
               />
             ) : (
               <SystemPill key={item.id} {...item} />

@@ -54,6 +54,7 @@ describe('chatReducer', () => {
     ]);
     state = run([{ type: 'translationFailed', originalTimestamp: 1000, targetLanguage: 'ja' }], state);
     expect(onlyMessage(state).partial).toEqual({ de: 'Hal' });
+    expect(onlyMessage(state).failed).toEqual(['ja']);
     expect(visibleTranslations(onlyMessage(state), 'ja').map((each) => each.language)).toEqual(['de', 'fr']);
     // nothing streaming in that language (or no such message): the state is kept as it is
     for (const frame of [
@@ -63,6 +64,18 @@ describe('chatReducer', () => {
     ] as const)
       expect(run([frame], state)).toBe(state);
     expect(onlyMessage(state).translations).toEqual({ fr: 'bonjour' });
+  });
+
+  it('keeps a failed language as a mark, from history or live, until a translation into it lands', () => {
+    let state = run([{ ...message(1000), failedTranslations: ['ja'] }]);
+    expect(onlyMessage(state).failed).toEqual(['ja']);
+    state = run([{ type: 'translationFailed', originalTimestamp: 1000, targetLanguage: 'de' }], state);
+    expect(onlyMessage(state).failed).toEqual(['ja', 'de']);
+    const done = { type: 'translationComplete', originalTimestamp: 1000, fullText: 'x' } as const;
+    state = run([{ ...done, targetLanguage: 'ja' }], state);
+    expect(onlyMessage(state).failed).toEqual(['de']);
+    state = run([{ ...done, targetLanguage: 'de' }], state);
+    expect(onlyMessage(state).failed).toBeUndefined();
   });
 
   it('appends only a chunk that continues what it shows, when the chunk says where it starts (0136)', () => {

@@ -22,6 +22,8 @@ export interface ChatMessage {
   note?: string | undefined;
   /** When its author last corrected it (server ms); shown as an 'edited' mark. */
   editedAt?: number | undefined;
+  /** The languages its translation failed into for good (a lasting mark; cleared by a later one). */
+  failed?: string[] | undefined;
 }
 
 export interface ChatSystemEvent {
@@ -84,7 +86,14 @@ function fromFrame(frame: MessageFrame): ChatMessage {
     isTutorial: frame.isTutorial,
     note: frame.note,
     editedAt: frame.editedAt,
+    failed: frame.failedTranslations,
   };
+}
+
+/** `languages` without `language`; undefined once none is left. */
+function without(languages: string[] | undefined, language: string): string[] | undefined {
+  const rest = languages?.filter((l) => l !== language);
+  return rest?.length ? rest : undefined;
 }
 
 function updateMessage(
@@ -241,15 +250,19 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
           ...message,
           translations: { ...message.translations, [frame.targetLanguage]: frame.fullText },
           partial,
+          failed: without(message.failed, frame.targetLanguage),
         };
       });
     case 'translationFailed':
-      // The engine gave up after some chunks: they go, and the message shows as written (a room notice
-      // says why). A complete translation, if one came first, stays.
+      // The engine gave up: its chunks go, the message shows as written and keeps a mark for the language
+      // (a room notice says why). A complete translation, if one came first, stays.
       return updateMessage(state, frame.originalTimestamp, (message) => {
-        if (message.partial[frame.targetLanguage] === undefined) return message;
+        const language = frame.targetLanguage;
+        if (message.translations[language] !== undefined) return message;
+        if (message.failed?.includes(language) && message.partial[language] === undefined) return message;
         const { [frame.targetLanguage]: _failed, ...partial } = message.partial;
-        return { ...message, partial };
+        const failed = [...(without(message.failed, frame.targetLanguage) ?? []), frame.targetLanguage];
+        return { ...message, partial, failed };
       });
     case 'messageEdited':
       // The text was corrected: its translations and hint are void; the new ones follow for the same id.
@@ -263,6 +276,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
               translations: {},
               partial: {},
               note: undefined,
+              failed: undefined,
             },
       );
     case 'noteComplete':

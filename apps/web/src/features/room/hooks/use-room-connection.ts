@@ -109,6 +109,9 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     return sent;
   }, []);
 
+  /** The author's "Try again" for their message's failed translations (protocol 7). */
+  const sendRetranslate = useCallback((id: number) => void send({ type: 'retranslate', id }), [send]);
+
   const reconnect = useCallback(() => clientRef.current?.reconnectNow(), []);
 
   /** True (and a toast) when asked to join the room we are already connected to. */
@@ -139,6 +142,7 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     sendLanguage,
     chooseListening,
     sendEdit,
+    sendRetranslate,
     reconnect,
     isCurrentRoom,
   };
