@@ -214,6 +214,7 @@ export async function registerAccounts(app: FastifyInstance, deps: AccountDeps) 
     : undefined;
   await app.register(accountRoutes, {
     oidc,
+    mailConfigured: config.SMTP_URL !== undefined,
     links,
     store: signInStore,
     tokens,
