@@ -43,6 +43,8 @@ describe('email accounts in the browser', () => {
     await page.goto('/signup');
     await signInWithEmail(page, 'erin@example.com', 'first-password');
     await page.getByTestId('email-notice').waitFor();
+    // this server sends mail: no warning that it does not
+    expect(await page.getByTestId('email-no-mail').count()).toBe(0);
 
     const mail = await mailbox.next();
     expect(mail.to).toBe('erin@example.com');

@@ -13,6 +13,8 @@ import { FULL_NAME_MAX_LENGTH, USERNAME_MAX_LENGTH } from './usernames.js';
 export const authConfigSchema = z.object({
   /** Google (or another OIDC issuer) sign-in is configured. */
   google: z.boolean(),
+  /** Account mails really leave the server (SMTP_URL is set); absent from servers that predate it. */
+  mail: z.boolean().optional(),
 });
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 

@@ -86,6 +86,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       : undefined;
     await app.register(accountRoutes, {
       oidc,
+      mailConfigured: config.SMTP_URL !== undefined,
       links,
       store: signInStore,
       tokens,

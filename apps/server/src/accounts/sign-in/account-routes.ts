@@ -24,6 +24,8 @@ import { UsernameTakenError, toUser, type UsersRepo } from '../users/users-repo.
 export interface AccountRoutesDeps {
   /** Undefined when sign-in is not configured. */
   oidc: Oidc | undefined;
+  /** Account mails go out by SMTP; without it they reach only the server log. */
+  mailConfigured: boolean;
   store: SignInStore;
   links: PlayerLinks;
   tokens: Tokens;
@@ -73,7 +75,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
 
   app.get(ApiPath.authConfig, async (_request, reply): Promise<AuthConfig> => {
     reply.header('cache-control', 'no-store');
-    return { google: deps.oidc !== undefined };
+    return { google: deps.oidc !== undefined, mail: deps.mailConfigured };
   });
 
   app.get(ApiPath.googleLogin, async (request, reply) => {

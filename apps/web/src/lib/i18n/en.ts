@@ -30,6 +30,7 @@ export const en = {
   'email.backToSignIn': 'Back to sign in',
   'email.resend': 'Resend the mail',
   'email.resent': 'If the address is waiting for confirmation, a new mail is on its way.',
+  'email.noMail': 'This server sends no mail yet: no link will reach you.',
   'email.checkMailVerify': 'Check your mail: open the link in it to confirm your account, then sign in.',
   'email.checkMailReset': 'If an account uses this address, a mail with a reset link is on its way.',
   'email.verifyTitle': 'Confirm your email',

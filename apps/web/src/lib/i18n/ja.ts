@@ -32,6 +32,7 @@ export const ja: Record<MessageKey, string> = {
   'email.backToSignIn': 'ログインに戻る',
   'email.resend': 'メールを再送信',
   'email.resent': '確認待ちのアドレスであれば、新しいメールを送信しました。',
+  'email.noMail': 'このサーバーはメールを送れないため、リンクは届きません。',
   'email.checkMailVerify': 'メールを確認し、リンクを開いてアカウントを確認してからログインしてください。',
   'email.checkMailReset': 'このアドレスのアカウントがあれば、再設定リンクのメールを送信しました。',
   'email.verifyTitle': 'メールアドレスの確認',

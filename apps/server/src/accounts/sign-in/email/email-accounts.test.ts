@@ -61,6 +61,11 @@ describe('email accounts', () => {
     return post('/api/auth/email/login', { email, password }, token);
   }
 
+  it('tells the web app that account mails go out', async () => {
+    const config = await server.app.inject({ method: 'GET', url: '/api/auth/config' });
+    expect(config.json()).toEqual({ google: false, mail: true });
+  });
+
   it('registers, mails a verification link, refuses login until verified, then signs in', async () => {
     const registered = await post('/api/auth/email/register', {
       email: ' Ada@Example.com ',

@@ -41,11 +41,13 @@ export async function exchangeToken(token: string, provider: string): Promise<Ex
   return parsed.data;
 }
 
-/** Whether this server offers "Sign in with Google" (it may not be configured). */
+/** Whether this server offers "Sign in with Google" and sends account mails (either may be off). */
 export async function fetchAuthConfig(): Promise<AuthConfig> {
   const body = await request<unknown>('GET', ApiPath.authConfig);
   // authConfigSchema is one boolean: checked by hand, as /login asks it on its first load (no zod chunk).
-  const google = (body as { google?: unknown } | undefined)?.google;
-  if (typeof google !== 'boolean') throw new Error('Invalid sign-in configuration.');
-  return { google };
+  const { google, mail } = (body ?? {}) as { google?: unknown; mail?: unknown };
+  if (typeof google !== 'boolean' || (mail !== undefined && typeof mail !== 'boolean')) {
+    throw new Error('Invalid sign-in configuration.');
+  }
+  return { google, mail };
 }

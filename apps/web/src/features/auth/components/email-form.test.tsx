@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-session';
 import { setLanguage } from '../../../lib/i18n';
 import { testUser } from '../../../test/fixtures';
+import { forgetAuthConfig } from '../hooks/use-auth-config';
 import { EmailForm } from './email-form';
 
 /* The email form of /login and /signup: what it sends, what it shows. */
@@ -15,7 +16,8 @@ function server(answers: Record<string, { status: number; body: unknown }>) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
-      calls.push({ url, init });
+      // the form asks the sign-in configuration on its own; the tests look at what the person sends
+      if (url !== '/api/auth/config') calls.push({ url, init });
       const answer = answers[url] ?? {
         status: 404,
         body: { statusCode: 404, error: 'Not Found', message: 'no' },
@@ -38,8 +40,31 @@ describe('email form', () => {
     localStorage.clear();
     authStore.reset();
     setLanguage('en');
+    forgetAuthConfig();
   });
   afterEach(() => vi.unstubAllGlobals());
+
+  function renderForm(mode: 'login' | 'register') {
+    render(
+      <MemoryRouter initialEntries={['/signup']}>
+        <Routes routes={[{ path: '/signup', element: <EmailForm initialMode={mode} /> }]} />
+      </MemoryRouter>,
+    );
+  }
+
+  it('says before anything is typed that a server without mail cannot send the confirmation', async () => {
+    server({ '/api/auth/config': { status: 200, body: { google: false, mail: false } } });
+    renderForm('register');
+    expect((await screen.findByTestId('email-no-mail')).textContent).toMatch(/sends no mail/);
+  });
+
+  it('says nothing about mail when the server sends it', async () => {
+    server({ '/api/auth/config': { status: 200, body: { google: false, mail: true } } });
+    renderForm('register');
+    await waitFor(() => expect(fetch).toHaveBeenCalledWith('/api/auth/config', expect.anything()));
+    await act(async () => {}); // the answer is applied
+    expect(screen.queryByTestId('email-no-mail')).toBeNull();
+  });
 
   it('signs in, sending the guest token along so the guest keeps their player', async () => {
     const guest = testUser({ provider: 'guest', expiresAt: Math.floor(Date.now() / 1000) + 600 });

@@ -9,6 +9,7 @@ import { authStore } from '../../../lib/auth-session';
 import { useI18n } from '../../../lib/i18n';
 import { StorageKey, consumeRedirectAfterLogin, remove } from '../../../lib/storage';
 import { emailForgot, emailLogin, emailRegister, emailResend } from '../api/email-api';
+import { useMailConfigured } from '../hooks/use-auth-config';
 
 type Mode = 'login' | 'register' | 'forgot';
 
@@ -27,6 +28,7 @@ export function EmailForm({ initialMode }: { initialMode: 'login' | 'register' }
   const [error, setError] = useState<{ failure: unknown } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [canResend, setCanResend] = useState(false);
+  const mailConfigured = useMailConfigured();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -79,6 +81,15 @@ export function EmailForm({ initialMode }: { initialMode: 'login' | 'register' }
       data-testid="email-form"
       data-mode={mode}
     >
+      {mode !== 'login' && !mailConfigured && (
+        <p
+          role="note"
+          data-testid="email-no-mail"
+          className="rounded-xl bg-amber-50 px-3 py-2 text-left text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-200"
+        >
+          {t('email.noMail')}
+        </p>
+      )}
       <TextField
         label={t('email.address')}
         type="email"

@@ -1,35 +1,48 @@
 import { useEffect, useState } from 'react';
+import type { AuthConfig } from '@xtalk/protocol';
 import { fetchAuthConfig } from '../api/auth-api';
 
 /** What the sign-in buttons know: checking, available, or not configured on this server. */
 export type GoogleSignIn = 'checking' | 'available' | 'unavailable';
 
 // One answer per page load: the configuration does not change while the app runs.
-let cached: Promise<boolean> | undefined;
+let cached: Promise<AuthConfig> | undefined;
 
-function googleConfigured(): Promise<boolean> {
-  cached ??= fetchAuthConfig()
-    .then((config) => config.google)
-    .catch((error: unknown) => {
-      cached = undefined; // ask again next time; meanwhile let the button try
-      console.warn('[auth] sign-in configuration unavailable', error);
-      return true;
-    });
+function authConfig(): Promise<AuthConfig> {
+  cached ??= fetchAuthConfig().catch((error: unknown) => {
+    cached = undefined; // ask again next time; meanwhile let every method try
+    console.warn('[auth] sign-in configuration unavailable', error);
+    return { google: true, mail: true };
+  });
   return cached;
 }
 
-export function useGoogleSignIn(): GoogleSignIn {
-  const [state, setState] = useState<GoogleSignIn>('checking');
+/** The server's sign-in configuration, undefined while it is asked. */
+function useAuthConfig(): AuthConfig | undefined {
+  const [config, setConfig] = useState<AuthConfig>();
   useEffect(() => {
     let active = true;
-    void googleConfigured().then((configured) => {
-      if (active) setState(configured ? 'available' : 'unavailable');
+    void authConfig().then((answer) => {
+      if (active) setConfig(answer);
     });
     return () => {
       active = false;
     };
   }, []);
-  return state;
+  return config;
+}
+
+export function useGoogleSignIn(): GoogleSignIn {
+  const config = useAuthConfig();
+  return config === undefined ? 'checking' : config.google ? 'available' : 'unavailable';
+}
+
+/**
+ * False only when the server says its account mails reach just its log (no SMTP); a server that predates
+ * the field is taken to send them.
+ */
+export function useMailConfigured(): boolean {
+  return useAuthConfig()?.mail !== false;
 }
 
 /** Tests only: ask the server again. */
