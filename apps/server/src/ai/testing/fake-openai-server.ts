@@ -109,7 +109,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
         const form = await new Request('http://fake/', {
           method: 'POST',
           headers: { 'content-type': contentType },
-          body: raw,
+          body: new Uint8Array(raw),
         }).formData();
         for (const [name, value] of form.entries()) {
           body[name] =
