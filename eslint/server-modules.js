@@ -43,7 +43,7 @@ export const sharedServerFiles = [
 ];
 
 /** Files directly under src/ that compose the modules into the app: no module imports them. */
-export const compositionServerFiles = ['server.ts', 'app.ts', 'app-wiring.ts', 'app-decorations.ts'];
+export const compositionServerFiles = ['server.ts', 'app.ts'];
 
 /** Folders under src/ that hold test helpers only; production code never imports them (a rule of its own). */
 export const testOnlyServerFolders = ['test'];
