@@ -26,10 +26,10 @@ export const serverModuleDependencies = {
   realtime: ['accounts', 'bus', 'metrics', 'rooms', 'store', 'translation'],
   payments: ['accounts', 'credits', 'store'],
   voice: ['ai', 'audio', 'metrics', 'realtime', 'rooms', 'translation'],
-  // readiness, the drain and the sweeps: the top of the house, which winds every module down in order
-  lifecycle: ['accounts', 'bus', 'realtime', 'rooms', 'store', 'translation', 'use-cases'],
   // the use cases that span modules: each joins modules through the ports they declare
   'use-cases': ['accounts', 'rooms', 'store', 'translation'],
+  // readiness, the drain and the sweeps: the top of the house, which winds every module down in order
+  lifecycle: ['accounts', 'bus', 'realtime', 'rooms', 'store', 'translation', 'use-cases'],
 };
 
 /** Files directly under src/ that every module may import: small helpers that know no module. */
