@@ -1,24 +1,15 @@
-import type { MessageFrame } from '@xtalk/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { FakeProvider } from '../ai/fake-provider.js';
 import { recordingLogger } from '../ai/testing/logger.js';
-import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore, runPipelineBench } from './testing/index.js';
+import {
+  messageFrame as message,
+  MemoryMeter,
+  MemoryRoomOutput,
+  MemoryTranslationStore,
+  runPipelineBench,
+} from './testing/index.js';
 import type { Listeners } from './ports.js';
 import { createTranslationService, noteLanguageFor } from './service.js';
-
-function message(id: number, text: string, language = 'en', extra: Partial<MessageFrame> = {}): MessageFrame {
-  return {
-    type: 'message',
-    id,
-    username: 'alice',
-    message: text,
-    language,
-    timestamp: id,
-    translations: {},
-    isTutorial: false,
-    ...extra,
-  };
-}
 
 function setup(languages = ['en', 'ja'], options = {}, listeners?: Listeners) {
   const provider = new FakeProvider();

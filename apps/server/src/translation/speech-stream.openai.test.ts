@@ -1,4 +1,3 @@
-import type { MessageFrame } from '@xtalk/protocol';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openAiProviderFor } from '../ai/testing/openai-provider.js';
 import {
@@ -10,7 +9,12 @@ import { recordingLogger } from '../ai/testing/logger.js';
 import { inspectOggOpus, readWavInfo } from '../audio/index.js';
 import type { Listeners } from './ports.js';
 import { createTranslationService, type TranslationService } from './service.js';
-import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './testing/index.js';
+import {
+  messageFrame as message,
+  MemoryMeter,
+  MemoryRoomOutput,
+  MemoryTranslationStore,
+} from './testing/index.js';
 
 /*
  * Spoken translations sentence by sentence with the openai engine, against the fake OpenAI-compatible
@@ -26,19 +30,6 @@ let server: FakeOpenAiServer;
 let output: MemoryRoomOutput;
 let store: MemoryTranslationStore;
 let service: TranslationService | undefined;
-
-function message(id: number, text: string): MessageFrame {
-  return {
-    type: 'message',
-    id,
-    username: 'alice',
-    message: text,
-    language: 'en',
-    timestamp: id,
-    translations: {},
-    isTutorial: false,
-  };
-}
 
 function start(listeners?: Listeners): TranslationService {
   service = createTranslationService({

@@ -1,4 +1,3 @@
-import type { MessageFrame } from '@xtalk/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { FakeProvider, type FakeProviderOptions } from '../ai/fake-provider.js';
 import { recordingLogger } from '../ai/testing/logger.js';
@@ -6,7 +5,12 @@ import { inspectOggOpus, readWavInfo } from '../audio/index.js';
 import { InsufficientCreditsError } from './errors.js';
 import type { Listeners } from './ports.js';
 import { createTranslationService, type PipelineEvent } from './service.js';
-import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './testing/index.js';
+import {
+  messageFrame as message,
+  MemoryMeter,
+  MemoryRoomOutput,
+  MemoryTranslationStore,
+} from './testing/index.js';
 
 /*
  * Spoken translations sentence by sentence (fake engine): each sentence a `speech` with its own Ogg/Opus,
@@ -17,19 +21,6 @@ import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './testing
 /** The first sentence loads the WebAssembly encoder: slow on a busy machine. */
 const soon = { timeout: 10_000 };
 const THREE = 'The train is late today. We will wait here. Tell the others please.';
-
-function message(id: number, text: string): MessageFrame {
-  return {
-    type: 'message',
-    id,
-    username: 'alice',
-    message: text,
-    language: 'en',
-    timestamp: id,
-    translations: {},
-    isTutorial: false,
-  };
-}
 
 function setup(providerOptions: FakeProviderOptions = {}, listeners?: Listeners) {
   const provider = new FakeProvider(providerOptions);

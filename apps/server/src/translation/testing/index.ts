@@ -3,6 +3,7 @@
  * fake provider. Production code never imports it (eslint.config.js); tests and bench/ do.
  */
 export { MemoryRoomOutput, MemoryTranslationStore, MemoryMeter } from './memory-ports.js';
+export { messageFrame } from './message-frame.js';
 export {
   runPipelineBench,
   type PipelineBenchOptions,
