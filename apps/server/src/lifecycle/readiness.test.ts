@@ -50,7 +50,14 @@ describe('readiness', { timeout: 90_000 }, () => {
     expect(lost.json()).toMatchObject({ ok: false, reason: 'database' });
     const redisDown = await readinessOf(db, false);
     expect(redisDown.statusCode).toBe(503);
-    expect(redisDown.json()).toMatchObject({ ok: false, reason: 'redis' });
+    expect(redisDown.json()).toMatchObject({ ok: false, reason: 'redis', reasons: ['redis'] });
+    const bothDown = await readinessOf({ ...db, lost: Promise.resolve(new Error('gone')) }, false);
+    expect(bothDown.statusCode).toBe(503);
+    expect(bothDown.json()).toMatchObject({
+      reason: 'database',
+      reasons: ['database', 'redis'],
+      message: 'The database is unreachable. Redis is unreachable.',
+    });
   });
 
   it('while draining: 503 draining, joins and sockets refused with retry-after, sockets closed with 1012', async () => {

@@ -75,20 +75,25 @@ export function registerReadiness(
   void db.lost?.then(() => (dbLost = true));
   app.addHook('onListen', async () => readiness.ready());
 
-  async function notReady(): Promise<NotReadyReason | undefined> {
-    if (readiness.phase !== 'ready') return readiness.phase;
-    if (!(await databaseAnswers(db, () => dbLost))) return 'database';
-    if (deps.redisConfigured && !(bus.isConnected?.() ?? true)) return 'redis';
-    return undefined;
+  /** Every cause at once: an operator whose two stores are down learns both from one probe. */
+  async function notReady(): Promise<NotReadyReason[]> {
+    if (readiness.phase !== 'ready') return [readiness.phase];
+    const reasons: NotReadyReason[] = [];
+    if (!(await databaseAnswers(db, () => dbLost))) reasons.push('database');
+    if (deps.redisConfigured && !(bus.isConnected?.() ?? true)) reasons.push('redis');
+    return reasons;
   }
 
   app.get(ApiPath.healthReady, async (_request, reply) => {
-    const reason = await notReady();
+    const reasons = await notReady();
+    const reason = reasons[0];
     if (!reason) return { ok: true, status: 'ready' };
+    // `reason` (the first cause) is what probes read; `reasons` lists them all
+    const message = reasons.map((each) => EXPLAINED[each]).join(' ');
     return reply
       .code(503)
       .header('retry-after', String(DRAINING_REFUSAL.retryAfterSeconds))
-      .send({ ok: false, status: 'not_ready', reason, message: EXPLAINED[reason] });
+      .send({ ok: false, status: 'not_ready', reason, reasons, message });
   });
 
   app.addHook('onRequest', async (request, reply) => {
