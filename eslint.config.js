@@ -95,6 +95,17 @@ export default tseslint.config(
     },
   },
   {
+    // a toast goes through lib/toast.ts, whose loading is what mounts the toaster (decision 0189)
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: [...testOnly, 'apps/web/src/lib/toast.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'sonner', message: "Import toast from lib/toast: it mounts the app's toaster." }] },
+      ],
+    },
+  },
+  {
     files: ['apps/server/**/*.ts'],
     rules: {
       'no-restricted-imports': [

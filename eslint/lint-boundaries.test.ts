@@ -62,6 +62,21 @@ describe('web boundaries', () => {
     ).toEqual([expect.stringMatching(/no-restricted-paths: .*Shared code sits below features and app/)]);
   });
 
+  it('a toast comes from lib/toast, which mounts the toaster; sonner itself only there and in tests', async () => {
+    const sonner = "import { toast } from 'sonner';\nexport const probe = toast;\n";
+    expect(await problems('apps/web/src/features/chat/lint-probe.ts', sonner)).toEqual([
+      expect.stringMatching(/no-restricted-imports: .*Import toast from lib\/toast/),
+    ]);
+    expect(await problems('apps/web/src/lib/toast.ts', sonner)).toEqual([]);
+    expect(await problems('apps/web/src/features/chat/lint-probe.test.ts', sonner)).toEqual([]);
+    expect(
+      await problems(
+        'apps/web/src/features/chat/lint-probe.ts',
+        "import { toast } from '../../lib/toast';\nexport const probe = toast;\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('guards every feature folder on disk, with no list to keep up to date', async () => {
     const features = readdirSync(`${root}apps/web/src/features`, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())

@@ -15,6 +15,8 @@ import type { Plugin } from 'vite';
 /** Path -> the module of its lazily loaded screen (app/router.tsx). */
 const ROUTE_MODULES: Record<string, string> = {
   '/guest-login': 'src/features/auth/components/guest-login.tsx',
+  '/login': 'src/features/auth/components/login-card.tsx',
+  '/signup': 'src/features/auth/components/login-card.tsx',
   '/translate': 'src/app/routes/translate-route.tsx',
   '/translate/npc': 'src/app/routes/translate-route.tsx',
 };

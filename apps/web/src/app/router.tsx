@@ -1,7 +1,6 @@
 import { lazy } from 'react';
 import { AuthToken } from '../features/auth/components/auth-token';
 import { HomeRedirect } from '../features/auth/components/home-redirect';
-import { LoginCard, SignupCard } from '../features/auth/components/login-card';
 import { Logout } from '../features/auth/components/logout';
 import type { RouteDefinition } from '../lib/router';
 import { ErrorPage, NotFoundPage } from './routes/simple-pages';
@@ -17,6 +16,11 @@ const verifyEmailPage = lazy(async () => ({ default: (await emailPages()).Verify
 const resetPasswordPage = lazy(async () => ({ default: (await emailPages()).ResetPasswordPage }));
 const changePasswordPage = lazy(async () => ({ default: (await emailPages()).ChangePasswordPage }));
 const checkoutPage = lazy(async () => ({ default: (await import('./routes/checkout-page')).CheckoutPage }));
+// Sign-in and sign-up (the email form with them) are reached from the guest page, rarely opened first:
+// loaded when opened, and preloaded by their own pages when they are (apps/web/build/route-preload.ts).
+const loginCard = () => import('../features/auth/components/login-card');
+const loginPage = lazy(async () => ({ default: (await loginCard()).LoginCard }));
+const signupPage = lazy(async () => ({ default: (await loginCard()).SignupCard }));
 const guestLogin = lazy(async () => ({
   default: (await import('../features/auth/components/guest-login')).GuestLogin,
 }));
@@ -28,8 +32,8 @@ export const routes: RouteDefinition[] = [
   // The chat page path may carry /npc (spec section 2, no effect shown): same screen.
   { path: '/translate/npc', lazy: translatePage },
   { path: '/guest-login', lazy: guestLogin },
-  { path: '/login', element: <LoginCard /> },
-  { path: '/signup', element: <SignupCard /> },
+  { path: '/login', lazy: loginPage },
+  { path: '/signup', lazy: signupPage },
   { path: '/logout', element: <Logout /> },
   { path: '/verify-email', lazy: verifyEmailPage },
   { path: '/reset-password', lazy: resetPasswordPage },

@@ -1,6 +1,6 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import { startTransition, useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { balanceStore } from '../../features/credits/hooks/use-balance';
 import { useCatchUp } from '../../features/catch-up/hooks/use-catch-up';
 import { tutorialFrames } from '../../features/chat/utils/tutorial';

@@ -1,18 +1,21 @@
 import { DEFAULT_LANGUAGE, UI_LANGUAGES, type UiLanguage } from '@xtalk/protocol';
 import { useSyncExternalStore } from 'react';
 import { StorageKey, readString, writeString } from '../storage';
+import { catalogueOf, loadCatalogue } from './catalogues';
 import { en, type MessageKey } from './en';
-import { ja } from './ja';
 
 export type { MessageKey } from './en';
-
-const dictionaries: Record<UiLanguage, Record<MessageKey, string>> = { en, ja };
+export { loadCatalogue } from './catalogues';
 
 export type Params = Record<string, string | number>;
 
-/** Translate a key into a language, filling {placeholders}. Pure, so non-React code and tests use it too. */
+/**
+ * Translate a key into a language, filling {placeholders}. Pure, so non-React code and tests use it too.
+ * A language whose catalogue is not loaded yet reads as English (the interface language only changes
+ * once it is: setLanguage).
+ */
 export function translate(language: UiLanguage, key: MessageKey, params?: Params): string {
-  return fill(dictionaries[language][key] ?? en[key], params);
+  return fill(catalogueOf(language)?.[key] ?? en[key], params);
 }
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -54,7 +57,26 @@ export function getLanguage(): UiLanguage {
   return current;
 }
 
+// The language last asked for: a switch back while a catalogue is on its way wins over it.
+let wanted: UiLanguage | undefined;
+
+/**
+ * Switch the interface language. Once its catalogue is here, at once; otherwise it is fetched first and the
+ * whole interface changes when it arrives, so no screen mixes languages. A catalogue that cannot be fetched
+ * (offline) leaves the language as it was.
+ */
 export function setLanguage(language: UiLanguage): void {
+  wanted = language;
+  if (catalogueOf(language)) return applyLanguage(language);
+  loadCatalogue(language).then(
+    () => {
+      if (wanted === language) applyLanguage(language);
+    },
+    (error: unknown) => console.warn(`[i18n] the ${language} catalogue could not be loaded`, error),
+  );
+}
+
+function applyLanguage(language: UiLanguage): void {
   current = language;
   writeString(StorageKey.lang, language);
   if (typeof document !== 'undefined') document.documentElement.lang = language;

@@ -2,7 +2,7 @@ import type { BotcheckChallenge } from '@xtalk/protocol';
 import { CheckCircle2, Mic, MicOff, ShieldCheck } from 'lucide-react';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useNavigate } from '../../../lib/router';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { LanguageToggle } from '../../../components/language-toggle';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';

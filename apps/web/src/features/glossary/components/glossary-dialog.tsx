@@ -1,7 +1,7 @@
 import { GLOSSARY_MAX_ENTRIES, GLOSSARY_TERM_MAX_LENGTH, type GlossaryEntry } from '@xtalk/protocol';
 import { LogIn, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';

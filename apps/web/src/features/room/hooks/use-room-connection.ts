@@ -1,6 +1,6 @@
 import { NEW_ROOM, type ClientFrame, type UiLanguage } from '@xtalk/protocol';
 import { useCallback, useEffect, useRef } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { getLanguage, translate } from '../../../lib/i18n';
 import type { SocketClient } from '../../../lib/socket-client';
 import { StorageKey, readString, remove } from '../../../lib/storage';

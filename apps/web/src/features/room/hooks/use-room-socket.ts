@@ -1,6 +1,6 @@
 import { CloseCode, type ClientFrame, type ServerFrame } from '@xtalk/protocol';
 import { useEffect, useState, type RefObject } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { ApiError } from '../../../lib/api-client';
 import { authStore } from '../../../lib/auth-session';
 import { requestErrorText } from '../../../lib/error-text';

@@ -1,4 +1,4 @@
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { getLanguage, translate } from '../../../lib/i18n';
 
 /** 'Not connected.' for 2 s: something was to go out while the socket is not open (spec section 5). */

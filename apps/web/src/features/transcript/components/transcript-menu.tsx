@@ -1,5 +1,5 @@
 import { Copy, Download, FileText, Mail } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { HeaderButton } from '../../../components/ui/header-button';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { COPY_REFUSED, copyText } from '../../../lib/clipboard';

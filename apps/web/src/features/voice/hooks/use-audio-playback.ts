@@ -1,6 +1,6 @@
 import type { SpeechFrame } from '@xtalk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { getLanguage, translate, useI18n } from '../../../lib/i18n';
 import { StorageKey, readString, writeString } from '../../../lib/storage';
 import { AudioQueue, htmlAudioPlayer, type ClipPlayer } from '../utils/audio-queue';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { useI18n } from '../../../lib/i18n';
 import { startOpusCapture, type OpusCapture, type VoiceSink } from '../utils/opus-capture';
 import {
