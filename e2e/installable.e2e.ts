@@ -168,13 +168,21 @@ describe('the installable app', () => {
     // no network and no server: only the worker can answer
     await product.server.stop();
     await context.setOffline(true);
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme });
-      await page.goto(room);
-      const connecting = page.getByTestId('connecting-overlay');
-      await connecting.waitFor();
-      expect(await connecting.textContent()).toContain('Connecting...');
-      await page.screenshot({ path: join(artifacts, `offline-room-phone-en-${theme}.png`) });
+    const viewports = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+    const connectingText = { en: 'Connecting...', ja: '接続中...' };
+    for (const language of ['en', 'ja'] as const) {
+      await page.evaluate((lang) => localStorage.setItem('lang', lang), language);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: theme });
+        for (const [device, viewport] of Object.entries(viewports)) {
+          await page.setViewportSize(viewport);
+          await page.goto(room);
+          const connecting = page.getByTestId('connecting-overlay');
+          await connecting.waitFor();
+          expect(await connecting.textContent()).toContain(connectingText[language]);
+          await page.screenshot({ path: join(artifacts, `offline-room-${device}-${language}-${theme}.png`) });
+        }
+      }
     }
 
     const cached = await cachedUrls(page);
