@@ -158,7 +158,7 @@ function reportPolicyViolations() {
   );
 }
 
-async function watchPolicy(context: BrowserContext): Promise<void> {
+export async function watchPolicy(context: BrowserContext): Promise<void> {
   context.on('console', (message) => {
     if (message.type() === 'error' && CSP_MESSAGE.test(message.text())) cspViolations.push(message.text());
   });
@@ -171,24 +171,23 @@ function expectNoPolicyViolations() {
 afterEach(expectNoPolicyViolations);
 afterAll(expectNoPolicyViolations);
 
+/** How every test's Chromium runs: headless, quiet, a fake microphone that needs no permission prompt. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  `--disable-features=${BROWSER_UI_FEATURES_OFF.join(',')}`,
+];
+
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      '--no-first-run',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      `--disable-features=${BROWSER_UI_FEATURES_OFF.join(',')}`,
-      ...extraArgs,
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
   // every context (browser.newPage makes one too) is watched from its first page on
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {

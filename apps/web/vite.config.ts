@@ -3,12 +3,13 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 import { precompress } from './build/precompress';
 import { routePreload } from './build/route-preload';
+import { serviceWorker } from './build/service-worker';
 
 // In `vite` dev the API, the socket and the Google redirect live on the server (same origin in production).
 const backend = process.env.XTALK_BACKEND ?? 'http://localhost:8787';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), routePreload(), precompress()],
+  plugins: [react(), tailwindcss(), routePreload(), serviceWorker(), precompress()],
   server: {
     proxy: {
       '/api': backend,

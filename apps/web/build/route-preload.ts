@@ -1,4 +1,4 @@
-import type { Plugin } from 'vite';
+import type { Plugin, Rollup } from 'vite';
 
 /*
  * The screens loaded on demand (React.lazy in app/router.tsx) are fetched only once the entry chunk has
@@ -13,7 +13,7 @@ import type { Plugin } from 'vite';
  */
 
 /** Path -> the module of its lazily loaded screen (app/router.tsx). */
-const ROUTE_MODULES: Record<string, string> = {
+export const ROUTE_MODULES: Record<string, string> = {
   '/guest-login': 'src/features/auth/components/guest-login.tsx',
   '/login': 'src/features/auth/components/login-card.tsx',
   '/signup': 'src/features/auth/components/login-card.tsx',
@@ -34,20 +34,11 @@ export function routePreload(): Plugin {
       const index = bundle['index.html'];
       if (index?.type !== 'asset') throw new Error('route-preload: the build has no index.html');
       const html = String(index.source);
-      const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []));
-      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-      const filesOf = (file: string, seen = new Set<string>()): Set<string> => {
-        if (seen.has(file)) return seen;
-        seen.add(file);
-        for (const imported of byFile.get(file)?.imports ?? []) filesOf(imported, seen);
-        return seen;
-      };
+      const { entry, screens, filesOf } = chunkGraph(bundle);
       // the entry and its static imports are in index.html already
-      const entry = chunks.find((chunk) => chunk.isEntry);
-      const inHtml = entry ? filesOf(entry.fileName) : new Set<string>();
+      const inHtml = filesOf(entry.fileName);
       for (const [path, module] of Object.entries(ROUTE_MODULES)) {
-        const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(module));
-        if (!chunk) throw new Error(`route-preload: no chunk for ${module}`);
+        const chunk = screens.get(module)!;
         // crossorigin as on Vite's own modulepreload links, so the module loader reuses what was fetched
         const links = [...filesOf(chunk.fileName)]
           .filter((file) => !inHtml.has(file))
@@ -60,4 +51,28 @@ export function routePreload(): Plugin {
       }
     },
   };
+}
+
+/**
+ * The bundle's entry chunk, the chunk of each screen in ROUTE_MODULES, and `filesOf`: a chunk's file with
+ * the files of every chunk it imports statically (what loads with it).
+ */
+export function chunkGraph(bundle: Rollup.OutputBundle) {
+  const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []));
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const filesOf = (file: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    for (const imported of byFile.get(file)?.imports ?? []) filesOf(imported, seen);
+    return seen;
+  };
+  const entry = chunks.find((chunk) => chunk.isEntry);
+  if (!entry) throw new Error('the build has no entry chunk');
+  const screens = new Map<string, Rollup.OutputChunk>();
+  for (const module of Object.values(ROUTE_MODULES)) {
+    const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(module));
+    if (!chunk) throw new Error(`the build has no chunk for ${module}`);
+    screens.set(module, chunk);
+  }
+  return { entry, screens, byFile, filesOf };
 }

@@ -14,6 +14,8 @@ import { webRoutes } from './static.js';
 describe('the web app files', () => {
   const root = mkdtempSync(join(tmpdir(), 'xtalk-web-'));
   const script = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+  const worker = `self.addEventListener('fetch', () => ${JSON.stringify('y'.repeat(2000))});`;
+  const manifest = JSON.stringify({ name: 'XTalk', start_url: '/', display: 'standalone' });
   const app = Fastify();
 
   beforeAll(async () => {
@@ -28,6 +30,10 @@ describe('the web app files', () => {
     writeFileSync(join(root, 'assets/app-1.js'), script);
     writeFileSync(join(root, 'assets/app-1.js.br'), brotliCompressSync(script));
     writeFileSync(join(root, 'assets/app-1.js.gz'), gzipSync(script));
+    // the service worker and the web app manifest, as the build writes them
+    writeFileSync(join(root, 'sw.js'), worker);
+    writeFileSync(join(root, 'sw.js.br'), brotliCompressSync(worker));
+    writeFileSync(join(root, 'manifest.webmanifest'), manifest);
     await app.register(webRoutes, { root });
   });
   afterAll(() => app.close());
@@ -70,5 +76,22 @@ describe('the web app files', () => {
     expect(brotliDecompressSync(room.rawPayload).toString()).toContain('href="/assets/room-1.js"');
     // a path under it is not that page
     expect((await get('/translate/other')).body).not.toContain('modulepreload');
+  });
+
+  it('sends the service worker always revalidated, and the manifest as a manifest', async () => {
+    // a worker kept in a cache would hold a deploy's shell back after the next deploy
+    const sw = await get('/sw.js', 'br');
+    expect(sw.statusCode).toBe(200);
+    expect(sw.headers['cache-control']).toBe('no-cache');
+    expect(sw.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(sw.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(sw.rawPayload).toString()).toBe(worker);
+    expect((await get('/sw.js')).body).toBe(worker);
+
+    const answer = await get('/manifest.webmanifest');
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(answer.headers['cache-control']).toBe('no-cache');
+    expect(answer.json()).toMatchObject({ name: 'XTalk', display: 'standalone' });
   });
 });

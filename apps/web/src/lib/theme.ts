@@ -8,20 +8,22 @@ const listeners = new Set<() => void>();
 
 export function getTheme(): Theme {
   const stored = readString(StorageKey.theme);
-  return stored === 'light' || stored === 'dark' || stored === 'system' ? stored : 'system';
-}
-
-function prefersDark(): boolean {
-  return (
-    typeof window !== 'undefined' && window.matchMedia?.('(prefers-color-scheme: dark)').matches === true
-  );
+  return stored === 'light' || stored === 'dark' ? stored : 'system';
 }
 
 export function applyTheme(theme: Theme = getTheme()): void {
   if (typeof document === 'undefined') return;
-  const dark = theme === 'dark' || (theme === 'system' && prefersDark());
-  document.documentElement.classList.toggle('dark', dark);
-  document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
+  const dark =
+    theme === 'dark' ||
+    (theme === 'system' && window.matchMedia?.('(prefers-color-scheme: dark)').matches === true);
+  const root = document.documentElement;
+  root.classList.toggle('dark', dark);
+  root.style.colorScheme = dark ? 'dark' : 'light';
+  // index.html's two theme-color tags (one per system scheme) take the header's colour of the theme in
+  // use (bg-white, dark:bg-slate-900), so the browser's bar follows a theme chosen in the app
+  for (const meta of document.getElementsByName('theme-color') as NodeListOf<HTMLMetaElement>) {
+    meta.content = dark ? '#0f172a' : '#fff';
+  }
 }
 
 export function setTheme(theme: Theme): void {
