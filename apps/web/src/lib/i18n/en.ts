@@ -310,12 +310,6 @@ export const en = {
   'history.sampleLabel': 'Example of what room history looks like',
   'history.sampleRoom': 'Room code',
   'history.sampleDate': 'Joined: date and time',
-  'menu.notifications': 'Notifications',
-  'menu.notificationsBlocked': 'Blocked in browser settings',
-  'menu.sound': 'Message sound',
-  'menu.on': 'On',
-  'menu.off': 'Off',
-  'notify.title': '{name} in room {room}',
 } as const;
 
 export type MessageKey = keyof typeof en;

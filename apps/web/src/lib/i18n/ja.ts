@@ -315,10 +315,4 @@ export const ja: Record<MessageKey, string> = {
   'history.sampleLabel': 'ルーム履歴の表示例',
   'history.sampleRoom': 'ルームコード',
   'history.sampleDate': '参加日時',
-  'menu.notifications': '通知',
-  'menu.notificationsBlocked': 'ブラウザの設定でブロックされています',
-  'menu.sound': 'メッセージの音',
-  'menu.on': 'オン',
-  'menu.off': 'オフ',
-  'notify.title': '{name}（ルーム {room}）',
 };

@@ -1,6 +1,7 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import { useCallback, useEffect, useState } from 'react';
-import { getLanguage, translate } from '../../../lib/i18n';
+import { getLanguage } from '../../../lib/i18n';
+import { alertText } from '../../../lib/i18n/alerts';
 import type * as Alerts from '../utils/alerts';
 import { NotificationLedger } from '../utils/notification-ledger';
 import { chimeOn, notificationsState } from '../utils/notification-settings';
@@ -51,7 +52,7 @@ export function useMessageNotifications({ items, me, listening }: MessageNotific
   useEffect(() => {
     if (!ledger.pending) return;
     const language = getLanguage();
-    const title = (name: string, room: string) => translate(language, 'notify.title', { name, room });
+    const title = (name: string, room: string) => alertText(language, 'title', { name, room });
     const due = ledger.due(items, (message: NotifyingMessage, roomId: string) =>
       messageNotification(message, { roomId, listening, title }),
     );

@@ -19,11 +19,13 @@ import {
   Sun,
   UserRoundCog,
 } from 'lucide-react';
+import type { UiLanguage } from '@xtalk/protocol';
 import type { ReactNode } from 'react';
 import { HeaderButton } from '../../../components/ui/header-button';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { CREATOR_URL, POWERED_BY } from '../../../lib/links';
 import { useI18n } from '../../../lib/i18n';
+import { alertText } from '../../../lib/i18n/alerts';
 import { setTheme, useTheme } from '../../../lib/theme';
 
 /** Notifications and the message chime; 'absent': the browser has no notifications (no item). */
@@ -63,7 +65,7 @@ async function toggleFullscreen(): Promise<void> {
 /** The on/off items for notifications (none where the browser has none) and the message chime. */
 function alertItems(
   alerts: AlertMenuState,
-  t: ReturnType<typeof useI18n>['t'],
+  language: UiLanguage,
   state: (on: boolean) => ReactNode,
 ): MenuItem[] {
   const blocked = alerts.notifications === 'blocked';
@@ -72,10 +74,10 @@ function alertItems(
     label: (
       <span className="flex min-w-0 flex-1 items-center justify-between gap-2">
         <span className="flex min-w-0 flex-col">
-          {t('menu.notifications')}
+          {alertText(language, 'notifications')}
           {blocked && (
             <span data-testid="notifications-blocked" className="text-xs text-amber-700 dark:text-amber-300">
-              {t('menu.notificationsBlocked')}
+              {alertText(language, 'notificationsBlocked')}
             </span>
           )}
         </span>
@@ -91,7 +93,7 @@ function alertItems(
     key: 'sound',
     label: (
       <span className="flex min-w-0 flex-1 items-center justify-between gap-2">
-        {t('menu.sound')}
+        {alertText(language, 'sound')}
         {state(alerts.sound)}
       </span>
     ),
@@ -117,10 +119,10 @@ export function SettingsMenu({
   onCatchUp,
   alerts,
 }: SettingsMenuProps) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const state = (on: boolean) => (
     <span className="text-xs font-normal text-slate-500 dark:text-slate-400">
-      {t(on ? 'menu.on' : 'menu.off')}
+      {alertText(language, on ? 'on' : 'off')}
     </span>
   );
   const theme = useTheme();
@@ -193,7 +195,7 @@ export function SettingsMenu({
       icon: <Mic className="size-4" />,
       onSelect: onMicrophone,
     },
-    ...alertItems(alerts, t, state),
+    ...alertItems(alerts, language, state),
     isGuest
       ? {
           key: 'login',
