@@ -19,7 +19,7 @@ export type AlertKey = keyof typeof en;
 
 const ja: Record<AlertKey, string> = {
   notifications: '通知',
-  notificationsBlocked: 'ブラウザの設定でブロックされています',
+  notificationsBlocked: 'ブラウザの設定でブロック中',
   sound: 'メッセージの音',
   on: 'オン',
   off: 'オフ',

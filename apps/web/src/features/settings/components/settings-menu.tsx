@@ -121,7 +121,13 @@ export function SettingsMenu({
 }: SettingsMenuProps) {
   const { t, language } = useI18n();
   const state = (on: boolean) => (
-    <span className="text-xs font-normal text-slate-500 dark:text-slate-400">
+    <span
+      className={
+        on
+          ? 'text-xs font-medium text-indigo-700 dark:text-indigo-300'
+          : 'text-xs font-normal text-slate-600 dark:text-slate-400'
+      }
+    >
       {alertText(language, on ? 'on' : 'off')}
     </span>
   );
