@@ -116,6 +116,18 @@ describe('notifications', () => {
     const bodies = (await recorded(bob.page)).made.map((n) => n.body);
     expect(bodies.filter((body) => body.includes('mine'))).toEqual([]);
     expect(await bob.page.title()).toBe(`(2) ${base}`);
+    expect((await recorded(bob.page)).oscillators).toBe(4);
+
+    // with the message sound turned off, the next message notifies without a chime
+    await bob.page.getByTestId('settings-menu').click();
+    await bob.page.getByTestId('menu-sound').click();
+    await expect.poll(() => bob.page.getByTestId('menu-sound').getAttribute('aria-checked')).toBe('false');
+    await bob.page.keyboard.press('Escape');
+    await say(alice.page, 'third while away');
+    await expect
+      .poll(async () => (await recorded(bob.page)).made.map((n) => n.body), { timeout: 20_000 })
+      .toContain('third while away');
+    expect((await recorded(bob.page)).oscillators).toBe(4);
 
     // a click on a notification closes it (and focuses the window)
     await bob.page.evaluate(() =>
