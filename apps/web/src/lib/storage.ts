@@ -26,6 +26,10 @@ export const StorageKey = {
   seen: 'seen',
   /** 'off' while spoken translations are muted (features/voice/hooks/use-audio-playback.ts). */
   speech: 'speech',
+  /** 'on' once system notifications were turned on in the settings menu (features/notifications). */
+  notify: 'notify',
+  /** 'off' while the chime for others' messages is turned off (features/notifications). */
+  chime: 'chime',
 } as const;
 export type StorageKeyName = (typeof StorageKey)[keyof typeof StorageKey];
 

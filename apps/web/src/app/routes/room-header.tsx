@@ -5,6 +5,7 @@ import { BalanceButton } from '../../features/credits/components/balance-button'
 import { InviteButton } from '../../features/invite/components/invite-button';
 import { shareLink } from '../../features/invite/utils/share-link';
 import { RoomIdButton } from '../../features/room/components/room-id-button';
+import { useAlertSettings } from '../../features/notifications/hooks/use-alert-settings';
 import { SettingsMenu } from '../../features/settings/components/settings-menu';
 import { SpeechButton, type SpeechButtonProps } from '../../features/voice/components/speech-button';
 import { TranscriptMenu } from '../../features/transcript/components/transcript-menu';
@@ -33,6 +34,7 @@ export interface RoomHeaderProps {
 export function RoomHeader(props: RoomHeaderProps) {
   const { t } = useI18n();
   const { roomId, isGuest } = props;
+  const alerts = useAlertSettings();
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <div className="mx-auto flex h-14 w-full max-w-4xl items-center gap-1 px-3 sm:gap-2 sm:px-6">
@@ -69,6 +71,7 @@ export function RoomHeader(props: RoomHeaderProps) {
           onLogout={props.onLogout}
           onGlossary={props.onGlossary}
           onCatchUp={props.onCatchUp}
+          alerts={alerts}
         />
       </div>
     </header>

@@ -5,6 +5,7 @@ import { useLocation, useNavigate, useSearchParams } from '../../lib/router';
 import { LandscapeView } from '../../features/chat/components/landscape-view';
 import { MessageList } from '../../features/chat/components/message-list';
 import { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
+import { useMessageNotifications } from '../../features/notifications/hooks/use-message-notifications';
 import { useUnreadTitle } from '../../features/notifications/hooks/use-unread-title';
 import { ConnectionOverlays, ReconnectBanner } from '../../features/room/components/connection-overlays';
 import { RoomMissing } from '../../features/room/components/room-missing';
@@ -33,19 +34,30 @@ const ProfileDialog = lazyDialog(
   async () => (await import('../../features/settings/components/profile-dialog')).ProfileDialog,
 );
 
-/** The room's frames, and to the player what it needs: a sentence's `speech` (its audio is the next
- * binary frame) and a correction, which stops the old text's speech. */
-function withSpeech(
-  onFrame: (frame: ServerFrame) => void,
+interface FrameSink {
+  onFrame: (frame: ServerFrame) => void;
+  onNewSession: () => void;
+}
+
+/** The room's frames to the chat and the notifications, and to the player what it needs: a sentence's
+ * `speech` (its audio is the next binary frame) and a correction, which stops the old text's speech. */
+function roomHandlers(
+  chat: FrameSink,
+  notifications: FrameSink,
   audio: Pick<ReturnType<typeof useAudioPlayback>, 'onSpeech' | 'corrected' | 'enqueueWav'>,
 ) {
   return {
     onFrame: (frame: ServerFrame) => {
       if (frame.type === 'speech') audio.onSpeech(frame);
       if (frame.type === 'messageEdited') audio.corrected(frame.id);
-      onFrame(frame);
+      notifications.onFrame(frame);
+      chat.onFrame(frame);
     },
     onBinary: audio.enqueueWav,
+    onNewSession: () => {
+      notifications.onNewSession();
+      chat.onNewSession();
+    },
   };
 }
 
@@ -65,12 +77,12 @@ export function TranslatePage() {
   const [joinOpen, setJoinOpen] = useState(false);
   const [pastRoomsOpen, setPastRoomsOpen] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
+  const notifications = useMessageNotifications({ items: chat.items, me: session.user.username, listening });
   const { connection, joinProblem } = useJoinedRoom({
     routeRoom,
     token: session.token,
     username: session.user.username,
-    ...withSpeech(onFrame, audio),
-    onNewSession,
+    ...roomHandlers({ onFrame, onNewSession }, notifications, audio),
   });
 
   const recorder = useRoomRecorder(microphones.selected, audio.stop, connection);

@@ -71,6 +71,19 @@ export function RadixMenu({ trigger, items, label, open, onOpenChange, takeFocus
                     {content}
                   </a>
                 </DropdownMenu.Item>
+              ) : item.checked !== undefined ? (
+                <DropdownMenu.CheckboxItem
+                  key={item.key}
+                  className={className}
+                  data-testid={item.testId}
+                  checked={item.checked}
+                  onSelect={(event) => {
+                    event.preventDefault();
+                    item.onSelect?.();
+                  }}
+                >
+                  {content}
+                </DropdownMenu.CheckboxItem>
               ) : (
                 <DropdownMenu.Item
                   key={item.key}

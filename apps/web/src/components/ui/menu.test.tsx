@@ -63,4 +63,30 @@ describe('Menu', () => {
     expect((await screen.findByTestId('item-one', {}, { timeout: 10_000 })).textContent).toBe('One');
     expect(screen.getByTestId('trigger').getAttribute('aria-expanded')).toBe('true');
   });
+
+  it('keeps an on/off item checked or not, and open after choosing it', async () => {
+    const chosen: string[] = [];
+    const toggle = [
+      { key: 'bell', label: 'Bell', testId: 'item-bell', checked: true, onSelect: () => chosen.push('bell') },
+    ];
+    render(
+      <Menu
+        trigger={
+          <button type="button" data-testid="trigger">
+            Open
+          </button>
+        }
+        items={toggle}
+        label="Things"
+      />,
+    );
+    fireEvent.pointerDown(screen.getByTestId('trigger'), { button: 0 });
+    const item = await screen.findByTestId('item-bell', {}, { timeout: 10_000 });
+    expect(item.getAttribute('role')).toBe('menuitemcheckbox');
+    expect(item.getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(item);
+    expect(chosen).toEqual(['bell']);
+    expect(screen.getByTestId('trigger').getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByTestId('item-bell')).toBeTruthy();
+  });
 });

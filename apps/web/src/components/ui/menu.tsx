@@ -19,6 +19,8 @@ export interface MenuItem {
   /** A link, opened in a new tab (the creator's and the provider's pages). */
   href?: string;
   active?: boolean;
+  /** An on/off setting: a checkbox item, and choosing it leaves the menu open to show the new state. */
+  checked?: boolean;
   separatorBefore?: boolean;
   /** data-testid of the item. */
   testId?: string;

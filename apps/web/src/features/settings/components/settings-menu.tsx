@@ -1,4 +1,7 @@
 import {
+  Bell,
+  BellOff,
+  BellRing,
   DoorOpen,
   ExternalLink,
   BookA,
@@ -16,11 +19,22 @@ import {
   Sun,
   UserRoundCog,
 } from 'lucide-react';
+import type { UiLanguage } from '@xtalk/protocol';
+import type { ReactNode } from 'react';
 import { HeaderButton } from '../../../components/ui/header-button';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { CREATOR_URL, POWERED_BY } from '../../../lib/links';
 import { useI18n } from '../../../lib/i18n';
+import { alertText } from '../../../lib/i18n/alerts';
 import { setTheme, useTheme } from '../../../lib/theme';
+
+/** Notifications and the message chime; 'absent': the browser has no notifications (no item). */
+export interface AlertMenuState {
+  notifications: 'on' | 'off' | 'blocked' | 'absent';
+  sound: boolean;
+  onToggleNotifications(): void;
+  onToggleSound(): void;
+}
 
 export interface SettingsMenuProps {
   isGuest: boolean;
@@ -36,6 +50,7 @@ export interface SettingsMenuProps {
   onGlossary: () => void;
   /** "Catch me up": a summary of what was missed. */
   onCatchUp: () => void;
+  alerts: AlertMenuState;
 }
 
 async function toggleFullscreen(): Promise<void> {
@@ -45,6 +60,49 @@ async function toggleFullscreen(): Promise<void> {
   } catch (error) {
     console.warn('[settings] fullscreen refused', error);
   }
+}
+
+/** The on/off items for notifications (none where the browser has none) and the message chime. */
+function alertItems(
+  alerts: AlertMenuState,
+  language: UiLanguage,
+  state: (on: boolean) => ReactNode,
+): MenuItem[] {
+  const blocked = alerts.notifications === 'blocked';
+  const notifications: MenuItem = {
+    key: 'notifications',
+    label: (
+      <span className="flex min-w-0 flex-1 items-center justify-between gap-2">
+        <span className="flex min-w-0 flex-col">
+          {alertText(language, 'notifications')}
+          {blocked && (
+            <span data-testid="notifications-blocked" className="text-xs text-amber-700 dark:text-amber-300">
+              {alertText(language, 'notificationsBlocked')}
+            </span>
+          )}
+        </span>
+        {!blocked && state(alerts.notifications === 'on')}
+      </span>
+    ),
+    icon: alerts.notifications === 'on' ? <Bell className="size-4" /> : <BellOff className="size-4" />,
+    checked: alerts.notifications === 'on',
+    testId: 'menu-notifications',
+    onSelect: alerts.onToggleNotifications,
+  };
+  const sound: MenuItem = {
+    key: 'sound',
+    label: (
+      <span className="flex min-w-0 flex-1 items-center justify-between gap-2">
+        {alertText(language, 'sound')}
+        {state(alerts.sound)}
+      </span>
+    ),
+    icon: <BellRing className="size-4" />,
+    checked: alerts.sound,
+    testId: 'menu-sound',
+    onSelect: alerts.onToggleSound,
+  };
+  return alerts.notifications === 'absent' ? [sound] : [notifications, sound];
 }
 
 /** The settings menu of the room header (spec section 2, Room screen). */
@@ -59,8 +117,20 @@ export function SettingsMenu({
   onLogout,
   onGlossary,
   onCatchUp,
+  alerts,
 }: SettingsMenuProps) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
+  const state = (on: boolean) => (
+    <span
+      className={
+        on
+          ? 'text-xs font-medium text-indigo-700 dark:text-indigo-300'
+          : 'text-xs font-normal text-slate-600 dark:text-slate-400'
+      }
+    >
+      {alertText(language, on ? 'on' : 'off')}
+    </span>
+  );
   const theme = useTheme();
   const items: MenuItem[] = [
     {
@@ -131,6 +201,7 @@ export function SettingsMenu({
       icon: <Mic className="size-4" />,
       onSelect: onMicrophone,
     },
+    ...alertItems(alerts, language, state),
     isGuest
       ? {
           key: 'login',
