@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { PlayerPath, tokenBodySchema, type SignInResponse } from '@xtalk/protocol';
+import { PlayerPath, tokenBodySchema, type NonceResponse, type SignInResponse } from '@xtalk/protocol';
 import { HttpError, parseOr400 } from '../../http-errors.js';
 import type { EmailAccounts } from './email/email-accounts.js';
 import type { IdentityProofs } from './identity-proofs.js';
@@ -22,10 +22,10 @@ export async function walletTokenRoutes(
     store: SignInStore;
   },
 ) {
-  app.get('/api/auth/nonce/:address', async (request, reply) => {
+  app.get('/api/auth/nonce/:address', async (request, reply): Promise<NonceResponse> => {
     reply.header('cache-control', 'no-store');
     const { address } = request.params as { address: string };
-    return { nonce: await deps.wallet.issueNonce(address) };
+    return deps.wallet.issueNonce(address, deps.proofs.walletSite(request));
   });
 
   app.post(PlayerPath.wallet, async (request, reply): Promise<SignInResponse> => {
