@@ -8,7 +8,7 @@ import { startServer, type TestServer } from '../../test/harness.js';
 /*
  * GET /api/auth/config names every sign-in provider the page may show, additively (the first two fields
  * as before), with nothing configured and with everything; the nonce route writes the SIWE message the
- * web app shows and the wallet signs, and that message signs in.
+ * web app shows and the wallet signs, and that message signs in a player named after the address.
  */
 
 const config = (server: TestServer, host = 'xtalk.local:8803') =>
@@ -18,7 +18,7 @@ describe('sign-in configuration with nothing optional configured', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer();
-  });
+  }, 60_000);
   afterAll(() => server?.close());
 
   it('offers email and wallets on chain 1 of the host asked, and no Google, mail or Telegram', async () => {
@@ -48,7 +48,7 @@ describe('sign-in configuration with every provider configured', () => {
       TELEGRAM_BOT_NAME: '@xtalk_test_bot',
       WALLET_CHAIN_ID: '137',
     });
-  });
+  }, 60_000);
   afterAll(() => server?.close());
 
   it('names the Telegram bot (without @), the wallet chain and PUBLIC_URL as the domain', async () => {
@@ -93,7 +93,8 @@ describe('sign-in configuration with every provider configured', () => {
       },
     });
     expect(signedIn.statusCode, signedIn.body).toBe(200);
-    expect(signInResponseSchema.parse(signedIn.json()).token).not.toBe('');
+    // a new wallet player is named after its address
+    expect(signInResponseSchema.parse(signedIn.json()).user.name).toBe(wallet.address);
   });
 });
 
@@ -115,5 +116,5 @@ describe('TELEGRAM_BOT_NAME', () => {
     } finally {
       await server.close();
     }
-  });
+  }, 60_000);
 });

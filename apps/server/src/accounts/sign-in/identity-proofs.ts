@@ -35,7 +35,8 @@ export function createIdentityProofs(deps: {
     async wallet(request: FastifyRequest, body: unknown): Promise<ProvenIdentity> {
       const wallet = parseOr400(walletBodySchema, body);
       const address = await deps.wallet.verify(wallet, walletSite(request).domain);
-      return { identity: { provider: 'evm', subject: address } };
+      // a wallet tells no name: a new player is named after its address until they choose one
+      return { identity: { provider: 'evm', subject: address.toLowerCase() }, name: address };
     },
 
     telegramWidget(data: unknown): ProvenIdentity {

@@ -32,7 +32,7 @@ export async function walletTokenRoutes(
     reply.header('cache-control', 'no-store');
     const proven = await deps.proofs.wallet(request, request.body);
     request.log.info({ provider: 'evm' }, 'signed in with a wallet');
-    return deps.sessions.signInOrLink(request, proven.identity);
+    return deps.sessions.signInOrLink(request, proven.identity, proven);
   });
 
   app.post(PlayerPath.token, async (request, reply): Promise<SignInResponse> => {
@@ -60,8 +60,10 @@ export async function walletTokenRoutes(
         );
         return deps.sessions.signIn(request, user);
       }
-      case 'evm':
-        return deps.sessions.signInOrLink(request, (await deps.proofs.wallet(request, body.data)).identity);
+      case 'evm': {
+        const proven = await deps.proofs.wallet(request, body.data);
+        return deps.sessions.signInOrLink(request, proven.identity, proven);
+      }
       case 'tgw': {
         const proven = deps.proofs.telegramWidget(body.data);
         return deps.sessions.signInOrLink(request, proven.identity, proven);

@@ -63,7 +63,7 @@ export function createWalletSignIn(db: Db, clock: Clock) {
       return { nonce, message };
     },
 
-    /** The checked wallet address (lower case), or a 400/401 saying what is wrong. */
+    /** The checked wallet address (EIP-55 checksummed), or a 400/401 saying what is wrong. */
     async verify(
       body: Omit<WalletBody, 'networkID'> & { networkID: number },
       domain: string,
@@ -110,7 +110,7 @@ export function createWalletSignIn(db: Db, clock: Clock) {
         signature: body.signature as `0x${string}`,
       }).catch(() => false);
       if (!valid) throw new HttpError(401, 'The signature does not match the message and address.');
-      return issued.address;
+      return getAddress(issued.address);
     },
   };
 }
