@@ -107,6 +107,17 @@ export const configSchema = z
     MAIL_FROM: z.string().default('XTalk <no-reply@xtalk.invalid>'),
     /** Turns on Telegram sign-in (Login Widget tgw, Mini App tga) checked with this bot's token. */
     TELEGRAM_BOT_TOKEN: optionalString,
+    /**
+     * The bot's username (without @), which the web app's Login Widget and Mini App sign-in name; with
+     * TELEGRAM_BOT_TOKEN it puts "Sign in with Telegram" on the sign-in page.
+     */
+    TELEGRAM_BOT_NAME: optionalString
+      .transform((value) => value?.replace(/^@/, ''))
+      .refine((value) => value === undefined || /^[A-Za-z][A-Za-z0-9_]{4,31}$/.test(value), {
+        message: 'TELEGRAM_BOT_NAME must be a bot username: 5-32 letters, digits or underscores.',
+      }),
+    /** The EIP-155 chain id the Sign-In with Ethereum messages of the web app name (1: Ethereum mainnet). */
+    WALLET_CHAIN_ID: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(1),
     TURNSTILE_SITE_KEY: optionalString,
     TURNSTILE_SECRET_KEY: optionalString,
     /** Turnstile's siteverify endpoint (tests point it at a server of their own). */
@@ -234,6 +245,10 @@ export const configSchema = z
   .refine((c) => Boolean(c.GOOGLE_CLIENT_ID) || !c.GOOGLE_CLIENT_SECRET, {
     message: 'GOOGLE_CLIENT_SECRET is set without GOOGLE_CLIENT_ID.',
     path: ['GOOGLE_CLIENT_ID'],
+  })
+  .refine((c) => Boolean(c.TELEGRAM_BOT_TOKEN) || !c.TELEGRAM_BOT_NAME, {
+    message: 'TELEGRAM_BOT_NAME is set without TELEGRAM_BOT_TOKEN.',
+    path: ['TELEGRAM_BOT_TOKEN'],
   })
   .refine((c) => Boolean(c.STRIPE_SECRET_KEY) === Boolean(c.STRIPE_WEBHOOK_SECRET), {
     message: 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together or not at all.',

@@ -15,6 +15,18 @@ export const authConfigSchema = z.object({
   google: z.boolean(),
   /** Account mails really leave the server (SMTP_URL is set); absent from servers that predate it. */
   mail: z.boolean().optional(),
+  /*
+   * The fields below are absent from servers that predate them: a client reads absent as "not offered"
+   * (email as offered, since every server has had it).
+   */
+  /** Email and password sign-in. */
+  email: z.boolean().optional(),
+  /** Telegram's Login Widget and Mini App sign-in, with the bot's username; false when not configured. */
+  telegram: z.union([z.literal(false), z.object({ bot: z.string() })]).optional(),
+  /** Sign-In with Ethereum: the chain id and domain the server's messages name; false when off. */
+  wallet: z
+    .union([z.literal(false), z.object({ chainId: z.number().int().positive(), domain: z.string() })])
+    .optional(),
 });
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 

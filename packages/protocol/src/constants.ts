@@ -1,6 +1,10 @@
 /** Shared constants of the product (spec section 9). One source of truth for server and web. */
 
 export const PRODUCT_NAME = 'XTalk';
+/** The app id of this product's players (spec section 7): the token endpoint's `app_id`. */
+export const APP_ID = 'xtalk';
+/** The platform the token endpoint's Telegram sign-ins (tgw, tga) belong to. */
+export const TELEGRAM_PLATFORM = 'tg';
 /**
  * The protocol version this code speaks; sent in setUsername by clients and in READY by the server.
  * 2: offsets, epochs and resume, client message ids (docs/decisions/0060-protocol-version-handshake.md).

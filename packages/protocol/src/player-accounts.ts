@@ -76,7 +76,12 @@ export const walletBodySchema = z.object({
   signingData: z.string().min(1).max(4000),
 });
 export type WalletBody = z.input<typeof walletBodySchema>;
-export const nonceResponseSchema = z.object({ nonce: z.string() });
+/**
+ * GET /api/auth/nonce/{address}: the nonce, and an EIP-4361 message carrying it for the wallet to sign
+ * (this server's domain, the configured chain, the nonce's expiry); absent from older servers.
+ */
+export const nonceResponseSchema = z.object({ nonce: z.string(), message: z.string().optional() });
+export type NonceResponse = z.infer<typeof nonceResponseSchema>;
 
 /** Telegram Login Widget data (tgw): the fields Telegram signs plus its hash. */
 export const telegramWidgetDataSchema = z

@@ -87,6 +87,9 @@ export const authPlugin = fp<AuthPluginOptions>(
     await app.register(accountRoutes, {
       oidc,
       mailConfigured: config.SMTP_URL !== undefined,
+      // the widget and the Mini App both name the bot, so the web offers Telegram only with both settings
+      telegramBot: config.TELEGRAM_BOT_TOKEN ? config.TELEGRAM_BOT_NAME : undefined,
+      walletChainId: config.WALLET_CHAIN_ID,
       links,
       store: signInStore,
       tokens,

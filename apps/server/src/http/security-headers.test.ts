@@ -84,6 +84,7 @@ describe('security headers behind TLS with Telegram and Turnstile configured', (
       {
         PUBLIC_URL: 'https://xtalk.example',
         TELEGRAM_BOT_TOKEN: '123:abc',
+        TELEGRAM_BOT_NAME: 'xtalk_test_bot',
         TURNSTILE_SITE_KEY: 'site',
         TURNSTILE_SECRET_KEY: 'secret',
       },
@@ -120,6 +121,24 @@ describe('security headers behind TLS with Telegram and Turnstile configured', (
     expect(policy.get('frame-src')).toEqual([
       'https://challenges.cloudflare.com',
       'https://oauth.telegram.org',
+    ]);
+  });
+});
+
+describe('security headers with a Telegram bot token but no bot name', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ TELEGRAM_BOT_TOKEN: '123:abc' }, { webRoot });
+  }, 60_000);
+  afterAll(() => server.close());
+
+  it('admits no Telegram script or frame (the page shows no widget), yet lets Telegram frame the Mini App', async () => {
+    const policy = policyOf((await headersOf(server, '/login')).headers['content-security-policy']);
+    expect(policy.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(policy.get('frame-src')).toEqual(["'none'"]);
+    const miniApp = await headersOf(server, TELEGRAM_MINI_APP_PATH);
+    expect(policyOf(miniApp.headers['content-security-policy']).get('frame-ancestors')).toEqual([
+      TELEGRAM_WEB_ORIGIN,
     ]);
   });
 });

@@ -7,8 +7,9 @@ import type { Config } from '../config.js';
 export const TELEGRAM_MINI_APP_PATH = '/translate';
 /** Where Telegram's web client runs (its apps open a Mini App in a web view, not a frame). */
 export const TELEGRAM_WEB_ORIGIN = 'https://web.telegram.org';
-const TELEGRAM_SCRIPTS = 'https://telegram.org';
-const TELEGRAM_WIDGET_FRAME = 'https://oauth.telegram.org';
+/** The Login Widget: its script comes from telegram.org and frames its button from oauth.telegram.org. */
+export const TELEGRAM_WIDGET_SCRIPT_ORIGIN = 'https://telegram.org';
+export const TELEGRAM_WIDGET_FRAME_ORIGIN = 'https://oauth.telegram.org';
 const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
 
 const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
@@ -26,10 +27,18 @@ export function policyDirectives(config: Config): Directives {
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
   const turnstile = config.TURNSTILE_SITE_KEY && config.TURNSTILE_SECRET_KEY ? [TURNSTILE_ORIGIN] : [];
   const telegram = config.TELEGRAM_BOT_TOKEN !== undefined;
-  const frames = [...turnstile, ...(telegram ? [TELEGRAM_WIDGET_FRAME] : [])];
+  // the page offers the Login Widget only when the bot's name is configured too, so only then does the
+  // policy admit it; each origin only where the widget needs it
+  const widget = telegram && config.TELEGRAM_BOT_NAME !== undefined;
+  const frames = [...turnstile, ...(widget ? [TELEGRAM_WIDGET_FRAME_ORIGIN] : [])];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", "'wasm-unsafe-eval'", ...turnstile, ...(telegram ? [TELEGRAM_SCRIPTS] : [])],
+    'script-src': [
+      "'self'",
+      "'wasm-unsafe-eval'",
+      ...turnstile,
+      ...(widget ? [TELEGRAM_WIDGET_SCRIPT_ORIGIN] : []),
+    ],
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:', 'blob:'],
     'media-src': ["'self'", 'data:', 'blob:'],

@@ -1,4 +1,7 @@
+import { useState } from 'react';
 import { DelayedSpinner } from '../components/ui/spinner';
+import { MiniAppSignIn } from '../features/auth/components/mini-app-sign-in';
+import { miniAppInitData } from '../features/auth/utils/mini-app';
 import { useI18n } from '../lib/i18n';
 import { BrowserRouter, Routes } from '../lib/router';
 import { AppProviders } from './providers';
@@ -25,10 +28,18 @@ function Loading() {
 }
 
 export function App() {
+  const [miniApp] = useState(miniAppInitData);
+  const pages = <Routes routes={routes} fallback={<Loading />} />;
   return (
     <AppProviders>
       <BrowserRouter>
-        <Routes routes={routes} fallback={<Loading />} />
+        {miniApp ? (
+          <MiniAppSignIn initData={miniApp} waiting={<Loading />}>
+            {pages}
+          </MiniAppSignIn>
+        ) : (
+          pages
+        )}
       </BrowserRouter>
     </AppProviders>
   );

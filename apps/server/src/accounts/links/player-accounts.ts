@@ -53,6 +53,7 @@ export async function playerAccounts(app: FastifyInstance, deps: PlayerAccountsD
     wallet,
     telegram: createTelegramSignIn(config.TELEGRAM_BOT_TOKEN, deps.clock),
     publicUrl: config.PUBLIC_URL,
+    chainId: config.WALLET_CHAIN_ID,
   });
   await app.register(emailRoutes, { emails, sessions, publicUrl: config.PUBLIC_URL });
   await app.register(walletTokenRoutes, { wallet, proofs, sessions, emails, store: deps.store });

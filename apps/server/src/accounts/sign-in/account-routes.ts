@@ -26,6 +26,10 @@ export interface AccountRoutesDeps {
   oidc: Oidc | undefined;
   /** Account mails go out by SMTP; without it they reach only the server log. */
   mailConfigured: boolean;
+  /** The bot the web app's Telegram sign-in names; undefined when Telegram is not configured. */
+  telegramBot: string | undefined;
+  /** The chain the server's Sign-In with Ethereum messages name. */
+  walletChainId: number;
   store: SignInStore;
   links: PlayerLinks;
   tokens: Tokens;
@@ -73,9 +77,16 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesDep
   }
   const secureCookies = (request: FastifyRequest) => baseUrl(request).startsWith('https:');
 
-  app.get(ApiPath.authConfig, async (_request, reply): Promise<AuthConfig> => {
+  // every provider the sign-in page may show; fields are only ever added (older clients read the first two)
+  app.get(ApiPath.authConfig, async (request, reply): Promise<AuthConfig> => {
     reply.header('cache-control', 'no-store');
-    return { google: deps.oidc !== undefined, mail: deps.mailConfigured };
+    return {
+      google: deps.oidc !== undefined,
+      mail: deps.mailConfigured,
+      email: true,
+      telegram: deps.telegramBot ? { bot: deps.telegramBot } : false,
+      wallet: { chainId: deps.walletChainId, domain: new URL(baseUrl(request)).host },
+    };
   });
 
   app.get(ApiPath.googleLogin, async (request, reply) => {

@@ -4,7 +4,7 @@ import { HttpError, parseOr400 } from '../../http-errors.js';
 import type { Identity } from '../links/player-links.js';
 import { publicBase } from '../sessions/sign-in-session.js';
 import type { TelegramSignIn } from './telegram.js';
-import type { WalletSignIn } from './wallet.js';
+import type { SiweSite, WalletSignIn } from './wallet.js';
 
 /*
  * Turning what a client proves into an identity: a wallet signature (evm), Telegram widget data (tgw)
@@ -20,14 +20,23 @@ export function createIdentityProofs(deps: {
   wallet: WalletSignIn;
   telegram: TelegramSignIn;
   publicUrl: string | undefined;
+  /** The chain the server's own SIWE messages name (WALLET_CHAIN_ID). */
+  chainId: number;
 }) {
+  /** SIWE names PUBLIC_URL's host as its domain (or, without it, the host this request came to). */
+  function walletSite(request: FastifyRequest): SiweSite {
+    const base = publicBase(deps.publicUrl, request);
+    return { domain: new URL(base).host, uri: `${base}/login`, chainId: deps.chainId };
+  }
+
   return {
-    /** SIWE: the domain must be PUBLIC_URL's host (or, without it, the host this request came to). */
+    walletSite,
+
     async wallet(request: FastifyRequest, body: unknown): Promise<ProvenIdentity> {
       const wallet = parseOr400(walletBodySchema, body);
-      const domain = new URL(publicBase(deps.publicUrl, request)).host;
-      const address = await deps.wallet.verify(wallet, domain);
-      return { identity: { provider: 'evm', subject: address } };
+      const address = await deps.wallet.verify(wallet, walletSite(request).domain);
+      // a wallet tells no name: a new player is named after its address until they choose one
+      return { identity: { provider: 'evm', subject: address.toLowerCase() }, name: address };
     },
 
     telegramWidget(data: unknown): ProvenIdentity {

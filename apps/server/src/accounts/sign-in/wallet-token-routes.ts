@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { PlayerPath, tokenBodySchema, type SignInResponse } from '@xtalk/protocol';
+import { PlayerPath, tokenBodySchema, type NonceResponse, type SignInResponse } from '@xtalk/protocol';
 import { HttpError, parseOr400 } from '../../http-errors.js';
 import type { EmailAccounts } from './email/email-accounts.js';
 import type { IdentityProofs } from './identity-proofs.js';
@@ -22,17 +22,17 @@ export async function walletTokenRoutes(
     store: SignInStore;
   },
 ) {
-  app.get('/api/auth/nonce/:address', async (request, reply) => {
+  app.get('/api/auth/nonce/:address', async (request, reply): Promise<NonceResponse> => {
     reply.header('cache-control', 'no-store');
     const { address } = request.params as { address: string };
-    return { nonce: await deps.wallet.issueNonce(address) };
+    return deps.wallet.issueNonce(address, deps.proofs.walletSite(request));
   });
 
   app.post(PlayerPath.wallet, async (request, reply): Promise<SignInResponse> => {
     reply.header('cache-control', 'no-store');
     const proven = await deps.proofs.wallet(request, request.body);
     request.log.info({ provider: 'evm' }, 'signed in with a wallet');
-    return deps.sessions.signInOrLink(request, proven.identity);
+    return deps.sessions.signInOrLink(request, proven.identity, proven);
   });
 
   app.post(PlayerPath.token, async (request, reply): Promise<SignInResponse> => {
@@ -60,8 +60,10 @@ export async function walletTokenRoutes(
         );
         return deps.sessions.signIn(request, user);
       }
-      case 'evm':
-        return deps.sessions.signInOrLink(request, (await deps.proofs.wallet(request, body.data)).identity);
+      case 'evm': {
+        const proven = await deps.proofs.wallet(request, body.data);
+        return deps.sessions.signInOrLink(request, proven.identity, proven);
+      }
       case 'tgw': {
         const proven = deps.proofs.telegramWidget(body.data);
         return deps.sessions.signInOrLink(request, proven.identity, proven);

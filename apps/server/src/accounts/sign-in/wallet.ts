@@ -1,4 +1,4 @@
-import type { WalletBody } from '@xtalk/protocol';
+import { PRODUCT_NAME, type NonceResponse, type WalletBody } from '@xtalk/protocol';
 import type { Clock } from '../../clock.js';
 import { HttpError } from '../../http-errors.js';
 import type { Db } from '../../store/db.js';
@@ -13,30 +13,57 @@ import { lazyModule } from '../../lazy-module.js';
  */
 
 const NONCE_TTL_SECONDS = 600;
+const STATEMENT = `Sign in to ${PRODUCT_NAME}.`;
+
+/** What a message names besides the wallet: this server's domain and address, and the chain. */
+export interface SiweSite {
+  domain: string;
+  uri: string;
+  chainId: number;
+}
 
 // viem is large (~20 MB resident): loaded by the first wallet sign-in, not at start (decision 0116)
 const viem = lazyModule(async () => {
-  const [{ getAddress, isAddress, verifyMessage }, { generateSiweNonce, parseSiweMessage }] =
-    await Promise.all([import('viem'), import('viem/siwe')]);
-  return { getAddress, isAddress, verifyMessage, generateSiweNonce, parseSiweMessage };
+  const [
+    { getAddress, isAddress, verifyMessage },
+    { createSiweMessage, generateSiweNonce, parseSiweMessage },
+  ] = await Promise.all([import('viem'), import('viem/siwe')]);
+  return { getAddress, isAddress, verifyMessage, createSiweMessage, generateSiweNonce, parseSiweMessage };
 });
 
 export function createWalletSignIn(db: Db, clock: Clock) {
   return {
-    async issueNonce(address: string): Promise<string> {
-      const { isAddress, generateSiweNonce } = await viem();
+    /**
+     * A nonce for `address`, and the message carrying it for the wallet to sign: written here so that
+     * every client shows the person the same EIP-4361 text, with a checksummed address (decision 0184).
+     */
+    async issueNonce(address: string, site: SiweSite): Promise<NonceResponse> {
+      const { isAddress, getAddress, createSiweMessage, generateSiweNonce } = await viem();
       if (!isAddress(address, { strict: false }))
         throw new HttpError(400, 'address: not an Ethereum address.');
       const nonce = generateSiweNonce();
+      const issuedAt = new Date(clock.now());
+      const expiresAt = new Date(issuedAt.getTime() + NONCE_TTL_SECONDS * 1000);
       await db.query('insert into wallet_nonces (nonce, address, expires_at) values ($1, $2, $3)', [
         nonce,
         address.toLowerCase(),
-        new Date(clock.now() + NONCE_TTL_SECONDS * 1000),
+        expiresAt,
       ]);
-      return nonce;
+      const message = createSiweMessage({
+        address: getAddress(address),
+        chainId: site.chainId,
+        domain: site.domain,
+        nonce,
+        uri: site.uri,
+        version: '1',
+        statement: STATEMENT,
+        issuedAt,
+        expirationTime: expiresAt,
+      });
+      return { nonce, message };
     },
 
-    /** The checked wallet address (lower case), or a 400/401 saying what is wrong. */
+    /** The checked wallet address (EIP-55 checksummed), or a 400/401 saying what is wrong. */
     async verify(
       body: Omit<WalletBody, 'networkID'> & { networkID: number },
       domain: string,
@@ -83,7 +110,7 @@ export function createWalletSignIn(db: Db, clock: Clock) {
         signature: body.signature as `0x${string}`,
       }).catch(() => false);
       if (!valid) throw new HttpError(401, 'The signature does not match the message and address.');
-      return issued.address;
+      return getAddress(issued.address);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { generatedDisplayName, type User } from '@xtalk/protocol';
+import { APP_ID, generatedDisplayName, type User } from '@xtalk/protocol';
 import type { Db } from '../../store/db.js';
 import { findOrCreatePlayer } from '../links/identities.js';
 import type { TokenClaims } from '../sessions/tokens.js';
@@ -12,7 +12,7 @@ export class UsernameTakenError extends Error {}
 
 const USER_COLUMNS = 'id, provider, subject, username, display_name, name';
 
-export const APP_ID = 'xtalk';
+export { APP_ID };
 export const PLATFORM = 'web';
 
 /** Guest usernames start with g- (which is why chosen names may not). */

@@ -189,8 +189,6 @@ export const en = {
   'voice.pickerDescription': 'Choose the microphone to record with.',
   'voice.noDevices': 'No microphone found.',
   'menu.microphone': 'Microphone',
-  'login.googleUnavailable':
-    'Sign-in with Google is not configured on this server. You can still continue as a guest.',
   'menu.pastRooms': 'Past Rooms',
   'menu.settings': 'Settings',
   'profile.title': 'Profile Settings',

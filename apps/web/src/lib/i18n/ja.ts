@@ -191,8 +191,6 @@ export const ja: Record<MessageKey, string> = {
   'voice.pickerDescription': '録音に使うマイクを選んでください。',
   'voice.noDevices': 'マイクが見つかりません。',
   'menu.microphone': 'マイク',
-  'login.googleUnavailable':
-    'このサーバーではGoogleでのログインが設定されていません。ゲストとして続けることはできます。',
   'menu.pastRooms': '過去のルーム',
   'menu.settings': '設定',
   'profile.title': '設定',

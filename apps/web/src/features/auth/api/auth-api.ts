@@ -41,13 +41,25 @@ export async function exchangeToken(token: string, provider: string): Promise<Ex
   return parsed.data;
 }
 
-/** Whether this server offers "Sign in with Google" and sends account mails (either may be off). */
+/** Which sign-ins this server offers (Google, mails, Telegram's bot, the wallet chain); see AuthConfig. */
 export async function fetchAuthConfig(): Promise<AuthConfig> {
   const body = await request<unknown>('GET', ApiPath.authConfig);
-  // authConfigSchema is one boolean: checked by hand, as /login asks it on its first load (no zod chunk).
-  const { google, mail } = (body ?? {}) as { google?: unknown; mail?: unknown };
-  if (typeof google !== 'boolean' || (mail !== undefined && typeof mail !== 'boolean')) {
+  // checked by hand, as /login asks it on its first load (no zod chunk); an absent field is not offered
+  const { google, mail, email, telegram, wallet } = (body ?? {}) as Record<string, unknown>;
+  const is = (value: unknown, type: string) => value === undefined || typeof value === type;
+  const bot = (telegram as { bot?: unknown } | undefined)?.bot;
+  const chainId = (wallet as { chainId?: unknown } | undefined)?.chainId;
+  if (typeof google !== 'boolean' || !is(mail, 'boolean') || !is(email, 'boolean')) {
     throw new Error('Invalid sign-in configuration.');
   }
-  return { google, mail };
+  return {
+    google,
+    mail: mail as boolean | undefined,
+    email: email as boolean | undefined,
+    telegram: typeof bot === 'string' && bot !== '' ? { bot } : false,
+    wallet:
+      typeof chainId === 'number' && chainId > 0
+        ? { chainId, domain: String((wallet as { domain?: unknown }).domain) }
+        : false,
+  };
 }

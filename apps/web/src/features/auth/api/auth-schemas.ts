@@ -5,6 +5,7 @@ export {
   exchangeResponseSchema,
   guestLoginResponseSchema,
   mailSentResponseSchema,
+  nonceResponseSchema,
   signInResponseSchema,
   userSchema,
 } from '@xtalk/protocol';

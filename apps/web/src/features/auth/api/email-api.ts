@@ -10,7 +10,7 @@ const schemas = () => import('./auth-schemas');
  * their player (rooms, name); register does too, so the account is theirs once the address is confirmed.
  */
 
-const guestToken = (): string | undefined => {
+export const guestToken = (): string | undefined => {
   const session = authStore.get();
   return session?.user.provider === 'guest' ? session.token : undefined;
 };

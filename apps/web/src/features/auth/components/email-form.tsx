@@ -1,15 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from '../../../lib/router';
 import { PASSWORD_MIN_LENGTH } from '@xtalk/protocol';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { requestErrorText } from '../../../lib/error-text';
-import { authStore } from '../../../lib/auth-session';
 import { useI18n } from '../../../lib/i18n';
-import { StorageKey, consumeRedirectAfterLogin, remove } from '../../../lib/storage';
 import { emailForgot, emailLogin, emailRegister, emailResend } from '../api/email-api';
 import { useMailConfigured } from '../hooks/use-auth-config';
+import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
 
 type Mode = 'login' | 'register' | 'forgot';
 
@@ -19,7 +17,7 @@ type Mode = 'login' | 'register' | 'forgot';
  */
 export function EmailForm({ initialMode }: { initialMode: 'login' | 'register' }) {
   const { t, language } = useI18n();
-  const navigate = useNavigate();
+  const completeSignIn = useCompleteSignIn();
   const [mode, setMode] = useState<Mode>(initialMode);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -37,10 +35,7 @@ export function EmailForm({ initialMode }: { initialMode: 'login' | 'register' }
     setNotice(null);
     try {
       if (mode === 'login') {
-        const session = await emailLogin(email, password);
-        authStore.set(session);
-        remove(StorageKey.rooms);
-        navigate(consumeRedirectAfterLogin() ?? '/translate', { replace: true });
+        completeSignIn(await emailLogin(email, password));
         return;
       }
       if (mode === 'register') {
@@ -154,20 +149,5 @@ function FormLink({ onClick, testId, children }: { onClick: () => void; testId?:
     >
       {children}
     </button>
-  );
-}
-
-/** "or" between the Google button and the email form. */
-export function OrDivider() {
-  const { t } = useI18n();
-  return (
-    <div
-      className="flex items-center gap-3 text-xs text-slate-500 uppercase dark:text-slate-400"
-      aria-hidden="true"
-    >
-      <span className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
-      {t('email.or')}
-      <span className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
-    </div>
   );
 }

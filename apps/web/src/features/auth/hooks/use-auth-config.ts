@@ -2,23 +2,21 @@ import { useEffect, useState } from 'react';
 import type { AuthConfig } from '@xtalk/protocol';
 import { fetchAuthConfig } from '../api/auth-api';
 
-/** What the sign-in buttons know: checking, available, or not configured on this server. */
-export type GoogleSignIn = 'checking' | 'available' | 'unavailable';
-
 // One answer per page load: the configuration does not change while the app runs.
 let cached: Promise<AuthConfig> | undefined;
 
-function authConfig(): Promise<AuthConfig> {
+/** The server's answer, asked once per page load (also for code outside React: the Mini App sign-in). */
+export function authConfig(): Promise<AuthConfig> {
   cached ??= fetchAuthConfig().catch((error: unknown) => {
-    cached = undefined; // ask again next time; meanwhile let every method try
+    cached = undefined; // ask again next time; meanwhile offer what every server has, Google included
     console.warn('[auth] sign-in configuration unavailable', error);
-    return { google: true, mail: true };
+    return { google: true, mail: true, email: true, telegram: false, wallet: false };
   });
   return cached;
 }
 
 /** The server's sign-in configuration, undefined while it is asked. */
-function useAuthConfig(): AuthConfig | undefined {
+export function useAuthConfig(): AuthConfig | undefined {
   const [config, setConfig] = useState<AuthConfig>();
   useEffect(() => {
     let active = true;
@@ -30,11 +28,6 @@ function useAuthConfig(): AuthConfig | undefined {
     };
   }, []);
   return config;
-}
-
-export function useGoogleSignIn(): GoogleSignIn {
-  const config = useAuthConfig();
-  return config === undefined ? 'checking' : config.google ? 'available' : 'unavailable';
 }
 
 /**

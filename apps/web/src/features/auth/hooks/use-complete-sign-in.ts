@@ -1,0 +1,19 @@
+import { useCallback } from 'react';
+import type { SignInResponse } from '@xtalk/protocol';
+import { authStore } from '../../../lib/auth-session';
+import { useNavigate } from '../../../lib/router';
+import { StorageKey, consumeRedirectAfterLogin, remove } from '../../../lib/storage';
+
+/** Keeps a new session and goes where the person was headed (their room), else to /translate. */
+export function useCompleteSignIn(): (session: SignInResponse) => void {
+  const navigate = useNavigate();
+  return useCallback(
+    (session: SignInResponse) => {
+      authStore.set(session);
+      // a guest's rooms on this device are not the account's history (the server has that)
+      remove(StorageKey.rooms);
+      void navigate(consumeRedirectAfterLogin() ?? '/translate', { replace: true });
+    },
+    [navigate],
+  );
+}
