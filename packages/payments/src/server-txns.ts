@@ -1,79 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import type { ServerTxn, ServerTxnStatus, TxnCreateBody } from '@xtalk/protocol';
-import type { Clock } from './ports.js';
-import { LedgerRefusal, type LedgerPort, type LedgerResult } from './ports.js';
-import type { Db } from './ports.js';
+import type { ServerTxn, TxnCreateBody } from '@xtalk/protocol';
 import { PaymentError } from './errors.js';
+import { LedgerRefusal, type Clock, type Db, type LedgerPort, type LedgerResult } from './ports.js';
+import { createTxnRows, toTxn, type Row } from './server-txn-rows.js';
 
 /*
- * A server's two-phase transactions (table payment_txns, migration 4): created pending (nothing moves),
- * confirmed (moved through the ledger once, keyed by the transaction's id), reverted (a new reversing
- * ledger row, never an edit) or canceled while pending. `confirming` and `reverting` mark a step in
- * flight: a retry finishes it (the ledger keys make that safe) and the API shows the status before it.
+ * A server's two-phase transactions (server-txn-rows.ts): created pending (nothing moves), confirmed
+ * (moved through the ledger once, keyed by the transaction's id), reverted (a new reversing ledger row,
+ * never an edit) or canceled while pending. A step in flight is finished by a retry (the ledger keys make
+ * that safe) and shown as the status before it.
  */
 
-type Stored = ServerTxnStatus | 'confirming' | 'reverting';
-
-interface Row {
-  id: string;
-  user_id: string;
-  idempotency_key: string;
-  amount: string | number;
-  part: 'free' | 'premium' | null;
-  cause: string;
-  reference: string | null;
-  status: Stored;
-  ledger_txn_id: string | null;
-  reversal_txn_id: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-const SHOWN: Record<Stored, ServerTxnStatus> = {
-  pending: 'pending',
-  confirming: 'pending',
-  confirmed: 'confirmed',
-  reverting: 'confirmed',
-  reverted: 'reverted',
-  canceled: 'canceled',
-};
-
-const toTxn = (row: Row): ServerTxn => ({
-  id: row.id,
-  gctId: row.user_id,
-  amount: Number(row.amount),
-  part: row.part,
-  cause: row.cause,
-  reference: row.reference,
-  idempotencyKey: row.idempotency_key,
-  status: SHOWN[row.status],
-  ledgerTxnId: row.ledger_txn_id,
-  reversalTxnId: row.reversal_txn_id,
-  createdAt: new Date(row.created_at).getTime(),
-  updatedAt: new Date(row.updated_at).getTime(),
-});
-
 export function createServerTxns(deps: { db: Db; ledger: LedgerPort; clock: Clock }) {
-  const { db, ledger } = deps;
-  const now = () => new Date(deps.clock.now());
-
-  async function row(id: string): Promise<Row> {
-    const { rows } = await db.query<Row>('select * from payment_txns where id = $1', [id]);
-    if (!rows[0]) throw new PaymentError(404, 'not_found', `No transaction ${id}.`);
-    return rows[0];
-  }
-
-  /** Steps in flight (and their undoing) leave updated_at alone: a refused confirm changes nothing seen. */
-  async function move(id: string, from: Stored, to: Stored, fields: Partial<Row> = {}): Promise<boolean> {
-    const touch = SHOWN[from] !== SHOWN[to];
-    const { rows } = await db.query(
-      `update payment_txns set status = $3, updated_at = case when $4::boolean then $5 else updated_at end,
-         ledger_txn_id = coalesce($6, ledger_txn_id), reversal_txn_id = coalesce($7, reversal_txn_id)
-       where id = $1 and status = $2 returning id`,
-      [id, from, to, touch, now(), fields.ledger_txn_id ?? null, fields.reversal_txn_id ?? null],
-    );
-    return rows.length > 0;
-  }
+  const { ledger } = deps;
+  const { row, move, insert, list } = createTxnRows(deps.db, deps.clock);
 
   /** Applies a transaction's amount through the ledger under its own key (once, however often asked). */
   async function apply(txn: Row): Promise<LedgerResult> {
@@ -116,28 +55,8 @@ export function createServerTxns(deps: { db: Db; ledger: LedgerPort; clock: Cloc
 
     /** Records the transaction; the same key again returns it, and a different body under it is a 409. */
     async create(body: TxnCreateBody): Promise<ServerTxn> {
-      const at = now();
       const cause = body.cause ?? 'server';
-      await db.query(
-        `insert into payment_txns (id, user_id, idempotency_key, amount, part, cause, reference, status,
-           created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $8)
-         on conflict (user_id, idempotency_key) do nothing`,
-        [
-          randomUUID(),
-          body.gctId,
-          body.idempotencyKey,
-          body.amount,
-          body.part ?? null,
-          cause,
-          body.reference ?? null,
-          at,
-        ],
-      );
-      const { rows } = await db.query<Row>(
-        'select * from payment_txns where user_id = $1 and idempotency_key = $2',
-        [body.gctId, body.idempotencyKey],
-      );
-      const stored = rows[0] as Row;
+      const stored = await insert(body, cause);
       if (
         Number(stored.amount) !== body.amount ||
         stored.part !== (body.part ?? null) ||
@@ -181,17 +100,7 @@ export function createServerTxns(deps: { db: Db; ledger: LedgerPort; clock: Cloc
       return toTxn(await row(id));
     },
 
-    async list(query: { gctId: string; status?: ServerTxnStatus | undefined; limit: number; page: number }) {
-      const stored = Object.entries(SHOWN)
-        .filter(([, shown]) => query.status === undefined || shown === query.status)
-        .map(([status]) => status);
-      const { rows } = await db.query<Row>(
-        `select * from payment_txns where user_id = $1 and status = any($2::text[])
-         order by created_at desc, id limit $3 offset $4`,
-        [query.gctId, stored, query.limit, query.page * query.limit],
-      );
-      return rows.map(toTxn);
-    },
+    list,
   };
 }
 export type ServerTxns = ReturnType<typeof createServerTxns>;

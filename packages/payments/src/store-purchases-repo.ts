@@ -82,6 +82,39 @@ export function toApiPurchase(purchase: StoredPurchase): StorePurchase {
   };
 }
 
+export interface PurchaseListQuery {
+  userId: string;
+  appId?: string | undefined;
+  status?: StorePurchaseStatus | undefined;
+  /** Admins see revoked purchases among the rest. */
+  includeRevoked?: boolean;
+  limit: number;
+  page: number;
+}
+
+/** A player's purchases, newest first; revoked ones only when asked for by status. */
+async function listPurchases(db: Db, query: PurchaseListQuery): Promise<StoredPurchase[]> {
+  const params: unknown[] = [query.userId];
+  let where = 'user_id = $1';
+  if (query.appId !== undefined) {
+    params.push(query.appId);
+    where += ` and app_id = $${params.length}`;
+  }
+  if (query.status === undefined) {
+    if (!query.includeRevoked) where += " and status <> 'revoked'";
+  } else {
+    params.push(query.status === 'credited' ? ['credited', 'crediting'] : [query.status]);
+    where += ` and status = any($${params.length}::text[])`;
+  }
+  params.push(query.limit, query.page * query.limit);
+  const { rows } = await db.query<Row>(
+    `select * from store_purchases where ${where} order by created_at desc, id
+       limit $${params.length - 1} offset $${params.length}`,
+    params,
+  );
+  return rows.map(fromRow);
+}
+
 export function createStorePurchasesRepo(db: Db, clock: Clock) {
   const now = () => new Date(clock.now());
 
@@ -154,36 +187,7 @@ export function createStorePurchasesRepo(db: Db, clock: Clock) {
       ]);
     },
 
-    /** A player's purchases, newest first; revoked ones only when asked for by status. */
-    async list(query: {
-      userId: string;
-      appId?: string | undefined;
-      status?: StorePurchaseStatus | undefined;
-      /** Admins see revoked purchases among the rest. */
-      includeRevoked?: boolean;
-      limit: number;
-      page: number;
-    }): Promise<StoredPurchase[]> {
-      const params: unknown[] = [query.userId];
-      let where = 'user_id = $1';
-      if (query.appId !== undefined) {
-        params.push(query.appId);
-        where += ` and app_id = $${params.length}`;
-      }
-      if (query.status === undefined) {
-        if (!query.includeRevoked) where += " and status <> 'revoked'";
-      } else {
-        params.push(query.status === 'credited' ? ['credited', 'crediting'] : [query.status]);
-        where += ` and status = any($${params.length}::text[])`;
-      }
-      params.push(query.limit, query.page * query.limit);
-      const { rows } = await db.query<Row>(
-        `select * from store_purchases where ${where} order by created_at desc, id
-         limit $${params.length - 1} offset $${params.length}`,
-        params,
-      );
-      return rows.map(fromRow);
-    },
+    list: (query: PurchaseListQuery) => listPurchases(db, query),
   };
 }
 export type StorePurchasesRepo = ReturnType<typeof createStorePurchasesRepo>;
