@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { CREDIT_CURRENCY, type Balance, type Txn, type TxnKind, type TxnListQuery } from '@xtalk/protocol';
-import type { LedgerEntry, LedgerResult } from '../ports.js';
+import {
+  CREDIT_CURRENCY,
+  type Balance,
+  type ServerWallet,
+  type Txn,
+  type TxnKind,
+  type TxnListQuery,
+} from '@xtalk/protocol';
+import type { LedgerEntry, LedgerPort, LedgerResult } from '../ports.js';
 
 /*
  * The standalone ledger's rows (table payment_ledger): how one reads as a Txn, and the statements that
@@ -110,4 +117,25 @@ export async function list(db: Reader, userId: string, query: TxnListQuery): Pro
     [userId, query.limit, query.page * query.limit],
   );
   return rows.map(toTxn);
+}
+
+/** Accounts whose total (or one part) lies in [min, max], largest first. */
+export async function filterByBalance(
+  db: Reader,
+  query: Parameters<LedgerPort['filterByBalance']>[0],
+): Promise<ServerWallet[]> {
+  const measure = query.part === 'total' ? 'sum(free_delta + premium_delta)' : `sum(${query.part}_delta)`;
+  const { rows } = await db.query<{ user_id: string; free: string; premium: string }>(
+    `select user_id, sum(free_delta) as free, sum(premium_delta) as premium from payment_ledger
+     group by user_id
+     having ($1::bigint is null or ${measure} >= $1) and ($2::bigint is null or ${measure} <= $2)
+     order by ${measure} desc, user_id limit $3 offset $4`,
+    [query.min ?? null, query.max ?? null, query.limit, query.page * query.limit],
+  );
+  return rows.map((row) => ({
+    gctId: row.user_id,
+    currency: CREDIT_CURRENCY,
+    free: Number(row.free),
+    premium: Number(row.premium),
+  }));
 }

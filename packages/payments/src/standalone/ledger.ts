@@ -1,4 +1,4 @@
-import { CREDIT_CURRENCY, type Balance, type ServerWallet } from '@xtalk/protocol';
+import type { Balance } from '@xtalk/protocol';
 import {
   LedgerRefusal,
   type Clock,
@@ -9,7 +9,16 @@ import {
   type Queryable,
   type SpendResult,
 } from '../ports.js';
-import { append, findById, findByKey, isReversal, list, sumOf, type NewRow } from './ledger-rows.js';
+import {
+  append,
+  filterByBalance,
+  findById,
+  findByKey,
+  isReversal,
+  list,
+  sumOf,
+  type NewRow,
+} from './ledger-rows.js';
 
 /*
  * The standalone service's ledger: the LedgerPort over its own table (payment_ledger), for a service
@@ -31,6 +40,30 @@ function positiveInt(amount: number, what: string): void {
 
 const overdraws = (balance: Balance, free: number, premium: number) =>
   balance.free + free < 0 || balance.premium + premium < 0;
+
+/** The row that undoes `entry.txnId` exactly; refused when it would overdraw or undo a reversal. */
+async function reversalOf(
+  tx: Queryable,
+  entry: Parameters<LedgerPort['reverse']>[0],
+  balance: Balance,
+): Promise<NewRow> {
+  const original = await findById(tx, entry.userId, entry.txnId);
+  if (!original) throw new LedgerRefusal('not_found', `No transaction ${entry.txnId} in this account.`);
+  if (original.status === 'reversed')
+    throw new LedgerRefusal('invalid', `Transaction ${entry.txnId} is already reversed.`);
+  if (await isReversal(tx, entry.txnId))
+    throw new LedgerRefusal('invalid', 'A reversal cannot itself be reversed.');
+  if (overdraws(balance, -original.free, -original.premium))
+    throw new LedgerRefusal('insufficient', 'Reversing it would overdraw the balance.');
+  return {
+    ...entry,
+    reference: entry.reference ?? entry.txnId,
+    kind: entry.kind ?? 'reversal',
+    free: -original.free,
+    premium: -original.premium,
+    reverses: entry.txnId,
+  };
+}
 
 export function createStandaloneLedger(
   db: Db,
@@ -107,45 +140,14 @@ export function createStandaloneLedger(
     },
 
     reverse(entry) {
-      return change(entry, async (tx, balance) => {
-        const original = await findById(tx, entry.userId, entry.txnId);
-        if (!original) throw new LedgerRefusal('not_found', `No transaction ${entry.txnId} in this account.`);
-        if (original.status === 'reversed')
-          throw new LedgerRefusal('invalid', `Transaction ${entry.txnId} is already reversed.`);
-        if (await isReversal(tx, entry.txnId))
-          throw new LedgerRefusal('invalid', 'A reversal cannot itself be reversed.');
-        if (overdraws(balance, -original.free, -original.premium))
-          throw new LedgerRefusal('insufficient', 'Reversing it would overdraw the balance.');
-        const row: NewRow = {
-          ...entry,
-          reference: entry.reference ?? entry.txnId,
-          kind: entry.kind ?? 'reversal',
-          free: -original.free,
-          premium: -original.premium,
-          reverses: entry.txnId,
-        };
-        return appendNow(tx, row, balance);
-      });
+      return change(entry, async (tx, balance) =>
+        appendNow(tx, await reversalOf(tx, entry, balance), balance),
+      );
     },
 
     list: (userId, query) => list(db, userId, query),
     findByKey: (userId, key) => findByKey(db, userId, key),
 
-    async filterByBalance(query): Promise<ServerWallet[]> {
-      const measure = query.part === 'total' ? 'sum(free_delta + premium_delta)' : `sum(${query.part}_delta)`;
-      const { rows } = await db.query<{ user_id: string; free: string; premium: string }>(
-        `select user_id, sum(free_delta) as free, sum(premium_delta) as premium from payment_ledger
-         group by user_id
-         having ($1::bigint is null or ${measure} >= $1) and ($2::bigint is null or ${measure} <= $2)
-         order by ${measure} desc, user_id limit $3 offset $4`,
-        [query.min ?? null, query.max ?? null, query.limit, query.page * query.limit],
-      );
-      return rows.map((row) => ({
-        gctId: row.user_id,
-        currency: CREDIT_CURRENCY,
-        free: Number(row.free),
-        premium: Number(row.premium),
-      }));
-    },
+    filterByBalance: (query) => filterByBalance(db, query),
   };
 }
