@@ -44,7 +44,12 @@ export default tseslint.config(
       // resolves `./x.js` to `./x.ts` and the workspace packages, so cycles are really followed
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: ['packages/protocol/tsconfig.json', 'apps/server/tsconfig.json', 'apps/web/tsconfig.json'],
+          project: [
+            'packages/protocol/tsconfig.json',
+            'packages/payments/tsconfig.json',
+            'apps/server/tsconfig.json',
+            'apps/web/tsconfig.json',
+          ],
           noWarnOnMultipleProjects: true,
         }),
       ],
@@ -111,6 +116,27 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [{ group: ['**/apps/web/**'], message: 'Server code does not import the web app.' }] },
+      ],
+    },
+  },
+  {
+    // the payment service is a package the server mounts: it reaches the server only through its ports,
+    // and its SQL names only its own tables (decision 0190)
+    files: ['packages/payments/**/*.ts'],
+    plugins: { xtalk: { rules: { 'table-owner': tableOwnerRule } } },
+    rules: {
+      'xtalk/table-owner': ['error', { owners: serverTableOwners }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/apps/**', '@xtalk/server', '@xtalk/server/**', '@xtalk/web', '@xtalk/web/**'],
+              message:
+                'The payment package never imports the apps: what it needs from a server comes in through its ports (src/ports.ts).',
+            },
+          ],
+        },
       ],
     },
   },

@@ -36,6 +36,16 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'payments',
+          include: ['packages/payments/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+          // each file starts PGlite and a fake store or two; on two loaded cores that can pass 30 s
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
           environment: 'node',
@@ -69,7 +79,11 @@ export default defineConfig({
       {
         test: {
           name: 'services',
-          include: ['apps/server/src/**/*.services.ts', 'scripts/chaos/*.services.ts'],
+          include: [
+            'apps/server/src/**/*.services.ts',
+            'packages/payments/src/**/*.services.ts',
+            'scripts/chaos/*.services.ts',
+          ],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,

@@ -235,7 +235,9 @@ describe('server boundaries', () => {
   });
 
   it('every table the migrations create has an owner', async () => {
-    const migrations = readFileSync(`${root}apps/server/src/store/migrations.ts`, 'utf8');
+    const migrations = ['apps/server/src/store/migrations.ts', 'packages/payments/src/schema.ts']
+      .map((file) => readFileSync(`${root}${file}`, 'utf8'))
+      .join('\n');
     const tables = [...migrations.matchAll(/create table (?:if not exists )?([a-z_]+)/gi)].map(
       (match) => match[1]!,
     );
@@ -247,6 +249,53 @@ describe('server boundaries', () => {
     ];
     const unowned = tables.filter((table) => !(table in serverTableOwners));
     expect(unowned, 'add these tables to serverTableOwners in eslint/table-owner.js').toEqual([]);
+  });
+});
+
+describe('payment package boundaries', () => {
+  it('an import of the server fails; its own ports and the protocol pass', async () => {
+    for (const source of ['../../../apps/server/src/credits/index.js', '@xtalk/server']) {
+      expect(
+        await problems(
+          'packages/payments/src/lint-probe.ts',
+          `import { createLedger } from '${source}';\nexport const probe = createLedger;\n`,
+        ),
+        source,
+      ).toEqual([
+        expect.stringMatching(/no-restricted-imports: .*The payment package never imports the apps/),
+      ]);
+    }
+    // its tests are held to it as well: they run against ports, not the app
+    expect(
+      await problems(
+        'packages/payments/src/lint-probe.test.ts',
+        "import { startServer } from '../../../apps/server/src/test/harness.js';\nexport const probe = startServer;\n",
+      ),
+    ).toEqual([expect.stringMatching(/The payment package never imports the apps/)]);
+    expect(
+      await problems(
+        'packages/payments/src/lint-probe.ts',
+        "import { LedgerRefusal } from './ports.js';\nimport { ApiPath } from '@xtalk/protocol';\nexport const probe = [LedgerRefusal, ApiPath];\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it("the package's SQL names only its own tables, and the server's modules leave them alone", async () => {
+    const code = (sql: string) =>
+      `export const probe = (db: { query(sql: string): unknown }) => db.query(${sql});\n`;
+    expect(
+      await problems('packages/payments/src/lint-probe.ts', code("'select free from credit_accounts'")),
+    ).toEqual([
+      expect.stringMatching(/Table 'credit_accounts' belongs to the credits module; @xtalk\/payments/),
+    ]);
+    expect(
+      await problems('apps/server/src/credits/lint-probe.ts', code("'select id from credit_orders'")),
+    ).toEqual([
+      expect.stringMatching(/Table 'credit_orders' belongs to the @xtalk\/payments module; credits/),
+    ]);
+    expect(
+      await problems('packages/payments/src/lint-probe.ts', code("'select id from credit_orders'")),
+    ).toEqual([]);
   });
 });
 

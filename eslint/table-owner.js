@@ -5,8 +5,9 @@
 // with another module's table cannot hide behind `${...}`.
 
 /**
- * Which module owns each table. A table created in apps/server/src/store/migrations.ts must be listed here
- * (eslint/lint-boundaries.test.ts fails until it is), so a new table is guarded from its first migration.
+ * Which module owns each table. A table created in apps/server/src/store/migrations.ts or in the payment
+ * package's schema must be listed here (eslint/lint-boundaries.test.ts fails until it is), so a new table is
+ * guarded from its first migration.
  */
 export const serverTableOwners = {
   users: 'accounts',
@@ -25,10 +26,14 @@ export const serverTableOwners = {
   auth_counters: 'accounts',
   credit_accounts: 'credits',
   credit_txns: 'credits',
-  credit_orders: 'payments',
-  credit_withdraw_requests: 'payments',
-  store_purchases: 'payments',
-  payment_txns: 'payments',
+  // the payment service's tables belong to its package (packages/payments/src/schema.ts), which the
+  // server's migrations 3 and 4 run
+  credit_orders: '@xtalk/payments',
+  credit_withdraw_requests: '@xtalk/payments',
+  store_purchases: '@xtalk/payments',
+  payment_txns: '@xtalk/payments',
+  payment_ledger: '@xtalk/payments',
+  payment_schema: '@xtalk/payments',
   schema_migrations: 'store',
   room_glossaries: 'glossary',
 };
@@ -88,9 +93,11 @@ export const tableOwnerRule = {
   },
 };
 
-/** The server module of a file: the folder under apps/server/src it sits in. */
+/** The module of a file: the folder under apps/server/src it sits in, or the payment package. */
 function moduleOf(filename) {
-  return /apps\/server\/src\/([^/]+)\//.exec(filename.replaceAll('\\', '/'))?.[1];
+  const path = filename.replaceAll('\\', '/');
+  if (/packages\/payments\/src\//.test(path)) return '@xtalk/payments';
+  return /apps\/server\/src\/([^/]+)\//.exec(path)?.[1];
 }
 
 /** The variable an identifier names, looked up from where it is used. */

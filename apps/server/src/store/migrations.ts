@@ -1,3 +1,4 @@
+import { ORDERS_AND_WITHDRAWALS_SQL, SERVICE_TABLES_SQL } from '@xtalk/payments/schema';
 import type { Db } from './db.js';
 
 /*
@@ -121,75 +122,12 @@ export const migrations: { id: number; name: string; sql: string }[] = [
         unique (user_id, idempotency_key)
       );
       create unique index credit_txns_reverses_idx on credit_txns (reverses) where reverses is not null;
-      create index credit_txns_user_idx on credit_txns (user_id, seq desc);
-      create table credit_orders (
-        id text primary key,
-        user_id text not null,
-        amount integer not null,
-        price_jpy integer not null,
-        product_id text not null,
-        provider text not null,
-        provider_ref text,
-        status text not null default 'pending',
-        created_at timestamptz not null,
-        updated_at timestamptz not null
-      );
-      create index credit_orders_user_idx on credit_orders (user_id, created_at desc);
-      create table credit_withdraw_requests (
-        id text primary key,
-        user_id text not null,
-        currency text not null,
-        amount integer not null,
-        note text,
-        status text not null default 'pending',
-        created_at timestamptz not null
-      );
-    `,
+      create index credit_txns_user_idx on credit_txns (user_id, seq desc);${ORDERS_AND_WITHDRAWALS_SQL}`,
   },
   {
     id: 4,
     name: 'payment service: app-store purchases, server transactions, withdraw decisions',
-    sql: `
-      -- one row per app-store purchase; (platform, purchase_key) makes a purchase credit once, whoever asks
-      create table store_purchases (
-        id text primary key,
-        platform text not null,
-        purchase_key text not null,
-        app_id text not null,
-        user_id text not null,
-        product_id text not null,
-        order_id text,
-        quantity integer not null,
-        credits integer not null,
-        status text not null,
-        consume_error text,
-        ledger_txn_id text,
-        created_at timestamptz not null,
-        updated_at timestamptz not null,
-        unique (platform, purchase_key)
-      );
-      create index store_purchases_user_idx on store_purchases (user_id, app_id, created_at desc);
-      -- a server's two-phase transactions: created pending, moved through the ledger on confirm
-      create table payment_txns (
-        id text primary key,
-        user_id text not null,
-        idempotency_key text not null,
-        amount bigint not null,
-        part text,
-        cause text not null,
-        reference text,
-        status text not null,
-        ledger_txn_id text,
-        reversal_txn_id text,
-        created_at timestamptz not null,
-        updated_at timestamptz not null,
-        unique (user_id, idempotency_key)
-      );
-      create index payment_txns_user_idx on payment_txns (user_id, created_at desc);
-      alter table credit_withdraw_requests add column decided_at timestamptz;
-      alter table credit_withdraw_requests add column decision_note text;
-      alter table credit_withdraw_requests add column ledger_txn_id text;
-    `,
+    sql: SERVICE_TABLES_SQL,
   },
   {
     id: 5,

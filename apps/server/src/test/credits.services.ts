@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SystemFrame } from '@xtalk/protocol';
 import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../test/credits.js';
-import { startFakeStripe, stripeEvent, stripeSignature, type FakeStripe } from '../test/fake-stripe.js';
+import { startFakeStripe, stripeEvent, stripeSignature, type FakeStripe } from '@xtalk/payments/testing';
 import { joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
 import { memberLogin } from '../test/members.js';
 import { scratchDatabase } from './scratch-database.js';

@@ -1,0 +1,22 @@
+/*
+ * @xtalk/payments: the payment service as a Fastify plugin over ports (README.md). A server mounts
+ * `paymentRoutes` with its database, clock, ledger, authenticator and users; `./standalone` runs it alone.
+ */
+export { paymentRoutes } from './routes.js';
+export type { PaymentsOptions } from './options.js';
+export {
+  LedgerRefusal,
+  type AuthenticatorPort,
+  type BalancePart,
+  type Clock,
+  type Db,
+  type LedgerEntry,
+  type LedgerPort,
+  type LedgerResult,
+  type PaymentUser,
+  type Queryable,
+  type SpendResult,
+  type UsersPort,
+} from './ports.js';
+export { PaymentError } from './errors.js';
+export { ORDERS_AND_WITHDRAWALS_SQL, SERVICE_TABLES_SQL } from './schema.js';

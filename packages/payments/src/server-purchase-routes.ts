@@ -1,0 +1,97 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  creditPackageOf,
+  purchaseStatusQuerySchema,
+  serverPurchaseBodySchema,
+  serverPurchaseListQuerySchema,
+  ServerPath,
+  type OrderStatus,
+} from '@xtalk/protocol';
+import type { UsersPort } from './ports.js';
+import { publicBase, returnUrl, testCheckoutUrl } from './checkout-urls.js';
+import { parseOr400, PaymentError, usePaymentErrors } from './errors.js';
+import type { KeyCheck } from './keys.js';
+import type { Order, OrdersRepo } from './orders-repo.js';
+import type { StripeGateway } from './stripe-gateway.js';
+
+/*
+ * Orders started by another server for a player (spec section 7, "wallet purchase, purchase status,
+ * purchase list"): the same orders and checkout as the client's POST /api/wallet/purchase (Stripe when
+ * configured, else the TEST MODE page), credited by the same webhook or test-checkout path.
+ */
+
+const toApiOrder = (order: Order) => ({
+  orderId: order.id,
+  gctId: order.userId,
+  amount: order.amount,
+  priceJpy: order.priceJpy,
+  productId: order.productId,
+  provider: order.provider,
+  status: order.status,
+  createdAt: order.createdAt,
+});
+
+export async function serverPurchaseRoutes(
+  app: FastifyInstance,
+  deps: {
+    orders: OrdersRepo;
+    stripe: StripeGateway | undefined;
+    publicUrl: string | undefined;
+    users: UsersPort;
+    serverKey: KeyCheck;
+  },
+) {
+  usePaymentErrors(app);
+  const { orders, stripe } = deps;
+
+  async function player(gctId: string): Promise<string> {
+    if (!(await deps.users.exists(gctId))) throw new PaymentError(404, 'not_found', `No player ${gctId}.`);
+    return gctId;
+  }
+
+  app.post(ServerPath.walletPurchase, async (request) => {
+    deps.serverKey(request);
+    const body = parseOr400(serverPurchaseBodySchema, request.body);
+    const pack = creditPackageOf(body.amount);
+    if (!pack) throw new PaymentError(400, 'invalid_request', 'amount must be one of 1000, 5000, 20000.');
+    const order = await orders.create(await player(body.gctId), pack, stripe ? 'stripe' : 'test');
+    const base = publicBase(deps.publicUrl, request);
+    if (!stripe) return { orderId: order.id, checkoutURL: testCheckoutUrl(base, order.id) };
+    try {
+      const session = await stripe.createCheckout(order, {
+        successUrl: returnUrl(base, 'success', order.id),
+        cancelUrl: returnUrl(base, 'canceled', order.id),
+      });
+      await orders.setProviderRef(order.id, session.id);
+      return { orderId: order.id, checkoutURL: session.url };
+    } catch (error) {
+      request.log.error({ err: error, orderId: order.id }, 'Stripe Checkout Session could not be created');
+      await orders.cancelPending(order.id);
+      throw new PaymentError(
+        502,
+        'provider_error',
+        'The payment provider could not start the checkout; try again.',
+      );
+    }
+  });
+
+  app.get(ServerPath.walletPurchaseStatus, async (request) => {
+    deps.serverKey(request);
+    const { orderId } = parseOr400(purchaseStatusQuerySchema, request.query);
+    const order = await orders.find(orderId);
+    if (!order) throw new PaymentError(404, 'not_found', `No order ${orderId}.`);
+    return toApiOrder(order);
+  });
+
+  app.get(ServerPath.walletPurchaseList, async (request) => {
+    deps.serverKey(request);
+    const query = parseOr400(serverPurchaseListQuerySchema, request.query);
+    const statuses: OrderStatus[] = query.status ? [query.status] : ['pending', 'paid', 'canceled'];
+    const found = await orders.listForUser(await player(query.gctId), statuses, {
+      limit: query.limit,
+      offset: query.page * query.limit,
+    });
+    const items = found.map(toApiOrder);
+    return { items, page: query.page, limit: query.limit };
+  });
+}

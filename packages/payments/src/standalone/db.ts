@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { openPglite } from '@xtalk/pglite-engine';
+import { ORDERS_AND_WITHDRAWALS_SQL, SERVICE_TABLES_SQL, STANDALONE_LEDGER_SQL } from '../schema.js';
+import type { Db } from '../ports.js';
+
+/*
+ * The standalone service's database: PostgreSQL when a DATABASE_URL is given, else PGlite (in DATA_DIR/db,
+ * or in memory without one), and its tables made by the same statements XTalk's migrations run, each
+ * step once, recorded in a table of its own.
+ */
+
+export type StandaloneDb = Db & { close(): Promise<void> };
+
+async function openPostgres(databaseUrl: string): Promise<StandaloneDb> {
+  // the driver is loaded only with DATABASE_URL: the embedded default never needs it
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // an idle client's error (a server restart) must not end the process; the pool replaces it
+  pool.on('error', () => undefined);
+  await pool.query('select 1');
+  return {
+    query: (sql, params) => pool.query(sql, params as unknown[]) as never,
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await fn({
+          query: (sql, params) => client.query(sql, params as unknown[]) as never,
+          exec: async (sql) => void (await client.query(sql)),
+        });
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+export function openStandaloneDb(options: {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+}) {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  return openPglite({ dir: options.dataDir && join(options.dataDir, 'db') });
+}
+
+const STEPS: [string, string][] = [
+  ['orders and withdraw requests', ORDERS_AND_WITHDRAWALS_SQL],
+  ['purchases, transactions, withdraw decisions', SERVICE_TABLES_SQL],
+  ['standalone ledger', STANDALONE_LEDGER_SQL],
+];
+const LOCK_KEY = 87_870_002;
+
+/** Makes the service's tables, each step once, under a lock so that nodes starting together do not race. */
+export function migrateStandalone(db: Db): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEY]);
+    await tx.exec(
+      'create table if not exists payment_schema (step text primary key, applied_at timestamptz not null default now())',
+    );
+    const { rows } = await tx.query<{ step: string }>('select step from payment_schema');
+    const done = new Set(rows.map((row) => row.step));
+    const ran: string[] = [];
+    for (const [step, sql] of STEPS) {
+      if (done.has(step)) continue;
+      await tx.exec(sql);
+      await tx.query('insert into payment_schema (step) values ($1)', [step]);
+      ran.push(step);
+    }
+    return ran;
+  });
+}
