@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { FIRST_LOAD_BUDGET_BYTES } from '../scripts/first-load-size.js';
+import { FIRST_LOAD_BUDGET_BYTES } from '../apps/web/build/first-load-budget.js';
 import {
   enterAsGuest,
   messageWith,

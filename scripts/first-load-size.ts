@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { FIRST_LOAD_BUDGET_BYTES } from '../apps/web/build/first-load-budget.js';
 
 /*
  * The first-load budget of the web app: the gzipped JavaScript every page loads before it can
  * render, i.e. the entry chunk of index.html and every chunk it imports statically (what Vite preloads).
  * Screens loaded on demand (the room, the bot check) are not part of it. Read from Vite's manifest.
  */
-
-export const FIRST_LOAD_BUDGET_BYTES = 100_000;
 
 interface ManifestChunk {
   file: string;
