@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startOidcProvider, type TestOidcProvider } from '../apps/server/src/test/oidc-provider.js';
-import {
-  messageWith,
-  movedRoomIdOf,
-  newPerson,
-  productInBrowser,
-  ProductServer,
-  roomIdOf,
-  say,
-  twoGuestsInRoom,
-} from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { newPerson } from './lib/people.js';
+import { ProductServer } from './lib/product-server.js';
+import { messageWith, movedRoomIdOf, roomIdOf, say, twoGuestsInRoom } from './lib/room.js';
 
 /*
  * Signing in, the whole path in Chromium: a guest in a room signs in with "Google" (a real OpenID provider on

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startOidcProvider, type TestOidcProvider } from '../apps/server/src/test/oidc-provider.js';
-import { enterAsGuest, messageWith, newPerson, productInBrowser, say } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { enterAsGuest, newPerson } from './lib/people.js';
+import { messageWith, say } from './lib/room.js';
 
 /*
  * Credits in Chromium against the built server (embedded defaults: PGlite, the fake AI, the
