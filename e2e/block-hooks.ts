@@ -4,6 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import {
+  startOidcProvider,
+  type TestIdentity,
+  type TestOidcProvider,
+} from '../apps/server/src/test/oidc-provider.js';
 import { launchBrowser } from './lib/browser.js';
 import { ProductServer } from './lib/product-server.js';
 
@@ -56,6 +61,28 @@ export function productInBrowser(
       return made(browser, 'productInBrowser');
     },
   };
+}
+
+/**
+ * The product with "Google" sign-in from a real OpenID provider on 127.0.0.1, started before the product,
+ * which signs `identity` in. `env` adds to the sign-in settings.
+ */
+export function productWithGoogle(
+  identity: TestIdentity,
+  env: Record<string, string> = {},
+): ProductInBrowser {
+  let provider: TestOidcProvider | undefined;
+  beforeAll(async () => {
+    provider = await startOidcProvider();
+    provider.nextIdentity(identity);
+  });
+  afterAll(() => provider?.close());
+  return productInBrowser(() => ({
+    OIDC_ISSUER: made(provider, 'productWithGoogle').issuer,
+    GOOGLE_CLIENT_ID: 'xtalk-e2e',
+    GOOGLE_CLIENT_SECRET: 'xtalk-e2e-secret',
+    ...env,
+  }));
 }
 
 /**
