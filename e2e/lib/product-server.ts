@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../../apps/server/src/test/free-port.js';
 import { assertNoIssuedSecretsIn } from './issued-secrets.js';
 
 /*
@@ -11,17 +11,6 @@ import { assertNoIssuedSecretsIn } from './issued-secrets.js';
  */
 
 const root = resolve(import.meta.dirname, '../..');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 export class ProductServer {
   private child: ChildProcess | undefined;
