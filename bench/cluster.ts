@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { freePort } from './lib/server-process.js';
+import { freePort } from '../apps/server/src/test/free-port.js';
 import { envNumber } from './lib/env.js';
 import { round } from './lib/stats.js';
 import { scratchDatabase } from '../apps/server/src/test/scratch-database.js';

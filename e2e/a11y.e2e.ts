@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { enterAsGuest, newPerson, productInBrowser, say } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { enterAsGuest, newPerson } from './lib/people.js';
+import { say } from './lib/room.js';
 
 /*
  * Accessibility: axe finds no serious or critical violation on any screen, in either language

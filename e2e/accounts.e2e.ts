@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startOidcProvider, type TestOidcProvider } from '../apps/server/src/test/oidc-provider.js';
-import {
-  messageWith,
-  movedRoomIdOf,
-  newPerson,
-  productInBrowser,
-  ProductServer,
-  roomIdOf,
-  say,
-  twoGuestsInRoom,
-} from './harness.js';
+import { productWithGoogle } from './block-hooks.js';
+import { newPerson } from './lib/people.js';
+import { ProductServer } from './lib/product-server.js';
+import { messageWith, movedRoomIdOf, roomIdOf, say, twoGuestsInRoom } from './lib/room.js';
+import { signInWithGoogle } from './lib/sign-in.js';
 
 /*
  * Signing in, the whole path in Chromium: a guest in a room signs in with "Google" (a real OpenID provider on
@@ -23,25 +17,8 @@ async function openMenuItem(page: Page, name: string) {
   await page.getByRole('menuitem', { name, exact: true }).click();
 }
 
-/** From the login card through the provider and back: the page ends where the redirect target says. */
-async function signInWithGoogle(page: Page) {
-  const button = page.getByTestId('google-signin');
-  await expect.poll(() => button.getAttribute('data-state')).toBe('available');
-  await button.click();
-}
-
 describe('accounts: sign-in, profile, Past Rooms, logout', () => {
-  let provider: TestOidcProvider;
-  beforeAll(async () => {
-    provider = await startOidcProvider();
-    provider.nextIdentity({ sub: 'e2e-alice', name: 'Alice Example', email: 'alice@example.com' });
-  });
-  afterAll(() => provider?.close());
-  const product = productInBrowser(() => ({
-    OIDC_ISSUER: provider.issuer,
-    GOOGLE_CLIENT_ID: 'xtalk-e2e',
-    GOOGLE_CLIENT_SECRET: 'xtalk-e2e-secret',
-  }));
+  const product = productWithGoogle({ sub: 'e2e-alice', name: 'Alice Example', email: 'alice@example.com' });
 
   it('signs in keeping the room, renames, reopens Past Rooms and rejoins, and logs out', async () => {
     // Alice and Bob are guests in one room

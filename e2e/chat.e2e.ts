@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { enterAsGuest, messageWith, newPerson, productInBrowser, roomIdOf, say } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { enterAsGuest, newPerson } from './lib/people.js';
+import { messageWith, roomIdOf, say } from './lib/room.js';
 
 /*
  * Chat, the whole path: two people enter as guests, one creates a room and invites the other by link,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { messageWith, say, twoGuestsInRoom } from './lib/room.js';
 
 /*
  * Connection states say one thing at a time. The server goes away: a thin 'Reconnecting...' line, the

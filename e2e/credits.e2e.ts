@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startOidcProvider, type TestOidcProvider } from '../apps/server/src/test/oidc-provider.js';
-import { enterAsGuest, messageWith, newPerson, productInBrowser, say } from './harness.js';
+import { productWithGoogle } from './block-hooks.js';
+import { enterAsGuest, newPerson } from './lib/people.js';
+import { messageWith, say } from './lib/room.js';
+import { signInFromRoom } from './lib/sign-in.js';
 
 /*
  * Credits in Chromium against the built server (embedded defaults: PGlite, the fake AI, the
@@ -18,18 +20,12 @@ const balanceOf = (page: Page) =>
     .then((value) => (value === null ? undefined : Number(value)));
 
 describe('credits in the browser', () => {
-  let provider: TestOidcProvider;
-  beforeAll(async () => {
-    provider = await startOidcProvider();
-    provider.nextIdentity({ sub: 'e2e-buyer', name: 'Carol Buyer', email: 'carol@example.com' });
-  });
-  afterAll(() => provider?.close());
-  const product = productInBrowser(() => ({
-    OIDC_ISSUER: provider.issuer,
-    GOOGLE_CLIENT_ID: 'xtalk-e2e',
-    GOOGLE_CLIENT_SECRET: 'xtalk-e2e-secret',
-    CREDITS_DAILY_FREE: '1000',
-  }));
+  const product = productWithGoogle(
+    { sub: 'e2e-buyer', name: 'Carol Buyer', email: 'carol@example.com' },
+    {
+      CREDITS_DAILY_FREE: '1000',
+    },
+  );
 
   it('shows the balance, spends it on translation, and buys 1,000 credits in a new window', async () => {
     const { context, page } = await newPerson(product.browser, product.server.url);
@@ -40,13 +36,7 @@ describe('credits in the browser', () => {
     expect(await page.getByTestId('balance-button').count()).toBe(0);
 
     // signed in: back in the room, the daily free credits in the header (green above 700)
-    await page.getByTestId('login-button').click();
-    await page.waitForURL(/\/login$/);
-    const google = page.getByTestId('google-signin');
-    await expect.poll(() => google.getAttribute('data-state')).toBe('available');
-    await google.click();
-    await page.waitForURL(/\/translate\?r=[A-Z0-9]{7}$/, { timeout: 30_000 });
-    await page.getByTestId('connecting-overlay').waitFor({ state: 'detached', timeout: 20_000 });
+    await signInFromRoom(page);
     expect(await page.getByTestId('login-button').count()).toBe(0);
     const button = page.getByTestId('balance-button');
     await expect.poll(() => balanceOf(page), { timeout: 15_000 }).toBe(1000);

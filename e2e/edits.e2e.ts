@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { messageWith, say, twoGuestsInRoom } from './lib/room.js';
 
 /* Corrections: the author edits a word and the listener's translation follows. */
 describe('corrections in the browser', () => {

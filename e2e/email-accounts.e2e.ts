@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { type Mailbox, type ReceivedMail, startMailbox } from '../apps/server/src/test/mailbox.js';
-import {
-  enterAsGuest,
-  messageWith,
-  movedRoomIdOf,
-  newPerson,
-  productInBrowser,
-  roomIdOf,
-  say,
-} from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { enterAsGuest, newPerson } from './lib/people.js';
+import { messageWith, movedRoomIdOf, roomIdOf, say } from './lib/room.js';
 
 /*
  * Email accounts in Chromium: an email account from /signup, confirmed by the link in the mail (a real SMTP

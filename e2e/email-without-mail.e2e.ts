@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newPerson, productInBrowser } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { newPerson } from './lib/people.js';
 
 /*
  * A server without SMTP_URL writes account mails only to its log: /signup says so before the person

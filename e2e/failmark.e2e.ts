@@ -3,7 +3,8 @@ import {
   startFakeOpenAiServer,
   type FakeOpenAiServer,
 } from '../apps/server/src/ai/testing/fake-openai-server.js';
-import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { messageWith, say, twoGuestsInRoom } from './lib/room.js';
 
 /*
  * A translation that failed leaves a mark that survives a reload, and its author's "Try again" makes it

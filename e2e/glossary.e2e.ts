@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startOidcProvider, type TestOidcProvider } from '../apps/server/src/test/oidc-provider.js';
-import { enterAsGuest, messageWith, newPerson, productInBrowser, roomIdOf, say } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { productWithGoogle } from './block-hooks.js';
+import { enterAsGuest, newPerson } from './lib/people.js';
+import { messageWith, roomIdOf, say } from './lib/room.js';
+import { signInFromRoom } from './lib/sign-in.js';
 
 /*
  * The room glossary and "Catch me up" in Chromium against the built server (fake engine, which writes
@@ -10,37 +11,21 @@ import { enterAsGuest, messageWith, newPerson, productInBrowser, roomIdOf, say }
  * and watches the summary stream into its panel.
  */
 
-async function signIn(page: Page): Promise<void> {
-  await page.getByTestId('login-button').click();
-  await page.waitForURL(/\/login$/);
-  const google = page.getByTestId('google-signin');
-  await expect.poll(() => google.getAttribute('data-state')).toBe('available');
-  await google.click();
-  await page.waitForURL(/\/translate\?r=[A-Z0-9]{7}$/, { timeout: 30_000 });
-  await page.getByTestId('connecting-overlay').waitFor({ state: 'detached', timeout: 20_000 });
-}
-
 describe('the room glossary and Catch me up in the browser', () => {
-  let provider: TestOidcProvider;
-  beforeAll(async () => {
-    provider = await startOidcProvider();
-    provider.nextIdentity({ sub: 'e2e-glossary', name: 'Kiyoshi', email: 'kiyoshi@example.com' });
-  });
-  afterAll(() => provider?.close());
-  const product = productInBrowser(() => ({
-    OIDC_ISSUER: provider.issuer,
-    GOOGLE_CLIENT_ID: 'xtalk-e2e',
-    GOOGLE_CLIENT_SECRET: 'xtalk-e2e-secret',
-    // the summary streams word by word, slowly enough to watch it grow
-    FAKE_AI_CHUNK_DELAY_MS: '40',
-    WS_CHAT_PER_SECOND: '50',
-    WS_CHAT_BURST: '50',
-  }));
+  const product = productWithGoogle(
+    { sub: 'e2e-glossary', name: 'Kiyoshi', email: 'kiyoshi@example.com' },
+    {
+      // the summary streams word by word, slowly enough to watch it grow
+      FAKE_AI_CHUNK_DELAY_MS: '40',
+      WS_CHAT_PER_SECOND: '50',
+      WS_CHAT_BURST: '50',
+    },
+  );
 
   it("adds an entry in the glossary dialog; the other person's next translation uses it", async () => {
     const alice = await newPerson(product.browser, product.server.url);
     await enterAsGuest(alice.page);
-    await signIn(alice.page);
+    await signInFromRoom(alice.page);
     const roomId = await roomIdOf(alice.page);
     const bob = await newPerson(product.browser, product.server.url, { language: 'ja' });
     await enterAsGuest(bob.page, `/translate?r=${roomId}`);

@@ -3,14 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import {
-  CHROMIUM,
-  CHROMIUM_ARGS,
-  enterAsGuest,
-  newPerson,
-  productInBrowser,
-  watchPolicy,
-} from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { CHROMIUM, CHROMIUM_ARGS, watchPolicy } from './lib/browser.js';
+import { enterAsGuest, newPerson } from './lib/people.js';
 import { watchIssuedSecrets } from './issued-secrets.js';
 
 /*

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WebSocketRoute } from 'playwright-core';
-import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { messageWith, say, twoGuestsInRoom } from './lib/room.js';
 
 /*
  * A socket that dies without a close (docs/decisions/0139), in Chromium against the real server. Bob's

@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { enterAsGuest, messageWith, newPerson, productInBrowser, roomIdOf, say } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { enterAsGuest, newPerson } from './lib/people.js';
+import { messageWith, roomIdOf, say } from './lib/room.js';
 
 /*
  * System notifications while the tab is hidden. Headless Chromium never hides a page (another tab brought

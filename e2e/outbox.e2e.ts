@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WebSocketRoute } from 'playwright-core';
-import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { messageWith, say, twoGuestsInRoom } from './lib/room.js';
 
 /*
  * The outbox in the browser: Bob goes offline, types two messages (each saying 'Will send

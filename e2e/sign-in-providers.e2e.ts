@@ -3,7 +3,8 @@ import { createHash, createHmac } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { newPerson, productInBrowser } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { newPerson } from './lib/people.js';
 
 /*
  * The sign-in page's providers in Chromium against the built server. Telegram's widget script and its

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { productInBrowser, speakingMicrophone, twoGuestsInRoom } from './harness.js';
+import { productInBrowser, speakingMicrophone } from './block-hooks.js';
+import { twoGuestsInRoom } from './lib/room.js';
 
 /*
  * The speech player in Chromium: the fake microphone speaks three sentences; the listener's page plays the

@@ -6,15 +6,11 @@ import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDatabase } from '../apps/server/src/test/scratch-database.js';
-import {
-  freePort,
-  launchBrowser,
-  messageWith,
-  ProductServer,
-  say,
-  twoGuestsInRoom,
-  type Person,
-} from './harness.js';
+import { launchBrowser } from './lib/browser.js';
+import type { Person } from './lib/people.js';
+import { freePort } from '../apps/server/src/test/free-port.js';
+import { ProductServer } from './lib/product-server.js';
+import { messageWith, say, twoGuestsInRoom } from './lib/room.js';
 
 /*
  * XTalk as it is deployed (deploy/nginx.conf): Debian's nginx terminating TLS with a certificate made

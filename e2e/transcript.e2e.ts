@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { enterAsGuest, messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { enterAsGuest } from './lib/people.js';
+import { messageWith, say, twoGuestsInRoom } from './lib/room.js';
 
 /*
  * The transcript menu (spec section 2 header, section 7 Export) and the landscape view, in Chromium:

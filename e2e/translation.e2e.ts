@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { messageWith, productInBrowser, say, twoGuestsInRoom } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { messageWith, say, twoGuestsInRoom } from './lib/room.js';
 
 /* Translation in the browser: a translation appears piece by piece, and a hint sits behind its toggle. */
 describe('translations in the browser', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { productInBrowser, say, twoGuestsInRoom } from './harness.js';
+import { productInBrowser } from './block-hooks.js';
+import { say, twoGuestsInRoom } from './lib/room.js';
 
 /*
  * While the tab is hidden the title counts the messages from others, "(2) XTalk"; back on the tab it is

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { messageWith, productInBrowser, speakingMicrophone, twoGuestsInRoom } from './harness.js';
+import { productInBrowser, speakingMicrophone } from './block-hooks.js';
+import { messageWith, twoGuestsInRoom } from './lib/room.js';
 
 /*
  * Streaming voice in Chromium: the fake microphone speaks (espeak-ng, looped), the recorder

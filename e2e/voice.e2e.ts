@@ -3,14 +3,9 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MIC_DEBOUNCE_MS } from '@xtalk/protocol';
-import {
-  enterAsGuest,
-  messageWith,
-  newPerson,
-  productInBrowser,
-  speakingMicrophone,
-  twoGuestsInRoom,
-} from './harness.js';
+import { productInBrowser, speakingMicrophone } from './block-hooks.js';
+import { enterAsGuest, newPerson } from './lib/people.js';
+import { messageWith, twoGuestsInRoom } from './lib/room.js';
 
 /*
  * Voice input in Chromium with a fake microphone that speaks (espeak-ng, looped by Chromium): tap, speak,

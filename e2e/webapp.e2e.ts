@@ -1,16 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { FIRST_LOAD_BUDGET_BYTES } from '../scripts/first-load-size.js';
-import {
-  enterAsGuest,
-  messageWith,
-  newPerson,
-  productInBrowser,
-  roomIdOf,
-  say,
-  twoGuestsInRoom,
-} from './harness.js';
+import { FIRST_LOAD_BUDGET_BYTES } from '../apps/web/build/first-load-budget.js';
+import { productInBrowser } from './block-hooks.js';
+import { enterAsGuest, newPerson } from './lib/people.js';
+import { messageWith, roomIdOf, say, twoGuestsInRoom } from './lib/room.js';
 
 /*
  * The web app as people use it: dialogs that keep their focus while frames arrive, a bad room link that

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { FIRST_LOAD_BUDGET_BYTES } from '../apps/web/build/first-load-budget.js';
 
 /*
  * The first-load budget of the web app: the gzipped JavaScript a page fetches before it can render, read
@@ -10,8 +11,6 @@ import { gzipSync } from 'node:zlib';
  * language, so the largest such catalogue is counted. Screens loaded on demand (the room, the bot check)
  * are not part of it.
  */
-
-export const FIRST_LOAD_BUDGET_BYTES = 100_000;
 
 interface ManifestChunk {
   file: string;

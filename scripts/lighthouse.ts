@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { BROWSER_UI_FEATURES_OFF, CHROMIUM, enterAsGuest, ProductServer } from '../e2e/harness.js';
+import { BROWSER_UI_FEATURES_OFF, CHROMIUM } from '../e2e/lib/browser.js';
+import { enterAsGuest } from '../e2e/lib/people.js';
+import { ProductServer } from '../e2e/lib/product-server.js';
 
 /*
  * `npm run lighthouse` (after `npm run build`, which the npm script does): Lighthouse's default throttled

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SourceMapConsumer } from 'source-map-js';
-import { enterAsGuest, launchBrowser, ProductServer } from '../e2e/harness.js';
+import { launchBrowser } from '../e2e/lib/browser.js';
+import { enterAsGuest } from '../e2e/lib/people.js';
+import { ProductServer } from '../e2e/lib/product-server.js';
 
 /*
  * `npm run trace:room` (after `npm run build`): where the room screen's load spends the main thread, the

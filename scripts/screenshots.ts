@@ -1,7 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { enterAsGuest, launchBrowser, newPerson, ProductServer, say } from '../e2e/harness.js';
+import { launchBrowser } from '../e2e/lib/browser.js';
+import { enterAsGuest, newPerson } from '../e2e/lib/people.js';
+import { ProductServer } from '../e2e/lib/product-server.js';
+import { say } from '../e2e/lib/room.js';
 
 /*
  * `npm run screenshots`: the room screen in both languages and themes, on a desktop and a phone, into

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../apps/server/src/test/free-port.js';
 
 /*
  * The real built server (apps/server/dist/server.js) as a child process on a free loopback port with a fresh
@@ -52,18 +52,6 @@ export interface ServerProcess {
    */
   memoryAfterGc(timeoutMs?: number): Promise<NodeJS.MemoryUsage>;
   stop(timeoutMs?: number): Promise<number | null>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function statusField(pid: number, field: string): number {

@@ -5,7 +5,8 @@ import type { ChatNode, ResumingClient } from '../../apps/server/src/test/resumi
 import { scratchDatabase } from '../../apps/server/src/test/scratch-database.js';
 import { sleep } from '../../apps/server/src/test/seeded.js';
 import { joinRoom } from '../../bench/lib/guest.js';
-import { freePort, startServerProcess, type ServerProcess } from '../../bench/lib/server-process.js';
+import { freePort } from '../../apps/server/src/test/free-port.js';
+import { startServerProcess, type ServerProcess } from '../../bench/lib/server-process.js';
 
 /*
  * What the chaos run breaks: server processes (two by default; the built server, as `npm start` runs

@@ -23,7 +23,7 @@ import type { Meter } from './translation/index.js';
 import { roomsOfUsers } from './use-cases/guest-rooms.js';
 import { translationStore } from './use-cases/translation-store.js';
 import { voiceHandlersFor } from './voice/index.js';
-import { defaultWebRoot, webRoutes } from './web/static.js';
+import { webPlugin } from './web/plugin.js';
 
 export interface AppOptions {
   config: Config;
@@ -87,7 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(summaryPlugin, { config, clock });
   await app.register(translationPlugin, { config, clock, store: translationStore(db, clock) });
   await app.register(balanceEventsPlugin, { clock });
-  await app.register(webRoutes, { root: options.webRoot ?? defaultWebRoot });
+  await app.register(webPlugin, { root: options.webRoot });
   await app.register(gatewayPlugin, {
     config,
     clock,

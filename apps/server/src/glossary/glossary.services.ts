@@ -1,38 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { GlossaryResponse, TranslationCompleteFrame } from '@xtalk/protocol';
-import { joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { joinRoom, TestClient, type TestServer } from '../test/harness.js';
 import { memberLogin } from '../test/members.js';
-import { scratchDatabase } from '../test/scratch-database.js';
+import { NODES_SECRET, serviceNodes } from '../test/service-nodes.js';
 
 /*
  * `npm run test:services`: a glossary changed on node A applies to the very next message posted on node B
  * (real PostgreSQL and Redis); the room on node B hears glossaryUpdated through the bus.
  */
-const database = scratchDatabase('xtalk_glossary');
-const SECRET = 'services-glossary-secret-shared-by-both-nodes';
-const env = {
-  DATABASE_URL: database.url,
-  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  AUTH_SECRET: SECRET,
-  CREDITS_DAILY_FREE: '100000',
-};
-
 describe('the room glossary across nodes', () => {
+  const services = serviceNodes('xtalk_glossary', 2, { CREDITS_DAILY_FREE: '100000' });
   let a: TestServer;
   let b: TestServer;
-
-  beforeAll(async () => {
-    await database.create();
-    [a, b] = await Promise.all([startServer(env), startServer(env)]);
-  });
-  afterAll(async () => {
-    await Promise.allSettled([a?.close(), b?.close()]);
-    await database.drop();
+  beforeAll(() => {
+    [a, b] = services.nodes as [TestServer, TestServer];
   });
 
   it('a change on node A reaches a message posted on node B right after', async () => {
-    const alice = await memberLogin(a, SECRET, 'glossary-nodes-alice');
-    const bob = await memberLogin(a, SECRET, 'glossary-nodes-bob');
+    const alice = await memberLogin(a, NODES_SECRET, 'glossary-nodes-alice');
+    const bob = await memberLogin(a, NODES_SECRET, 'glossary-nodes-bob');
     const { roomId } = await joinRoom(a.app, alice.token, null);
     const speakerAtB = await TestClient.join(b, alice, roomId, 'en', { protocolVersion: 6 });
     const listenerAtB = await TestClient.join(b, bob, roomId, 'ja', { protocolVersion: 6 });

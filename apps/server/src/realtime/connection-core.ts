@@ -14,10 +14,11 @@ import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { CatchUpDeps } from './resume.js';
 import type { FrameLimitPolicy } from './frame-limits.js';
 import type { Presence } from './presence.js';
+import type { PresenceEvent } from './presence-event.js';
 import type { Returners } from './returners.js';
 import type { LogSampler } from '../log-sampler.js';
 import type { Departures } from './departures.js';
-import type { PresenceAnnouncer, PresenceEvent } from './presence-announcer.js';
+import type { PresenceAnnouncer } from './presence-announcer.js';
 import type { HubMember, RoomHub, UserMember } from './room-hub.js';
 import type { MetricsReport } from '../metrics/report.js';
 

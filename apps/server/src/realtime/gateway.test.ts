@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { dbOf } from '../test/seed.js';
+import { forgetSession } from '../test/seed.js';
 
 describe('socket handshake', () => {
   let server: TestServer;
@@ -27,7 +27,7 @@ describe('socket handshake', () => {
     const { sessionId } = await joinRoom(server.app, login.token, null);
     const url = `${server.wsBase}/xtalk_ws/${sessionId}?t=${login.token}`;
     // gone from the database: only the hand-off from the join can open this socket
-    await dbOf(server).query('delete from sessions where id = $1', [sessionId]);
+    await forgetSession(server, sessionId);
     const client = await TestClient.open(url);
     client.close();
     // the hand-off was used up: a reconnect reads the session, and finds none

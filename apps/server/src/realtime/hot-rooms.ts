@@ -1,7 +1,7 @@
 import { MEMBER_COUNT_PROTOCOL_VERSION, type SystemFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import type { Audience } from './envelope.js';
-import type { PresenceEvent } from './presence-announcer.js';
+import type { PresenceEvent } from './presence-event.js';
 
 /*
  * A hot room: one with more people than `hotAbove` (docs/decisions/0166). Naming every arrival to

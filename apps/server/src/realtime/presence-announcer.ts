@@ -2,6 +2,7 @@ import type { ServerFrame, SystemFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import type { Audience } from './envelope.js';
 import { createHotRooms, forCurrentClients, forOlderClients, type HotRooms } from './hot-rooms.js';
+import type { Person, PresenceEvent } from './presence-event.js';
 
 /*
  * JOIN and LEAVE, coalesced per room (docs/decisions/0110). Announced one by one, filling a room of n
@@ -17,13 +18,6 @@ import { createHotRooms, forCurrentClients, forOlderClients, type HotRooms } fro
  * after it for current clients, and a room above `hotAbove` people is a hot room (hot-rooms.ts): its names
  * go only to clients below protocol 7, and current clients get counts.
  */
-
-export type PresenceEvent = 'JOIN' | 'LEAVE';
-
-export interface Person {
-  username: string;
-  displayUsername: string;
-}
 
 export interface PresenceAnnouncer {
   announce(roomId: string, event: PresenceEvent, person: Person): Promise<void>;

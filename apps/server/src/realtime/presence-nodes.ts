@@ -1,5 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import type { Person } from './presence-announcer.js';
+import type { Person } from './presence-event.js';
 
 /*
  * Presence that heals when a node dies. Every node writes its share of the rooms' counts (people and

@@ -9,7 +9,7 @@ import {
   type UsernameUpdateFrame,
 } from '@xtalk/protocol';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { dbOf } from '../test/seed.js';
+import { setDisplayName } from '../test/seed.js';
 
 const isMessage = (text: string) => (frame: { type: string; message?: unknown }) =>
   frame.type === 'message' && frame.message === text;
@@ -176,7 +176,7 @@ describe('room protocol', () => {
     const b = await TestClient.join(server, bob, roomId);
     a.send({ type: 'setLanguage', language: 'ja', room: roomId });
     // a rename happens through the profile API; the frame asks the server to tell the room
-    await renameInDb(server, alice.user.userId, 'Alice');
+    await setDisplayName(server, alice.user.userId, 'Alice');
     a.send({
       type: 'updateUsername',
       username: alice.user.username,
@@ -196,7 +196,7 @@ describe('room protocol', () => {
     );
     expect(renamed.length).toBeGreaterThan(0);
     expect(renamed.every((frame) => frame.displayUsername === 'Alice')).toBe(true);
-    await renameInDb(server, alice.user.userId, null);
+    await setDisplayName(server, alice.user.userId, null);
     a.send({
       type: 'updateUsername',
       username: alice.user.username,
@@ -245,7 +245,3 @@ describe('room protocol', () => {
     }
   });
 });
-
-async function renameInDb(server: TestServer, userId: string, displayName: string | null) {
-  await dbOf(server).query('update users set display_name = $2 where id = $1', [userId, displayName]);
-}

@@ -8,7 +8,7 @@ import { createSessionHandoffs } from '../rooms/session-handoffs.js';
 import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
 import { recordingStatements } from '../test/recording-db.js';
 import { authoriseUpgrade } from './upgrade-auth.js';
-import { dbOf } from '../test/seed.js';
+import { dbOf, markMerged } from '../test/seed.js';
 
 /*
  * Who may open a socket (a connect's statements are most of its CPU). A bad token is refused
@@ -123,7 +123,7 @@ describe('authoriseUpgrade', () => {
   it('refuses the token of a user who no longer exists, or who was merged into another', async () => {
     const carol = await guestInRoom();
     const dave = await guestInRoom();
-    await dbOf(server).query('update users set merged_into = $2 where id = $1', [carol.userId, dave.userId]);
+    await markMerged(server, carol.userId, dave.userId);
     await expect(
       authoriseUpgrade(request(`/xtalk_ws/${carol.sessionId}?t=${carol.token}`), options),
     ).rejects.toMatchObject({ statusCode: 401, message: 'The user of this token no longer exists.' });

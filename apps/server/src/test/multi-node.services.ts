@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type {
   MessageEditedFrame,
   MessageFrame,
@@ -9,43 +9,24 @@ import type {
 import { FakeProvider } from '../ai/fake-provider.js';
 import { guestLogin, joinRoom, presenceOf, startServer, TestClient, type TestServer } from './harness.js';
 import { migrations } from '../store/migrations.js';
-import { scratchDatabase } from './scratch-database.js';
+import { serviceNodes } from './service-nodes.js';
 
 /*
  * `npm run test:services`: the same server against a real PostgreSQL and Redis, two nodes at once.
  * DATABASE_URL / REDIS_URL default to the local services; each run gets a database of its own.
  */
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const database = scratchDatabase('xtalk_test');
-const env = {
-  DATABASE_URL: database.url,
-  REDIS_URL: redisUrl,
-  AUTH_SECRET: 'services-test-secret-shared-by-both-nodes',
+const services = serviceNodes('xtalk_test', 2, {
   // a LEAVE waits this long (0140; the harness's default is none): the presence count is Redis's
   LEAVE_GRACE_SECONDS: '1.5',
-};
+});
+const { database, env } = services;
+let a: TestServer;
+let b: TestServer;
+beforeAll(() => {
+  [a, b] = services.nodes as [TestServer, TestServer];
+});
 
-describe('two nodes on PostgreSQL and Redis', () => {
-  let a: TestServer;
-  let b: TestServer;
-
-  beforeAll(async () => {
-    await database.create();
-    // both nodes migrate the empty database at once: the advisory lock lets one do it
-    [a, b] = await Promise.all([startServer(env), startServer(env)]);
-  });
-  afterAll(async () => {
-    await Promise.allSettled([a?.close(), b?.close()]);
-    await database.drop();
-  });
-
-  it('ran the migrations once on a real PostgreSQL', async () => {
-    const health = (await a.app.inject({ method: 'GET', url: '/api/health' })).json();
-    expect(health).toMatchObject({ db: 'postgres', bus: 'redis' });
-    const rows = await database.query<{ id: number }>('select id from schema_migrations order by id');
-    expect(rows.map((row) => row.id)).toEqual(migrations.map((migration) => migration.id));
-  });
-
+describe('two nodes on PostgreSQL and Redis: people on different nodes', () => {
   it('delivers messages, JOIN and LEAVE between people on different nodes', async () => {
     const alice = await guestLogin(a.app);
     const bob = await guestLogin(b.app);
@@ -113,52 +94,9 @@ describe('two nodes on PostgreSQL and Redis', () => {
     await atB.next((frame) => frame.type === 'message' && frame.message === 'joined on A, talking on B');
     atB.close();
   });
+});
 
-  it('gives unique, increasing ids to messages posted at once on both nodes', async () => {
-    const people = await Promise.all([
-      guestLogin(a.app),
-      guestLogin(a.app),
-      guestLogin(b.app),
-      guestLogin(b.app),
-    ]);
-    const { roomId } = await joinRoom(a.app, people[0]!.token, null);
-    const clients = await Promise.all(
-      people.map((person, i) => TestClient.join(i < 2 ? a : b, person, roomId)),
-    );
-    const perClient = 6;
-    clients.forEach((client, i) => {
-      for (let n = 0; n < perClient; n++)
-        client.send({ type: 'chat', language: 'en', message: `c${i} m${n}`, room: roomId });
-    });
-    const total = clients.length * perClient;
-    const watcher = clients[0]!;
-    await expect
-      .poll(() => watcher.messages().length, { timeout: 10_000, interval: 50 })
-      .toBeGreaterThanOrEqual(total);
-    const ids = (watcher.messages() as MessageFrame[]).map((frame) => frame.id);
-    expect(new Set(ids).size).toBe(total);
-    // Two publishers' frames may cross on Redis, but each node's room sequencer hands them out in
-    // offset order: every client sees the stored order live. Late joiners get it too, on either node.
-    for (const client of clients) {
-      await expect
-        .poll(() => client.messages().length, { timeout: 10_000, interval: 50 })
-        .toBeGreaterThanOrEqual(total);
-      // translations take offsets too, so the messages' offsets rise but need not be consecutive
-      const offsets = (client.messages() as MessageFrame[]).map((frame) => frame.offset!);
-      expect(offsets).toEqual([...offsets].sort((x, y) => x - y));
-      expect((client.messages() as MessageFrame[]).map((frame) => frame.id)).toEqual(
-        [...ids].sort((x, y) => x - y),
-      );
-    }
-    const byId = [...ids].sort((x, y) => x - y);
-    const late = await TestClient.join(b, people[3]!, roomId);
-    expect((late.messages() as MessageFrame[]).map((frame) => frame.id)).toEqual(byId);
-    const lateOnA = await TestClient.join(a, people[0]!, roomId);
-    expect((lateOnA.messages() as MessageFrame[]).map((frame) => frame.id)).toEqual(byId);
-    lateOnA.close();
-    for (const client of [...clients, late]) client.close();
-  });
-
+describe('two nodes on PostgreSQL and Redis: corrections across nodes', () => {
   it('carries a correction made on node A to listeners on node B: live, resumed, late and version 1', async () => {
     const V3 = { protocolVersion: 3 };
     const [alice, bob, carol, dave] = await Promise.all([
@@ -227,7 +165,9 @@ describe('two nodes on PostgreSQL and Redis', () => {
     });
     for (const client of [author, listener, old, back, late]) client.close();
   });
+});
 
+describe('two nodes on PostgreSQL and Redis: translation work across nodes', () => {
   it('a correction taken on one node stops the old translation running on another', async () => {
     const slow = { ...env, FAKE_AI_CHUNK_DELAY_MS: '20' };
     const [c, d] = await Promise.all([startServer(slow), startServer(slow)]);
@@ -262,6 +202,86 @@ describe('two nodes on PostgreSQL and Redis', () => {
     }
   });
 
+  it('speaks a translation for a listener on the other node, and not once they left (0137)', async () => {
+    // a third node whose engine calls the test can read; the listener is counted in Redis by node B
+    const provider = new FakeProvider();
+    const c = await startServer({ ...env, LANGUAGES: 'en,ja' }, { provider });
+    try {
+      const [author, listener] = [await guestLogin(c.app), await guestLogin(b.app)];
+      const { roomId } = await joinRoom(c.app, author.token, null);
+      const atC = await TestClient.join(c, author, roomId, 'en');
+      const atB = await TestClient.join(b, listener, roomId, 'ja');
+      await atC.next(presenceOf('JOIN', listener.user.username)); // announced once node B has counted the listener
+      atC.send({ type: 'chat', language: 'en', message: 'heard on node B', room: roomId });
+      await expect.poll(() => atB.binary.length, { timeout: 5000 }).toBe(1);
+      atB.close();
+      await atC.next(presenceOf('LEAVE', listener.user.username)); // announced once node B no longer counts her
+      atC.send({ type: 'chat', language: 'en', message: 'no one left to hear', room: roomId });
+      await atC.next(
+        (frame) => frame.type === 'translationComplete' && frame.fullText === '[ja] no one left to hear',
+      );
+      atC.close();
+    } finally {
+      await c.close(); // waits for the translation work still running, speech included
+    }
+    const spoken = provider.calls.filter((call) => call.task === 'speech').map((call) => call.text);
+    expect(spoken).toEqual(['[ja] heard on node B']);
+  });
+});
+
+describe('two nodes on PostgreSQL and Redis: one database and one bus for both nodes', () => {
+  it('ran the migrations once on a real PostgreSQL', async () => {
+    const health = (await a.app.inject({ method: 'GET', url: '/api/health' })).json();
+    expect(health).toMatchObject({ db: 'postgres', bus: 'redis' });
+    const rows = await database.query<{ id: number }>('select id from schema_migrations order by id');
+    expect(rows.map((row) => row.id)).toEqual(migrations.map((migration) => migration.id));
+  });
+
+  it('gives unique, increasing ids to messages posted at once on both nodes', async () => {
+    const people = await Promise.all([
+      guestLogin(a.app),
+      guestLogin(a.app),
+      guestLogin(b.app),
+      guestLogin(b.app),
+    ]);
+    const { roomId } = await joinRoom(a.app, people[0]!.token, null);
+    const clients = await Promise.all(
+      people.map((person, i) => TestClient.join(i < 2 ? a : b, person, roomId)),
+    );
+    const perClient = 6;
+    clients.forEach((client, i) => {
+      for (let n = 0; n < perClient; n++)
+        client.send({ type: 'chat', language: 'en', message: `c${i} m${n}`, room: roomId });
+    });
+    const total = clients.length * perClient;
+    const watcher = clients[0]!;
+    await expect
+      .poll(() => watcher.messages().length, { timeout: 10_000, interval: 50 })
+      .toBeGreaterThanOrEqual(total);
+    const ids = (watcher.messages() as MessageFrame[]).map((frame) => frame.id);
+    expect(new Set(ids).size).toBe(total);
+    // Two publishers' frames may cross on Redis, but each node's room sequencer hands them out in
+    // offset order: every client sees the stored order live. Late joiners get it too, on either node.
+    for (const client of clients) {
+      await expect
+        .poll(() => client.messages().length, { timeout: 10_000, interval: 50 })
+        .toBeGreaterThanOrEqual(total);
+      // translations take offsets too, so the messages' offsets rise but need not be consecutive
+      const offsets = (client.messages() as MessageFrame[]).map((frame) => frame.offset!);
+      expect(offsets).toEqual([...offsets].sort((x, y) => x - y));
+      expect((client.messages() as MessageFrame[]).map((frame) => frame.id)).toEqual(
+        [...ids].sort((x, y) => x - y),
+      );
+    }
+    const byId = [...ids].sort((x, y) => x - y);
+    const late = await TestClient.join(b, people[3]!, roomId);
+    expect((late.messages() as MessageFrame[]).map((frame) => frame.id)).toEqual(byId);
+    const lateOnA = await TestClient.join(a, people[0]!, roomId);
+    expect((lateOnA.messages() as MessageFrame[]).map((frame) => frame.id)).toEqual(byId);
+    lateOnA.close();
+    for (const client of [...clients, late]) client.close();
+  });
+
   it('gives joiners on one node every message posted on the other around their join, once each (0134)', async () => {
     // node A shares a room's recent window among its joiners while it has delivered nothing past it;
     // messages posted on node B as each one joins must reach it once: in its replay or live, never neither
@@ -291,32 +311,6 @@ describe('two nodes on PostgreSQL and Redis', () => {
     atB.close();
   });
 
-  it('speaks a translation for a listener on the other node, and not once they left (0137)', async () => {
-    // a third node whose engine calls the test can read; the listener is counted in Redis by node B
-    const provider = new FakeProvider();
-    const c = await startServer({ ...env, LANGUAGES: 'en,ja' }, { provider });
-    try {
-      const [author, listener] = [await guestLogin(c.app), await guestLogin(b.app)];
-      const { roomId } = await joinRoom(c.app, author.token, null);
-      const atC = await TestClient.join(c, author, roomId, 'en');
-      const atB = await TestClient.join(b, listener, roomId, 'ja');
-      await atC.next(presenceOf('JOIN', listener.user.username)); // announced once node B has counted the listener
-      atC.send({ type: 'chat', language: 'en', message: 'heard on node B', room: roomId });
-      await expect.poll(() => atB.binary.length, { timeout: 5000 }).toBe(1);
-      atB.close();
-      await atC.next(presenceOf('LEAVE', listener.user.username)); // announced once node B no longer counts her
-      atC.send({ type: 'chat', language: 'en', message: 'no one left to hear', room: roomId });
-      await atC.next(
-        (frame) => frame.type === 'translationComplete' && frame.fullText === '[ja] no one left to hear',
-      );
-      atC.close();
-    } finally {
-      await c.close(); // waits for the translation work still running, speech included
-    }
-    const spoken = provider.calls.filter((call) => call.task === 'speech').map((call) => call.text);
-    expect(spoken).toEqual(['[ja] heard on node B']);
-  });
-
   it('keeps rooms, messages and logins across a restart of both nodes', async () => {
     const alice = await guestLogin(a.app);
     const { roomId } = await joinRoom(a.app, alice.token, null);
@@ -326,6 +320,7 @@ describe('two nodes on PostgreSQL and Redis', () => {
     await Promise.all([a.close(), b.close()]);
     expect(await client.closed()).toBe(1012);
     [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    services.nodes.splice(0, 2, a, b);
     const again = await TestClient.join(b, alice, roomId);
     expect(again.messages().map((frame) => (frame as MessageFrame).message)).toEqual(['survives']);
     again.close();

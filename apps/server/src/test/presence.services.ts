@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisPresence } from '../realtime/presence.js';
 import { nodeShares, startNodeHeartbeat } from '../realtime/presence-nodes.js';
-import type { Person } from '../realtime/presence-announcer.js';
+import type { Person } from '../realtime/presence-event.js';
 import { checkPresence } from './presence-checks.js';
 
 /* `npm run test:services`: presence in Redis, shared by the nodes, held to the same checks as in memory. */

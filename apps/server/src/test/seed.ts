@@ -19,6 +19,21 @@ export async function userIdOf(server: TestServer, username: string): Promise<st
   return rows[0]!.id;
 }
 
+/** Forgets a room session as its expiry does, leaving what a join handed over. */
+export async function forgetSession(server: TestServer, sessionId: string): Promise<void> {
+  await dbOf(server).query('delete from sessions where id = $1', [sessionId]);
+}
+
+/** A user's display name set apart from the username, as some providers leave it (no API does). */
+export async function setDisplayName(server: TestServer, userId: string, name: string | null): Promise<void> {
+  await dbOf(server).query('update users set display_name = $2 where id = $1', [userId, name]);
+}
+
+/** Marks a user merged into another without moving anything: its tokens must sign no one in. */
+export async function markMerged(server: TestServer, fromId: string, intoId: string): Promise<void> {
+  await dbOf(server).query('update users set merged_into = $2 where id = $1', [fromId, intoId]);
+}
+
 /** Every account's balance equals the sum of its rows, and no part is below zero. */
 export async function expectBalancesEqualSumOfRows(db: Db): Promise<void> {
   const { rows } = await db.query<{ user_id: string; free: string; premium: string; sf: string; sp: string }>(

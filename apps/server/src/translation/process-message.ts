@@ -1,6 +1,7 @@
 import type { ContextMessage } from '../ai/provider.js';
 import { roomGlossary } from './glossary.js';
-import { digest, storedOffset, type TaskContext } from './task-context.js';
+import { digest } from './engine-usage.js';
+import { storedOffset, type TaskContext } from './task-context.js';
 import { translateInto } from './translate-into.js';
 import type { Job } from './types.js';
 import { noteLanguageFor, writeNote } from './write-note.js';

@@ -1,9 +1,13 @@
-import { AiError } from '../ai/provider.js';
+import { AiError, type AiProvider, type Logger } from '../ai/provider.js';
 import { encodeWav, isWav, readWavInfo, wavToMonoFloat32, wavToOggOpus } from '../audio/index.js';
 import { afterSentences } from './clip-translator.js';
-import { characters, digest, type TaskContext } from './task-context.js';
+import type { EngineCall } from './engine-call.js';
+import { characters, digest } from './engine-usage.js';
+import type { LruCache } from './lru.js';
+import type { ReportFailure } from './notices.js';
+import type { RoomOutput } from './ports.js';
 import { createSentenceSplitter, splitSentences } from './sentences.js';
-import type { Job } from './types.js';
+import type { Job, PipelineEvent } from './types.js';
 
 /*
  * One translation spoken sentence by sentence (decision 0158). Each sentence is synthesised, charged to the
@@ -14,6 +18,17 @@ import type { Job } from './types.js';
  * sentence the author cannot pay for, an engine that fails) ends the speaking: one notice, no later
  * sentence.
  */
+
+/** What a stream reads of the context its message's tasks share (task-context.ts). */
+export interface SpeechContext {
+  provider: AiProvider;
+  output: RoomOutput;
+  logger: Logger;
+  audioCache: LruCache<Uint8Array>;
+  emit: (event: Omit<PipelineEvent, 'at'>) => void;
+  callEngine: EngineCall;
+  reportFailure: ReportFailure;
+}
 
 export interface SpeechOwner {
   roomId: string;
@@ -43,7 +58,7 @@ export class SpeechStream {
   private failure: unknown;
 
   constructor(
-    private readonly ctx: TaskContext,
+    private readonly ctx: SpeechContext,
     private readonly owner: SpeechOwner,
     /** Whether anyone listens in the language; asked once, before the first sentence is made. */
     private readonly listening: Promise<boolean>,

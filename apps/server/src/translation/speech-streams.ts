@@ -1,6 +1,7 @@
-import { SpeechStream, type SpeechOwner } from './speech-stream.js';
+import type { AiTask } from '../ai/provider.js';
+import type { TranslationServiceOptions } from './options.js';
 import type { Listeners } from './ports.js';
-import type { TaskContext } from './task-context.js';
+import { SpeechStream, type SpeechContext, type SpeechOwner } from './speech-stream.js';
 import type { Job } from './types.js';
 
 /*
@@ -17,7 +18,15 @@ export interface ClipSpeaker {
   username: string;
 }
 
-export function createSpeechStreams(ctx: () => TaskContext) {
+/** What the streams read of the context the message tasks share, beside what each stream reads. */
+export interface SpeechStreamsContext extends SpeechContext {
+  options: TranslationServiceOptions;
+  languages: readonly string[];
+  supported: (task: AiTask, language: string) => boolean;
+  listeners?: Listeners;
+}
+
+export function createSpeechStreams(ctx: () => SpeechStreamsContext) {
   const clips = new Map<string, SpeechStream>();
   const keyOf = (roomId: string, clipId: string, language: string) =>
     `${roomId}\u0000${clipId}\u0000${language}`;

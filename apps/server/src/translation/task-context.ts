@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { AiProvider, AiTask, Logger } from '../ai/provider.js';
 import type { ClipTranslator } from './clip-translator.js';
 import type { EngineCall } from './engine-call.js';
 import type { LruCache } from './lru.js';
 import type { Send, ReportFailure } from './notices.js';
 import type { TranslationServiceOptions } from './options.js';
-import type { GlossaryPort, Listeners, RoomOutput, TranslationStore, Usage } from './ports.js';
+import type { GlossaryPort, Listeners, RoomOutput, TranslationStore } from './ports.js';
 import type { SpeechStreams } from './speech-streams.js';
 import type { Job, PipelineEvent } from './types.js';
 
@@ -32,27 +31,6 @@ export interface TaskContext {
   glossary?: GlossaryPort;
   /** The translations being spoken, sentence by sentence. */
   speech?: SpeechStreams;
-}
-
-export function characters(text: string): number {
-  return [...text].length;
-}
-
-/** Cache key for an engine answer. */
-export function digest(parts: unknown): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
-}
-
-/** What one engine call for `job` is metered as. */
-export function usageOf(job: Job, task: Usage['task'], extra: Partial<Usage>): Usage {
-  return {
-    userId: job.author.userId,
-    username: job.message.username,
-    roomId: job.roomId,
-    task,
-    messageId: job.message.id,
-    ...extra,
-  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ContextMessage } from '../ai/provider.js';
 import { AiError } from '../ai/provider.js';
-import { characters, digest, storedOffset, usageOf, type TaskContext } from './task-context.js';
+import { characters, digest, usageOf } from './engine-usage.js';
+import { storedOffset, type TaskContext } from './task-context.js';
 import { termsOf } from './glossary.js';
 import { checkCurrent, SupersededError } from './supersede.js';
 import type { Job } from './types.js';

@@ -1,5 +1,6 @@
 import type { ContextMessage } from '../ai/provider.js';
-import { characters, digest, usageOf, type TaskContext } from './task-context.js';
+import { characters, digest, usageOf } from './engine-usage.js';
+import type { TaskContext } from './task-context.js';
 import type { Job } from './types.js';
 
 /**

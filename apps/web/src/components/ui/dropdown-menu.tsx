@@ -1,7 +1,7 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useLayoutEffect, useRef } from 'react';
 import { cn } from '../../lib/cn';
-import type { MenuProps } from './menu';
+import type { MenuProps } from './menu-props';
 
 const itemClass =
   'flex w-full cursor-pointer items-center gap-3 px-4 py-2 text-left text-sm text-slate-700 outline-none select-none data-[highlighted]:bg-slate-100 dark:text-slate-200 dark:data-[highlighted]:bg-slate-800';

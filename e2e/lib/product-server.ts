@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../apps/server/src/test/free-port.js';
+import { assertNoIssuedSecretsIn } from './issued-secrets.js';
+
+/*
+ * The built product as a person gets it: `apps/server/dist/server.js` in a child process, so that it can
+ * be killed and restarted mid-test, with the fake AI engine and the per-address limits lifted.
+ */
+
+const root = resolve(import.meta.dirname, '../..');
+
+export class ProductServer {
+  private child: ChildProcess | undefined;
+  readonly log: string[] = [];
+
+  private constructor(
+    readonly port: number,
+    readonly dataDir: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  /** `port`: when other servers must know the address first; a free one by default. */
+  static async start(env: Record<string, string> = {}, port?: number): Promise<ProductServer> {
+    const server = new ProductServer(
+      port ?? (await freePort()),
+      mkdtempSync(join(tmpdir(), 'xtalk-e2e-')),
+      env,
+    );
+    await server.boot();
+    return server;
+  }
+
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async boot(): Promise<void> {
+    const child = spawn(process.execPath, [join(root, 'apps/server/dist/server.js')], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(this.port),
+        HOST: '127.0.0.1',
+        DATA_DIR: this.dataDir,
+        ALTCHA_COST: '300',
+        AI_PROVIDER: 'fake',
+        // every request's line too: the log is checked for the secrets the run's browsers used
+        LOG_LEVEL: 'info',
+        // every browser / load client connects from 127.0.0.1: lift the per-address limits (the per-user
+        // ones stay at their defaults)
+        RATE_LIMIT_BOTCHECK_PER_MINUTE: '100000',
+        GUESTS_PER_MINUTE_PER_IP: '100000',
+        RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000',
+        RATE_LIMIT_API_PER_MINUTE_PER_IP: '100000',
+        MAX_SOCKETS_PER_IP: '100000',
+        ...this.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout?.on('data', (data: Buffer) => this.log.push(data.toString()));
+    child.stderr?.on('data', (data: Buffer) => this.log.push(data.toString()));
+    // a cold start (PGlite's first open, migrations) takes 20-30 s on a loaded 2-core machine
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`server exited early:\n${this.log.join('')}`);
+      try {
+        const response = await fetch(`${this.url}/api/health`);
+        if (response.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // a server that never answered must not outlive the test run that gave up on it
+    child.kill('SIGKILL');
+    throw new Error(`server did not start:\n${this.log.join('')}`);
+  }
+
+  /** SIGTERM, as a deploy would; resolves with the exit code once the process is gone. */
+  async stop(): Promise<number | null> {
+    const child = this.child;
+    // a killed child has a signal and no exit code
+    if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    return exited;
+  }
+
+  /** SIGKILL: no drain, no goodbye; the kernel cuts its sockets. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  async restart(): Promise<void> {
+    const code = await this.stop();
+    if (code !== 0) throw new Error(`server did not shut down cleanly (exit ${code}):\n${this.log.join('')}`);
+    await this.boot();
+  }
+
+  /** Stops the server and checks that its log, over all its starts, holds no secret the run used. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    rmSync(this.dataDir, { recursive: true, force: true });
+    assertNoIssuedSecretsIn(this.log.join(''));
+  }
+}
