@@ -1,4 +1,4 @@
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { authStore } from '../../../lib/auth-session';
 import { requestErrorText } from '../../../lib/error-text';
 import { getLanguage, translate } from '../../../lib/i18n';
