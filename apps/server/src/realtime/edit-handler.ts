@@ -1,4 +1,5 @@
-import type { EditMessageFrame, RetranslateFrame } from '@xtalk/protocol';
+import { randomUUID } from 'node:crypto';
+import type { EditMessageFrame, ErrorCode, ErrorFrame, RetranslateFrame } from '@xtalk/protocol';
 import type { ConnectionCore } from './connection-core.js';
 
 /*
@@ -18,13 +19,22 @@ export async function editMessage(core: ConnectionCore, frame: EditMessageFrame)
   if (!outcome.ok) core.sendError(outcome.code, outcome.message);
 }
 
-/** retranslate (protocol 7): the author's "Try again" for a message's failed translations. */
+/**
+ * retranslate (protocol 7): the author's "Try again" for a message's failed translations. A frame without
+ * a requestId is an ask of its own; a refusal names the request it answers.
+ */
 export async function retranslate(core: ConnectionCore, frame: RetranslateFrame) {
   if (core.state !== 'joined') return core.sendError('not_joined', 'Send setUsername before retrying.');
+  const { requestId = randomUUID() } = frame;
   const outcome = await core.deps.chat.retranslate({
     roomId: core.roomId,
     userId: core.user.id,
     id: frame.id,
+    requestId,
   });
-  if (!outcome.ok) core.sendError(outcome.code, outcome.message);
+  if (outcome.ok) return;
+  const answer = 'refusal' in outcome ? outcome.refusal : errorOf(outcome.code, outcome.message);
+  core.sendFrame(frame.requestId ? { ...answer, requestId: frame.requestId } : answer);
 }
+
+const errorOf = (code: ErrorCode, message: string): ErrorFrame => ({ type: 'error', code, message });

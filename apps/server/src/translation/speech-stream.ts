@@ -1,7 +1,7 @@
 import { AiError } from '../ai/provider.js';
 import { encodeWav, isWav, readWavInfo, wavToMonoFloat32, wavToOggOpus } from '../audio/index.js';
 import { afterSentences } from './clip-translator.js';
-import { characters, digest, type TaskContext } from './task-context.js';
+import { characters, chargeKeyOf, digest, type TaskContext } from './task-context.js';
 import { createSentenceSplitter, splitSentences } from './sentences.js';
 import type { Job } from './types.js';
 
@@ -139,6 +139,7 @@ export class SpeechStream {
             characters: characters(text),
             language: owner.language,
             ...(owner.job ? { messageId: owner.job.message.id } : {}),
+            ...chargeKeyOf(owner.job, 'speech', owner.language, seq),
           },
           async (signal) => {
             const audio = await ctx.provider.synthesize({ text, language: owner.language, signal });
