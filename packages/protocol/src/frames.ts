@@ -298,7 +298,7 @@ export const errorFrame = z.object({
   clientId: z.string().optional(),
   /** A refused streamed voice clip's id (voiceStart, its pieces, voiceEnd). */
   clipId: z.string().optional(),
-  /** A refused or failed summary's or retranslate's request id, when it had one. */
+  /** A refused or failed summary's request id (protocol 6), when it had one. */
   requestId: z.string().optional(),
 });
 export type ErrorFrame = z.infer<typeof errorFrame>;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EditMessageFrame, ErrorCode, ErrorFrame, RetranslateFrame } from '@xtalk/protocol';
+import type { EditMessageFrame, RetranslateFrame } from '@xtalk/protocol';
 import type { ConnectionCore } from './connection-core.js';
 
 /*
@@ -21,7 +21,8 @@ export async function editMessage(core: ConnectionCore, frame: EditMessageFrame)
 
 /**
  * retranslate (protocol 7): the author's "Try again" for a message's failed translations. A frame without
- * a requestId is an ask of its own; a refusal names the request it answers.
+ * a requestId is an ask of its own. A refusal does not echo the id: an error with a requestId answers a
+ * summary, and clients already read it so.
  */
 export async function retranslate(core: ConnectionCore, frame: RetranslateFrame) {
   if (core.state !== 'joined') return core.sendError('not_joined', 'Send setUsername before retrying.');
@@ -33,8 +34,6 @@ export async function retranslate(core: ConnectionCore, frame: RetranslateFrame)
     requestId,
   });
   if (outcome.ok) return;
-  const answer = 'refusal' in outcome ? outcome.refusal : errorOf(outcome.code, outcome.message);
-  core.sendFrame(frame.requestId ? { ...answer, requestId: frame.requestId } : answer);
+  if ('refusal' in outcome) core.sendFrame(outcome.refusal);
+  else core.sendError(outcome.code, outcome.message);
 }
-
-const errorOf = (code: ErrorCode, message: string): ErrorFrame => ({ type: 'error', code, message });
