@@ -130,6 +130,8 @@ export interface Job extends PausableJob, SupersedableJob {
   author: Author;
   /** A "Try again" request's key: its engine calls are paid under keys made from it (paid once). */
   chargeKey?: string;
+  /** The room was told of an engine failure of this job (its hint's failure is then not told again). */
+  failureTold?: boolean;
   /** The room's glossary as it was when the message's work started. */
   glossary?: Glossary;
 }
