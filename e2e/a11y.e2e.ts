@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { enterAsGuest, newPerson, productInBrowser, say } from './harness.js';
+import { enterAsGuest, messageWith, newPerson, productInBrowser, say } from './harness.js';
 
 /*
  * Accessibility: axe finds no serious or critical violation on any screen, in either language
@@ -44,6 +44,16 @@ describe('accessibility (axe)', () => {
         await page.getByTestId('message').nth(1).waitFor();
         await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 10_000 });
         await check('room');
+
+        // a failed translation's mark with the author's Try again, its reason open (the fake engine
+        // fails this text on every attempt)
+        const failedText = 'This will !fail';
+        await say(page, failedText);
+        const failed = messageWith(page, failedText);
+        await failed.getByTestId('retranslate').waitFor({ timeout: 30_000 });
+        await failed.getByTestId('translation-failed').locator('button[aria-expanded]').click();
+        await failed.getByRole('note').waitFor();
+        await check('failure mark');
 
         const dialogs: Array<[string, () => Promise<void>]> = [
           ['invite', () => page.getByTestId('invite-button').click()],
