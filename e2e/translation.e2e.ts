@@ -81,16 +81,18 @@ describe('translations in the browser', () => {
     // the hint fails as well as the translation, as when the engine is down
     const text = 'everything will !failall here';
     await say(alice.page, text);
-    const failure = bob.page
-      .locator('[data-sonner-toast]')
-      .filter({ hasText: 'Translation into Japanese failed.' });
-    await failure.waitFor({ timeout: 20_000 });
-    // the mark follows the notice; a hint's failure told after it would be left out of the toast anyway
-    await messageWith(bob.page, text).getByTestId('translation-failed').waitFor({ timeout: 20_000 });
+    // the author's mark follows the notice on the same socket; a hint's failure told after it would be
+    // left out of the toast anyway
+    await messageWith(alice.page, text).getByTestId('translation-failed').waitFor({ timeout: 20_000 });
+    const failure = alice.page.locator('[data-sonner-toast]');
     expect(await failure.textContent()).toBe(
       'Translation into Japanese failed. The message is shown as written.',
     );
-    expect(await bob.page.locator('[data-sonner-toast]').count()).toBe(1);
+    expect(await failure.count()).toBe(1);
+    await bob.page
+      .locator('[data-sonner-toast]')
+      .filter({ hasText: 'Translation into Japanese failed.' })
+      .waitFor({ timeout: 20_000 });
     await alice.context.close();
     await bob.context.close();
   });
