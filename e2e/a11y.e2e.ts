@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { productInBrowser } from './block-hooks.js';
 import { enterAsGuest, newPerson } from './lib/people.js';
-import { say } from './lib/room.js';
+import { messageWith, say } from './lib/room.js';
 
 /*
  * Accessibility: axe finds no serious or critical violation on any screen, in either language
@@ -46,6 +46,16 @@ describe('accessibility (axe)', () => {
         await page.getByTestId('message').nth(1).waitFor();
         await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 10_000 });
         await check('room');
+
+        // a failed translation's mark with the author's Try again, its reason open (the fake engine
+        // fails this text on every attempt)
+        const failedText = 'This will !fail';
+        await say(page, failedText);
+        const failed = messageWith(page, failedText);
+        await failed.getByTestId('retranslate').waitFor({ timeout: 30_000 });
+        await failed.getByTestId('translation-failed').locator('button[aria-expanded]').click();
+        await failed.getByRole('note').waitFor();
+        await check('failure mark');
 
         const dialogs: Array<[string, () => Promise<void>]> = [
           ['invite', () => page.getByTestId('invite-button').click()],

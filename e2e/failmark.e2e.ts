@@ -3,8 +3,33 @@ import {
   startFakeOpenAiServer,
   type FakeOpenAiServer,
 } from '../apps/server/src/ai/testing/fake-openai-server.js';
+import type { BrowserContext, Page } from 'playwright-core';
 import { productInBrowser } from './block-hooks.js';
 import { messageWith, say, twoGuestsInRoom } from './lib/room.js';
+
+/** Records every toast the page adds, from its first paint: an exact count, with no sleep. */
+function recordToasts(context: BrowserContext) {
+  return context.addInitScript(() => {
+    const toasts: Element[] = [];
+    Object.assign(window, { recordedToasts: toasts });
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          if (node.matches('[data-sonner-toast]')) toasts.push(node);
+          toasts.push(...node.querySelectorAll('[data-sonner-toast]'));
+        }
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+/** The words of every failure toast the page added (one per element, whatever it became). */
+const failureToasts = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { recordedToasts: Element[] }).recordedToasts
+      .map((toast) => toast.textContent ?? '')
+      .filter((text) => /fail|hint|engine|失敗|ヒント|エンジン/i.test(text)),
+  );
 
 /*
  * A translation that failed leaves a mark that survives a reload, and its author's "Try again" makes it
@@ -28,9 +53,13 @@ describe('a failed translation in the browser', () => {
   }));
 
   it('marks it for the listener, keeps the mark over a reload, and the author’s Try again redoes it', async () => {
-    const { alice, bob } = await twoGuestsInRoom(product.browser, product.server.url, (person) =>
-      person.context.addInitScript(() => localStorage.setItem('lang', 'ja')),
-    );
+    const { alice, bob } = await twoGuestsInRoom(product.browser, product.server.url, async (person) => {
+      await recordToasts(person.context);
+      await person.context.addInitScript(() => localStorage.setItem('lang', 'ja'));
+    });
+    await recordToasts(alice.context);
+    await alice.page.reload();
+    await alice.page.getByTestId('chat-input').waitFor();
     const text = 'good morning everyone';
     await say(alice.page, text);
     const bobsMessage = messageWith(bob.page, text);
@@ -38,6 +67,13 @@ describe('a failed translation in the browser', () => {
     expect(await bobsMessage.getByTestId('retranslate').count()).toBe(0);
     const retry = messageWith(alice.page, text).getByRole('button', { name: 'Try again' });
     await retry.waitFor({ timeout: 30_000 });
+    // one toast each, the engine's answer first; the hint that failed with it is not told
+    expect(await failureToasts(bob.page)).toEqual([
+      'AIエンジンがエラーを返しました（HTTP 500）。日本語への翻訳に失敗しました。メッセージは原文のまま表示されます。',
+    ]);
+    expect(await failureToasts(alice.page)).toEqual([
+      'The AI engine answered with an error (HTTP 500). Translation into Japanese failed. The message is shown as written.',
+    ]);
 
     await bob.page.reload();
     await messageWith(bob.page, text)

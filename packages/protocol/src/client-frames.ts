@@ -73,11 +73,14 @@ export const editMessageFrame = z.object({
 
 /**
  * "Try again" (protocol 7): the author asks for the failed translations of one of their messages in this
- * room to be made again, paid as any translation.
+ * room to be made again, paid as any translation. `requestId`, the client's id for this ask, makes it paid
+ * once however often the frame is sent (docs/decisions/0186-try-again-paid-up-front.md); without it each
+ * frame is an ask of its own.
  */
 export const retranslateFrame = z.object({
   type: z.literal('retranslate'),
   id: z.number().int(),
+  requestId: clientIdField.optional(),
 });
 export type RetranslateFrame = z.infer<typeof retranslateFrame>;
 

@@ -44,7 +44,8 @@ export const MEMBER_COUNT_PROTOCOL_VERSION = 7;
 export const CLIENT_ID_REQUIRED_PROTOCOL_VERSION = 7;
 /**
  * The first version whose server takes retranslate ("Try again") and keeps a message's failed languages
- * (`failedTranslations`; docs/decisions/0170-failed-translations-kept.md).
+ * (`failedTranslations`; docs/decisions/0170-failed-translations-kept.md). An older client gets its
+ * messages without the field (docs/decisions/0186-try-again-paid-up-front.md).
  */
 export const RETRANSLATE_PROTOCOL_VERSION = 7;
 /** The first version that understands glossaryUpdated (older clients are not sent it). */

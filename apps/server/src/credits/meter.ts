@@ -49,23 +49,26 @@ export function createCreditMeter(deps: CreditMeterDeps): Meter & { close(): voi
     wakeUps.set(userId, timer);
   }
 
+  async function refusal(userId: string): Promise<InsufficientCreditsError> {
+    wakeAtMidnight(userId);
+    const guest = await deps.isGuest(userId);
+    return new InsufficientCreditsError(guest ? GUEST_LIMIT_NOTICE : NO_CREDITS_NOTICE, guest);
+  }
+
   return {
     async charge(usage: Usage): Promise<Charge> {
       const amount = creditCost(usage.task, unitsOf(usage));
       const reference = [usage.roomId, usage.messageId, usage.language].filter((part) => part !== undefined);
       const spent = await ledger.spend({
         userId: usage.userId,
-        // one charge per engine call, never retried by a client: a fresh key each time
-        key: `spend:${randomUUID()}`,
+        // one charge per engine call: a fresh key each time, unless the call is part of a request that
+        // a client may send again (the ledger answers a key it has seen with the row it made)
+        key: `spend:${usage.key ?? randomUUID()}`,
         cause: usage.task,
         reference: reference.join('/'),
         amount,
       });
-      if (!spent.ok) {
-        wakeAtMidnight(usage.userId);
-        const guest = await deps.isGuest(usage.userId);
-        throw new InsufficientCreditsError(guest ? GUEST_LIMIT_NOTICE : NO_CREDITS_NOTICE, guest);
-      }
+      if (!spent.ok) throw await refusal(usage.userId);
       const txnId = spent.txn.id;
       deps.metrics?.creditsSpent(amount);
       return {
@@ -80,6 +83,13 @@ export function createCreditMeter(deps: CreditMeterDeps): Meter & { close(): voi
           deps.metrics?.creditsRefunded(amount);
         },
       };
+    },
+    async affords(usages: readonly Usage[]): Promise<void> {
+      const [first] = usages;
+      if (!first) return;
+      const amount = usages.reduce((sum, usage) => sum + creditCost(usage.task, unitsOf(usage)), 0);
+      const { free, premium } = await ledger.balance(first.userId);
+      if (free + premium < amount) throw await refusal(first.userId);
     },
     close() {
       for (const timer of wakeUps.values()) clearTimeout(timer);

@@ -14,7 +14,7 @@ export function createChat(
   config: Config,
   rooms: RoomsRepo,
   hub: RoomHub,
-  translation: Pick<TranslationService, 'onMessage' | 'onEdited'>,
+  translation: Pick<TranslationService, 'onMessage' | 'onEdited' | 'retranslate'>,
   log: FastifyBaseLogger,
 ) {
   const fairRooms = createFairRooms({
@@ -25,6 +25,7 @@ export function createChat(
     broadcast: hub.broadcast,
     onStored: translation.onMessage,
     onEdited: translation.onEdited,
+    onRetranslate: translation.retranslate,
   };
   const chat = createChatService(rooms, outlets, log);
   const posting = withFairRooms(chat, fairRooms, config.ROOM_QUEUE_MAX);

@@ -21,7 +21,7 @@ import type { HubMember, UserMember } from './room-hub.js';
 import { join } from './connection-join.js';
 import { failureAnswer } from './frame-failure.js';
 import { editMessage, retranslate } from './edit-handler.js';
-import { jsonForVersion, readsFramesAsServed } from './legacy-frames.js';
+import { answerForVersion, jsonForVersion, readsFramesAsServed } from './legacy-frames.js';
 import { chat, checkRoom, setLanguage, updateUsername } from './frame-handlers.js';
 import type { PeerSocket } from './peer-socket.js';
 import {
@@ -187,7 +187,7 @@ export class Connection implements ConnectionCore {
   }
 
   sendFrame(frame: ServerFrame) {
-    this.sendText(JSON.stringify(frame));
+    this.sendText(JSON.stringify(answerForVersion(frame, this.protocolVersion)));
   }
 
   sendError(code: ErrorCode, message: string, clientId?: string) {

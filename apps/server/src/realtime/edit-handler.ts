@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EditMessageFrame, RetranslateFrame } from '@xtalk/protocol';
 import type { ConnectionCore } from './connection-core.js';
 
@@ -18,13 +19,21 @@ export async function editMessage(core: ConnectionCore, frame: EditMessageFrame)
   if (!outcome.ok) core.sendError(outcome.code, outcome.message);
 }
 
-/** retranslate (protocol 7): the author's "Try again" for a message's failed translations. */
+/**
+ * retranslate (protocol 7): the author's "Try again" for a message's failed translations. A frame without
+ * a requestId is an ask of its own. A refusal does not echo the id: an error with a requestId answers a
+ * summary, and clients already read it so.
+ */
 export async function retranslate(core: ConnectionCore, frame: RetranslateFrame) {
   if (core.state !== 'joined') return core.sendError('not_joined', 'Send setUsername before retrying.');
+  const { requestId = randomUUID() } = frame;
   const outcome = await core.deps.chat.retranslate({
     roomId: core.roomId,
     userId: core.user.id,
     id: frame.id,
+    requestId,
   });
-  if (!outcome.ok) core.sendError(outcome.code, outcome.message);
+  if (outcome.ok) return;
+  if ('refusal' in outcome) core.sendFrame(outcome.refusal);
+  else core.sendError(outcome.code, outcome.message);
 }

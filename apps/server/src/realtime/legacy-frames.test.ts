@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { messageFrame, type MessageEditedFrame, type ServerFrame, type SystemFrame } from '@xtalk/protocol';
-import { framesForVersion, jsonForVersion } from './legacy-frames.js';
+import {
+  messageFrame,
+  RETRANSLATE_PROTOCOL_VERSION,
+  type MessageEditedFrame,
+  type MessageFrame,
+  type ServerFrame,
+  type SystemFrame,
+} from '@xtalk/protocol';
+import { answerForVersion, framesForVersion, jsonForVersion } from './legacy-frames.js';
 
 const edit: MessageEditedFrame = {
   type: 'messageEdited',
@@ -69,6 +76,34 @@ describe('frames for older protocol versions', () => {
     expect(jsonForVersion(quoting, 3)[0]).toBe(quoting);
     const chunk = Buffer.from(JSON.stringify({ type: 'translationChunk', originalTimestamp: 1000 }));
     expect(jsonForVersion(chunk, 3)[0]).toBe(chunk);
+  });
+
+  it('sends a message its failed languages only from version 7, as frame and as serialised', () => {
+    const failed: MessageFrame = {
+      type: 'message',
+      id: 1000,
+      username: 'g-1',
+      message: 'hello',
+      language: 'en',
+      timestamp: 1000,
+      translations: {},
+      isTutorial: false,
+      failedTranslations: ['ja'],
+    };
+    const { failedTranslations: _failed, ...plain } = failed;
+    expect(framesForVersion(failed, RETRANSLATE_PROTOCOL_VERSION)).toEqual([failed]);
+    expect(answerForVersion(failed, RETRANSLATE_PROTOCOL_VERSION)).toBe(failed);
+    const json = Buffer.from(JSON.stringify(failed));
+    expect(jsonForVersion(json, RETRANSLATE_PROTOCOL_VERSION)[0]).toBe(json);
+    for (const version of [1, 2, 3, 4, 5, RETRANSLATE_PROTOCOL_VERSION - 1]) {
+      expect(framesForVersion(failed, version), `v${version}`).toEqual([plain]);
+      expect(answerForVersion(failed, version), `v${version}`).toEqual(plain);
+      const served = jsonForVersion(json, version).map((one) => JSON.parse(one.toString()));
+      expect(served, `v${version}`).toEqual([plain]);
+    }
+    // a text quoting the key is a text: the frame goes as it is
+    const quoting = Buffer.from(JSON.stringify({ ...plain, message: '"failedTranslations":["ja"]' }));
+    expect(jsonForVersion(quoting, RETRANSLATE_PROTOCOL_VERSION - 1)[0]).toBe(quoting);
   });
 
   it('sends a client below 3 no live caption and no chunk of a clip still being spoken', () => {

@@ -1,6 +1,7 @@
 import {
   EDITS_PROTOCOL_VERSION,
   GLOSSARY_PROTOCOL_VERSION,
+  RETRANSLATE_PROTOCOL_VERSION,
   TRANSLATION_FAILED_PROTOCOL_VERSION,
   type MessageEditedFrame,
   type MessageFrame,
@@ -20,6 +21,8 @@ import {
  * Below version 4 a client is not sent translationFailed (docs/decisions/0126): it has no older form, and
  * such a client keeps the failed translation's chunks as it always did.
  * Below version 6 a client is not sent glossaryUpdated (docs/decisions/0156): it has no glossary to refresh.
+ * Below version 7 a message comes without `failedTranslations` (docs/decisions/0186): such a client has
+ * no mark to show and cannot ask for them again, so the field would only be bytes it drops.
  */
 
 /**
@@ -31,6 +34,8 @@ const CAPTION_MARK = Buffer.from('"type":"captionPartial"');
 const PRESENCE_LIST_MARK = Buffer.from('"usernames":');
 const FAILED_MARK = Buffer.from('"type":"translationFailed"');
 const GLOSSARY_MARK = Buffer.from('"type":"glossaryUpdated"');
+/** A message's failed languages (protocol 7): a key, so unescaped only where it is one. */
+const FAILED_LANGUAGES_MARK = Buffer.from('"failedTranslations":');
 /** A chunk of a clip's sentence, before its message exists (a JSON number has no leading zero). */
 const CLIP_CHUNK_MARKS = ['"originalTimestamp":0,', '"originalTimestamp":0}'].map((mark) =>
   Buffer.from(mark),
@@ -49,8 +54,25 @@ const LEGACY_MARKS = [
 const isClipChunk = (frame: ServerFrame) =>
   frame.type === 'translationChunk' && frame.originalTimestamp === 0 && frame.clipId !== undefined;
 
+/** A message without its failed languages, for a client that cannot ask for them again. */
+function withoutFailedLanguages(frame: ServerFrame): ServerFrame {
+  if (frame.type !== 'message' || frame.failedTranslations === undefined) return frame;
+  const { failedTranslations: _failed, ...rest } = frame;
+  return rest;
+}
+
+/**
+ * A frame made for one connection (an answer, a replayed message), in the form its version reads: a stored
+ * message answering a resend carries failed languages an older client is not sent.
+ */
+export function answerForVersion(frame: ServerFrame, version: number): ServerFrame {
+  return version >= RETRANSLATE_PROTOCOL_VERSION ? frame : withoutFailedLanguages(frame);
+}
+
 /** The frames a client of `version` (signed in as `self`) is sent in place of `frame`; [] for none. */
-export function framesForVersion(frame: ServerFrame, version: number, self?: string): ServerFrame[] {
+export function framesForVersion(served: ServerFrame, version: number, self?: string): ServerFrame[] {
+  if (version >= RETRANSLATE_PROTOCOL_VERSION) return [served];
+  const frame = withoutFailedLanguages(served);
   if (version >= GLOSSARY_PROTOCOL_VERSION) return [frame];
   if (frame.type === 'glossaryUpdated') return [];
   if (version >= TRANSLATION_FAILED_PROTOCOL_VERSION) return [frame];
@@ -95,11 +117,24 @@ function legacyFormOf(json: Buffer, version: number): LegacyForm {
  * delivery, so that the current clients' path makes no array: a `[json]` per delivery was a large share
  * of the garbage a big room's delivery left (sampled under the fan-out bench).
  */
-export const readsFramesAsServed = (version: number): boolean => version >= GLOSSARY_PROTOCOL_VERSION;
+export const readsFramesAsServed = (version: number): boolean => version >= RETRANSLATE_PROTOCOL_VERSION;
+
+/**
+ * A serialised message without its failed languages. Only stored messages carry them (a replay, a
+ * resync), never a live fan-out, so this parse stays off the hub's hot path.
+ */
+function jsonWithoutFailedLanguages(json: Buffer): Buffer {
+  if (!json.includes(FAILED_LANGUAGES_MARK)) return json;
+  const frame = JSON.parse(json.toString()) as ServerFrame;
+  const plain = withoutFailedLanguages(frame);
+  return plain === frame ? json : Buffer.from(JSON.stringify(plain));
+}
 
 /** The same for a frame already serialised (the hub's fan-out); untouched unless it must change. */
-export function jsonForVersion(json: Buffer, version: number, self?: string): Buffer[] {
-  if (readsFramesAsServed(version)) return [json];
+export function jsonForVersion(served: Buffer, version: number, self?: string): Buffer[] {
+  if (readsFramesAsServed(version)) return [served];
+  const json = jsonWithoutFailedLanguages(served);
+  if (version >= GLOSSARY_PROTOCOL_VERSION) return [json];
   if (json.includes(GLOSSARY_MARK)) return [];
   if (version >= TRANSLATION_FAILED_PROTOCOL_VERSION) return [json];
   if (version >= EDITS_PROTOCOL_VERSION) return json.includes(FAILED_MARK) ? [] : [json];

@@ -92,7 +92,11 @@ export const gatewayPlugin = fp<GatewayPluginOptions>(
     const { service: translation, supersession } = app.xtalkTranslation;
     const report = app.xtalkMetrics.report;
     const provider = app.xtalkAi;
-    const outlets = { onMessage: translation.onMessage, onEdited: supersession.onEdited };
+    const outlets = {
+      onMessage: translation.onMessage,
+      onEdited: supersession.onEdited,
+      retranslate: translation.retranslate,
+    };
     const { chat, fairRooms } = createChat(config, rooms, hub, outlets, app.log);
     const sampledLog = createLogSampler(app.log, clock);
     const { heartbeat, ...presenceDeps } = watchNodes(

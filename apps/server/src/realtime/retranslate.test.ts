@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PROTOCOL_VERSION,
+  RETRANSLATE_PROTOCOL_VERSION,
   type ErrorFrame,
   type MessageFrame,
   type ServerFrame,
@@ -57,10 +58,16 @@ describe('retranslate', () => {
       targetLanguage: 'ja',
     });
 
-    // history carries the failure (a client joining afterwards, even an older one)
-    const late = await TestClient.join(server, older!, roomId, 'ja', { protocolVersion: 6 });
+    // history carries the failure to a client joining afterwards; an older one gets the message without it
+    const late = await TestClient.join(server, older!, roomId, 'ja', hello);
     const stored = late.frames.find((f): f is MessageFrame => f.type === 'message' && f.id === message.id);
     expect(stored?.failedTranslations).toEqual(['ja']);
+    const old = await TestClient.join(server, older!, roomId, 'ja', {
+      protocolVersion: RETRANSLATE_PROTOCOL_VERSION - 1,
+    });
+    const plain = old.frames.find((f): f is MessageFrame => f.type === 'message' && f.id === message.id);
+    expect(plain).toMatchObject({ id: message.id, message: 'hello there' });
+    expect(plain).not.toHaveProperty('failedTranslations');
 
     // bad asks: someone else's message, an unknown id, each answered with an error and nothing redone
     o.send({ type: 'retranslate', id: message.id });
@@ -80,6 +87,6 @@ describe('retranslate', () => {
     const now = again.frames.find((f): f is MessageFrame => f.type === 'message' && f.id === message.id);
     expect(now?.failedTranslations).toBeUndefined();
     expect(now?.translations.ja).toBe(done.fullText);
-    for (const client of [a, o, late, again]) client.close();
+    for (const client of [a, o, late, old, again]) client.close();
   });
 });

@@ -1,4 +1,4 @@
-import type { MessageEditedFrame, MessageFrame } from '@xtalk/protocol';
+import type { ErrorFrame, MessageEditedFrame, MessageFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EditOutcome, MessageEdit } from './message-edits.js';
 import type { RetranslateOutcome, RetranslateRequest } from './message-retranslation.js';
@@ -15,6 +15,16 @@ export interface MessageOutlets {
    * piece of it may follow messageEdited) and the new text queued. Must not block.
    */
   onEdited?(roomId: string, message: MessageFrame, author: { userId: string }): void;
+  /**
+   * "Try again" for a message with failed languages: their work queued, paid by the author once per
+   * `requestId`; resolves with the frame that refuses it when the author cannot pay (nothing queued).
+   */
+  onRetranslate?(
+    roomId: string,
+    message: MessageFrame,
+    author: { userId: string },
+    requestId: string,
+  ): Promise<ErrorFrame | undefined>;
 }
 
 /**
@@ -105,18 +115,23 @@ export function createChatService(
 
     /**
      * "Try again" by the message's author: its failed languages queued as new work (the pipeline redoes
-     * what is missing from its translations, metered as any translation). A refusal changes nothing.
+     * what is missing from its translations), paid before it is queued. A refusal changes nothing.
      */
-    async retranslate(input: RetranslateRequest): Promise<RetranslateOutcome> {
-      if (!repo.retranslatable || !outlets.onStored)
+    async retranslate(input: RetranslateRequest & { requestId: string }): Promise<RetranslateAnswer> {
+      if (!repo.retranslatable || !outlets.onRetranslate)
         return { ok: false, code: 'not_failed', message: 'Translations are not made on this server.' };
       const outcome = await repo.retranslatable(input);
-      if (outcome.ok) outlets.onStored(input.roomId, outcome.message, { userId: input.userId });
-      return outcome;
+      if (!outcome.ok) return outcome;
+      const author = { userId: input.userId };
+      const refusal = await outlets.onRetranslate(input.roomId, outcome.message, author, input.requestId);
+      return refusal ? { ok: false, refusal } : outcome;
     },
   };
 }
 export type ChatService = ReturnType<typeof createChatService>;
+
+/** A "Try again" taken, refused by the rooms module (a code), or refused for credits (the whole frame). */
+export type RetranslateAnswer = RetranslateOutcome | { ok: false; refusal: ErrorFrame };
 
 const settled = (value: StoredMessage): PromiseSettledResult<StoredMessage> => ({
   status: 'fulfilled',

@@ -21,6 +21,15 @@ export function usageOf(job: Job, task: Usage['task'], extra: Partial<Usage>): U
     roomId: job.roomId,
     task,
     messageId: job.message.id,
+    ...chargeKeyOf(job, task, extra.language),
     ...extra,
   };
+}
+
+/** A request's engine call's own key, so that each call is paid once however often the request comes. */
+export function chargeKeyOf(
+  job: Pick<Job, 'chargeKey'> | undefined,
+  ...call: (string | number | undefined)[]
+): Pick<Usage, 'key'> {
+  return job?.chargeKey ? { key: [job.chargeKey, ...call].join('/') } : {};
 }

@@ -1,7 +1,8 @@
 import type { ErrorFrame, NoticeDetail, NoticeKind, ServerFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import type { AiProvider, AiTask, Logger, ProviderStatus } from '../ai/provider.js';
-import { AiTimeoutError, AiUnavailableError, languageName } from '../ai/provider.js';
+import { AiUnavailableError, languageName } from '../ai/provider.js';
+import { describeCause, engineCause } from './engine-cause.js';
 import { ShutdownError } from './engine-call.js';
 import { SupersededError } from './supersede.js';
 import { isInsufficientCredits } from './errors.js';
@@ -101,13 +102,6 @@ export function watchLoading(deps: {
   });
 }
 
-function describeError(error: unknown): string {
-  if (error instanceof AiTimeoutError) return 'the AI engine did not answer in time';
-  const status = (error as { status?: unknown } | null)?.status;
-  if (typeof status === 'number') return `the AI engine answered HTTP ${status}`;
-  return error instanceof Error ? error.message : String(error);
-}
-
 export type ReportFailure = (job: Job, task: AiTask, language: string | undefined, error: unknown) => void;
 
 /** A task that failed for good: shutdown is logged, no credits pauses the author, the rest tell the room. */
@@ -140,6 +134,8 @@ export function createFailureReporter(deps: {
       deps.refused(job, error.message, error.guest);
       return;
     }
+    // the room hears of this job's engine trouble now: a hint failing with it is not told again
+    job.failureTold = true;
     if (error instanceof AiUnavailableError) {
       logger.warn({ roomId, task, language, err: error }, error.message);
       notice(roomId, `unavailable:${task}`, error.message, {
@@ -148,7 +144,8 @@ export function createFailureReporter(deps: {
       });
       return;
     }
-    const reason = describeError(error);
+    const cause = engineCause(error);
+    const reason = cause ? describeCause(cause) : error instanceof Error ? error.message : String(error);
     logger.error(
       { roomId, messageId: message.id, task, language, err: error },
       `translation: ${task} failed`,
@@ -163,7 +160,7 @@ export function createFailureReporter(deps: {
     };
     notice(roomId, `failed:${task}`, text[task], {
       kind: 'engine_failed',
-      params: language ? { task, language } : { task },
+      params: { task, ...(language ? { language } : {}), ...cause },
     });
   };
 }

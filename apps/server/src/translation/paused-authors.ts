@@ -13,6 +13,12 @@ export type { PausableJob } from './types.js';
  * refusal is told again.
  */
 
+/** What an author who cannot pay is told, in the words of `InsufficientCreditsError`. */
+export function creditsPausedNotice(message: string, guest: boolean): ErrorFrame {
+  const reason: PauseReason = guest ? 'guest_allowance' : 'no_credits';
+  return noticeFrame(message, { kind: 'credits_paused', params: { reason } });
+}
+
 /** Refused messages kept per author; older ones are given up (they stay untranslated). */
 const MAX_PAUSED_JOBS = 20;
 
@@ -54,10 +60,7 @@ export function createPausedAuthors<J extends PausableJob>(deps: PausedAuthorsDe
       if (!entry.authorTold) {
         entry.authorTold = true;
         void deps.users
-          ?.sendToUser(
-            job.author.userId,
-            noticeFrame(authorNotice, { kind: 'credits_paused', params: { reason } }),
-          )
+          ?.sendToUser(job.author.userId, creditsPausedNotice(authorNotice, guest))
           .catch((error: unknown) => deps.logger.error({ err: error }, 'translation: author notice failed'));
       }
       if (entry.roomsTold.has(job.roomId)) return;

@@ -80,6 +80,11 @@ export interface Usage {
   /** The message the work is for, and the target language (a reference in the ledger). */
   messageId?: number;
   language?: string;
+  /**
+   * The charge's idempotency key: a call made again under the same key is paid once (the work of one
+   * "Try again" request). Without it every call is paid anew.
+   */
+  key?: string;
 }
 
 /** A charge already made; undone when the work it paid for fails. */
@@ -93,6 +98,11 @@ export interface Meter {
    * refunded if the call then fails (nothing is charged for failed work).
    */
   charge(usage: Usage): Promise<Charge | void>;
+  /**
+   * Whether the author could pay for all of `usages` now, without paying: rejects with the
+   * InsufficientCreditsError `charge` would throw. A meter without it lets everything through.
+   */
+  affords?(usages: readonly Usage[]): Promise<void>;
 }
 
 /** A room's glossary as one translation sees it. */

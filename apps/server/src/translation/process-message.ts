@@ -1,4 +1,5 @@
 import type { ContextMessage } from '../ai/provider.js';
+import { isInsufficientCredits } from './errors.js';
 import { roomGlossary } from './glossary.js';
 import { digest } from './engine-usage.js';
 import { storedOffset, type TaskContext } from './task-context.js';
@@ -45,6 +46,21 @@ async function sendNote(ctx: TaskContext, job: Job, noteText: string): Promise<v
   ctx.emit({ kind: 'note', roomId, messageId: message.id });
 }
 
+/**
+ * A hint that failed: told as any failure, unless the room already heard of this message's engine trouble
+ * from its translations (the same outage; one notice says it). Credits still pause the author.
+ */
+function reportNoteFailure(ctx: TaskContext, job: Job, error: unknown): void {
+  if (!job.failureTold || isInsufficientCredits(error))
+    return ctx.reportFailure(job, 'note', undefined, error);
+  const { roomId, message } = job;
+  ctx.emit({ kind: 'failed', roomId, messageId: message.id, task: 'note' });
+  ctx.logger.warn(
+    { err: error, roomId, messageId: message.id },
+    'translation: note failed with the translation',
+  );
+}
+
 export async function processMessage(ctx: TaskContext, job: Job): Promise<void> {
   const { roomId, message } = job;
   const { languages } = ctx;
@@ -61,7 +77,11 @@ export async function processMessage(ctx: TaskContext, job: Job): Promise<void> 
   const contextKey = digest(context.map((m) => [m.username, m.language, m.text]));
   if (job.superseded) return;
 
-  const note = noteLanguage ? writeNote(ctx, job, noteLanguage, context, contextKey) : Promise.resolve(null);
+  // a hint's failure waits for the translations: the engine failing them all is told once, by them
+  let noteFailure: { error: unknown } | undefined;
+  const note = noteLanguage
+    ? writeNote(ctx, job, noteLanguage, context, contextKey, (error) => (noteFailure = { error }))
+    : Promise.resolve(null);
   const speeches: Promise<void>[] = [];
   await Promise.all(
     targets.map(async (target) => {
@@ -80,6 +100,7 @@ export async function processMessage(ctx: TaskContext, job: Job): Promise<void> 
   }
   // The hint follows the translations (chunks, complete, then note), never before.
   const noteText = await note;
+  if (noteFailure) reportNoteFailure(ctx, job, noteFailure.error);
   if (noteText) await sendNote(ctx, job, noteText);
   await Promise.all(speeches);
 }

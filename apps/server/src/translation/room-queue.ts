@@ -79,11 +79,12 @@ export function createRoomQueue(deps: RoomQueueDeps) {
     }
   }
 
-  function enqueue(roomId: string, message: MessageFrame, author: Author): void {
+  /** Queues the message's work (paid under `chargeKey` when given); false when it was not queued. */
+  function enqueue(roomId: string, message: MessageFrame, author: Author, chargeKey?: string): boolean {
     emit({ kind: 'received', roomId, messageId: message.id });
     if (closing) {
       logger.info({ roomId, messageId: message.id }, 'translation: shutting down; message not translated');
-      return;
+      return false;
     }
     let room = rooms.get(roomId);
     if (!room) {
@@ -102,13 +103,15 @@ export function createRoomQueue(deps: RoomQueueDeps) {
       deps.notice(roomId, 'backlog', 'Too many messages at once: some messages were not translated.', {
         kind: 'backlog',
       });
-      return;
+      return false;
     }
     const job: Job = { roomId, message, author, done: {}, running: true, resumeWhenDone: false };
+    if (chargeKey) job.chargeKey = chargeKey;
     deps.tracked?.track(job);
     room.waiting.push(job);
     if (room.waiting.length === 1) ready.push(roomId);
     pump();
+    return true;
   }
 
   /** Drop what waits; wait for what runs up to `timeoutMs` (`closeTimeoutMs`), then abort it. */

@@ -7,6 +7,7 @@ import { createFailureReporter, createNotices, watchLoading } from './notices.js
 import { resolveOptions } from './options.js';
 import { createPausedAuthors } from './paused-authors.js';
 import { processMessage } from './process-message.js';
+import { createRetranslation } from './retranslate.js';
 import { createRoomQueue } from './room-queue.js';
 import { createSpeechStreams } from './speech-streams.js';
 import { createSupersession } from './supersede.js';
@@ -125,6 +126,11 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     }),
   };
 
+  const retranslation = createRetranslation({
+    meter,
+    enqueue: (roomId, message, author, chargeKey) => queue.enqueue(roomId, message, author, chargeKey),
+    tracked: supersession,
+  });
   const queue = createRoomQueue({
     options,
     logger,
@@ -133,7 +139,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     process: (job) => processMessage(ctx, job),
     requeue,
     abortRunning: () => shutdown.abort(),
-    tracked: supersession,
+    tracked: retranslation.tracked,
   });
   const unsubscribe = watchLoading({ provider, clock, options, send, roomIds: queue.roomIds });
 
@@ -160,6 +166,8 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
       onMessage(roomId, message, author);
     },
     supersede,
+    retranslate: (roomId, message, author, requestId) =>
+      retranslation.retranslate(roomId, message, author, requestId),
     transcribe: (request) => transcribe(provider, callEngine, request),
     clipSentence(roomId, clip, sentence) {
       if (!queue.isClosing()) clips.clipSentence(roomId, clip, sentence);

@@ -2,7 +2,7 @@ import { AiError, type AiProvider, type Logger } from '../ai/provider.js';
 import { encodeWav, isWav, readWavInfo, wavToMonoFloat32, wavToOggOpus } from '../audio/index.js';
 import { afterSentences } from './clip-translator.js';
 import type { EngineCall } from './engine-call.js';
-import { characters, digest } from './engine-usage.js';
+import { characters, chargeKeyOf, digest } from './engine-usage.js';
 import type { LruCache } from './lru.js';
 import type { ReportFailure } from './notices.js';
 import type { RoomOutput } from './ports.js';
@@ -154,6 +154,7 @@ export class SpeechStream {
             characters: characters(text),
             language: owner.language,
             ...(owner.job ? { messageId: owner.job.message.id } : {}),
+            ...chargeKeyOf(owner.job, 'speech', owner.language, seq),
           },
           async (signal) => {
             const audio = await ctx.provider.synthesize({ text, language: owner.language, signal });

@@ -1,4 +1,4 @@
-import type { MessageFrame } from '@xtalk/protocol';
+import type { ErrorFrame, MessageFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
 import type { AiProvider, AiTask, Logger, Transcription } from '../ai/provider.js';
 import type { TranslationConfig, TranslationServiceOptions } from './options.js';
@@ -89,6 +89,17 @@ export interface TranslationService {
    * message (charged as new work). Never throws, never waits for an engine.
    */
   onEdited(roomId: string, message: MessageFrame, author: Author): void;
+  /**
+   * "Try again" (retranslate.ts): the message's failed languages queued as new work, paid by its author once
+   * per `requestId`. Resolves with the notice to answer the author with when they cannot pay for them
+   * (nothing is queued nor kept), else undefined. Never waits for an engine.
+   */
+  retranslate(
+    roomId: string,
+    message: MessageFrame,
+    author: Author,
+    requestId: string,
+  ): Promise<ErrorFrame | undefined>;
   /** Another node took a correction of this message: stop this node's work on its old text. Never throws. */
   supersede(roomId: string, id: number): void;
   /**
@@ -117,6 +128,10 @@ export interface TranslationService {
 /** One message's work: its languages and hint, for one author. */
 export interface Job extends PausableJob, SupersedableJob {
   author: Author;
+  /** A "Try again" request's key: its engine calls are paid under keys made from it (paid once). */
+  chargeKey?: string;
+  /** The room was told of an engine failure of this job (its hint's failure is then not told again). */
+  failureTold?: boolean;
   /** The room's glossary as it was when the message's work started. */
   glossary?: Glossary;
 }

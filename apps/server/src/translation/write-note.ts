@@ -13,13 +13,17 @@ export function noteLanguageFor(sourceLanguage: string, languages: readonly stri
   return others.includes('en') ? 'en' : others[0];
 }
 
-/** The engine's hint on the message, or null when it finds nothing worth saying (or fails). */
+/**
+ * The engine's hint on the message, or null when it finds nothing worth saying (or fails: `failed` hears
+ * why, and reports it).
+ */
 export async function writeNote(
   ctx: TaskContext,
   job: Job,
   noteLanguage: string,
   context: ContextMessage[],
   contextKey: string,
+  failed: (error: unknown) => void = (error) => ctx.reportFailure(job, 'note', undefined, error),
 ): Promise<string | null> {
   if (!ctx.options.notes || !ctx.supported('note', noteLanguage)) return null;
   const { message } = job;
@@ -44,7 +48,7 @@ export async function writeNote(
     ctx.textCache.set(key, value);
     return value;
   } catch (error) {
-    ctx.reportFailure(job, 'note', undefined, error);
+    failed(error);
     return null;
   }
 }

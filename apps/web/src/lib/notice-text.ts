@@ -14,6 +14,20 @@ export function noticeText(language: UiLanguage, frame: Pick<ErrorFrame, 'messag
   );
 }
 
+/**
+ * Why the engine failed, when the notice names it (docs/decisions/0187): the words that lead the failure's
+ * toast. Undefined for a notice without a known cause.
+ */
+export function causeText(language: UiLanguage, notice: NoticeDetail | undefined): string | undefined {
+  const cause = notice?.params?.cause;
+  const key = `engine_cause.${String(cause)}`;
+  if (cause === undefined || !isNoticeKey(key)) return undefined;
+  const words = noticeWords[language][key];
+  const values = notice?.params ?? {};
+  if (!placeholdersOf(words).every((name) => Object.hasOwn(values, name))) return undefined;
+  return fill(words, values);
+}
+
 function wordNotice(language: UiLanguage, { kind, params = {} }: NoticeDetail): string | undefined {
   const task = String(params.task ?? '');
   const reason = String(params.reason ?? '');

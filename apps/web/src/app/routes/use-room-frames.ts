@@ -14,7 +14,7 @@ import {
 } from '../../features/room/utils/failure-toast';
 import { listeningLanguage } from '../../features/room/utils/listening';
 import { frameErrorText } from '../../lib/error-text';
-import { noticeText } from '../../lib/notice-text';
+import { causeText, noticeText } from '../../lib/notice-text';
 import { getLanguage, translate, useI18n } from '../../lib/i18n';
 import { StorageKey, readString, writeString } from '../../lib/storage';
 
@@ -92,7 +92,10 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
             const rank = failureRank(frame.notice);
             if (rank === undefined) toast.info(text);
             else {
-              failures.current = addFailure(failures.current, rank, text, Date.now());
+              const task = frame.notice?.params?.task;
+              const cause = causeText(getLanguage(), frame.notice);
+              const part = { rank, text, task: task === undefined ? undefined : String(task), cause };
+              failures.current = addFailure(failures.current, part, Date.now());
               toast.info(failureText(failures.current), { id: FAILURE_TOAST });
             }
           } else if (frame.code === 'no_speech') toast(say('voice.noSpeech'));

@@ -29,4 +29,12 @@ describe('dictionaries', () => {
     expect(en['voice.noAudioContext']).toBe('Browser does not support AudioContext');
     expect(en['credits.nonSuccess']).toBe('API returned a non success status code: {error}');
   });
+
+  it("word the error catalogue's playback, audio and payment texts in Japanese too", () => {
+    const catalogue = ['audio.avatarError', 'voice.noAudioContext', 'credits.nonSuccess'] as const;
+    for (const key of catalogue) {
+      expect(ja[key], key).not.toBe(en[key]);
+      expect(ja[key], key).toMatch(/[\u3040-\u30ff\u4e00-\u9faf]/);
+    }
+  });
 });

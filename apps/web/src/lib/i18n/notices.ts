@@ -17,6 +17,9 @@ const en = {
   'engine_failed.note': 'A translation hint could not be made.',
   'engine_failed.speech': 'Spoken translation into {language} failed.',
   'engine_failed.transcription': 'Speech recognition failed.',
+  'engine_cause.unreachable': 'The AI engine is unreachable.',
+  'engine_cause.timeout': 'The AI engine did not answer in time.',
+  'engine_cause.status': 'The AI engine answered with an error (HTTP {status}).',
   backlog: 'Too many messages at once: some messages were not translated.',
   'translation_paused.guest_allowance':
     "Translation paused: {name} has used a guest's AI allowance for today. Their messages are still delivered, untranslated.",
@@ -42,6 +45,9 @@ const ja: Record<NoticeKey, string> = {
   'engine_failed.note': '翻訳のヒントを作成できませんでした。',
   'engine_failed.speech': '{language}の音声翻訳に失敗しました。',
   'engine_failed.transcription': '音声認識に失敗しました。',
+  'engine_cause.unreachable': 'AIエンジンに接続できません。',
+  'engine_cause.timeout': 'AIエンジンが時間内に応答しませんでした。',
+  'engine_cause.status': 'AIエンジンがエラーを返しました（HTTP {status}）。',
   backlog: '一度に多くのメッセージが届いたため、一部のメッセージは翻訳されませんでした。',
   'translation_paused.guest_allowance':
     '翻訳を一時停止しました: {name}さんは本日のゲスト用AI利用枠を使い切りました。メッセージは翻訳されずに届きます。',

@@ -109,8 +109,14 @@ export function useRoomConnection(options: RoomConnectionOptions) {
     return sent;
   }, []);
 
-  /** The author's "Try again" for their message's failed translations (protocol 7). */
-  const sendRetranslate = useCallback((id: number) => void send({ type: 'retranslate', id }), [send]);
+  /**
+   * The author's "Try again" for their message's failed translations (protocol 7). The mark takes one tap,
+   * so each call is one request: its id makes a frame the socket sends again paid once (decision 0186).
+   */
+  const sendRetranslate = useCallback(
+    (id: number) => void send({ type: 'retranslate', id, requestId: newClientId() }),
+    [send],
+  );
 
   const reconnect = useCallback(() => clientRef.current?.reconnectNow(), []);
 

@@ -1,32 +1,72 @@
 import { describe, expect, it } from 'vitest';
-import { FAILURE_EVENT_MS, addFailure, failureRank, failureText } from './failure-toast';
+import { causeText, noticeText } from '../../../lib/notice-text';
+import { FAILURE_EVENT_MS, addFailure, failureRank, failureText, type FailurePart } from './failure-toast';
+
+/** A failure notice as the room's frames make it a part of the toast, in English or Japanese. */
+function partOf(params: Record<string, string | number>, language: 'en' | 'ja' = 'en'): FailurePart {
+  const notice = { kind: 'engine_failed', params };
+  return {
+    rank: failureRank(notice)!,
+    text: noticeText(language, { message: 'server words', notice }),
+    task: String(params.task),
+    cause: causeText(language, notice),
+  };
+}
 
 describe('failure toasts', () => {
-  const note = failureRank({ kind: 'engine_failed', params: { task: 'note' } })!;
-  const translation = failureRank({
-    kind: 'engine_failed',
-    params: { task: 'translation', language: 'ja' },
-  })!;
+  const down = { cause: 'status', status: 500 };
+  const note = partOf({ task: 'note', ...down });
+  const translation = partOf({ task: 'translation', language: 'ja', ...down });
 
-  it('make one text of one event, the real cause first whatever came first', () => {
-    let event = addFailure(undefined, note, 'A translation hint could not be made.', 1000);
-    event = addFailure(event, translation, 'Translation into Japanese failed.', 1200);
+  it('make one text of one event: the real cause first, the hint that failed with the translation left out', () => {
+    // the hint's failure came first, as it does when the engine is down
+    let event = addFailure(undefined, note, 1000);
     expect(failureText(event)).toBe(
-      'Translation into Japanese failed. A translation hint could not be made.',
+      'The AI engine answered with an error (HTTP 500). A translation hint could not be made.',
+    );
+    event = addFailure(event, translation, 1200);
+    expect(failureText(event)).toBe(
+      'The AI engine answered with an error (HTTP 500). Translation into Japanese failed. The message is shown as written.',
     );
     // the same words again add nothing
-    event = addFailure(event, translation, 'Translation into Japanese failed.', 1300);
+    event = addFailure(event, translation, 1300);
     expect(event.parts).toHaveLength(2);
   });
 
+  it('say an unreachable engine in the interface language, once for all that failed', () => {
+    const unreachable = { cause: 'unreachable' };
+    let event = addFailure(undefined, partOf({ task: 'speech', language: 'ja', ...unreachable }, 'ja'), 1000);
+    event = addFailure(event, partOf({ task: 'translation', language: 'en', ...unreachable }, 'ja'), 1100);
+    expect(failureText(event)).toBe(
+      'AIエンジンに接続できません。英語への翻訳に失敗しました。メッセージは原文のまま表示されます。日本語の音声翻訳に失敗しました。',
+    );
+  });
+
+  it('word a notice without a known cause as before', () => {
+    const plain = partOf({ task: 'translation', language: 'ja' });
+    expect(plain.cause).toBeUndefined();
+    expect(
+      causeText('en', { kind: 'engine_failed', params: { task: 'note', cause: 'gremlins' } }),
+    ).toBeUndefined();
+    // a status cause without its status is not worded
+    expect(
+      causeText('en', { kind: 'engine_failed', params: { task: 'note', cause: 'status' } }),
+    ).toBeUndefined();
+    expect(failureText(addFailure(undefined, plain, 0))).toBe(
+      'Translation into Japanese failed. The message is shown as written.',
+    );
+  });
+
   it('start a new event once the last one had its time', () => {
-    const first = addFailure(undefined, note, 'A translation hint could not be made.', 1000);
-    const next = addFailure(first, translation, 'Translation into Japanese failed.', 1001 + FAILURE_EVENT_MS);
-    expect(failureText(next)).toBe('Translation into Japanese failed.');
+    const first = addFailure(undefined, note, 1000);
+    const next = addFailure(first, translation, 1001 + FAILURE_EVENT_MS);
+    expect(next.parts).toEqual([translation]);
   });
 
   it('rank an unreachable engine first and leave other notices alone', () => {
-    expect(failureRank({ kind: 'engine_unavailable', params: { task: 'note' } })).toBeLessThan(translation);
+    expect(failureRank({ kind: 'engine_unavailable', params: { task: 'note' } })).toBeLessThan(
+      translation.rank,
+    );
     expect(failureRank({ kind: 'backlog' })).toBeUndefined();
     expect(failureRank(undefined)).toBeUndefined();
   });

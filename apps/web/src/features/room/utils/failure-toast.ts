@@ -1,9 +1,10 @@
 import type { NoticeDetail } from '@xtalk/protocol';
 
 /*
- * An engine failing on one message is often several notices at once (the hint first, then the
- * translation, each from its own task). They are one event to the person: one toast, the real cause
- * first, the lesser failures after it.
+ * An engine failing on one message is often several notices at once (the hint, the translation, each from
+ * its own task). They are one event to the person: one toast that says the real cause first (the engine
+ * unreachable, too slow, the status it answered; docs/decisions/0187), then what failed. The hint's
+ * failure is a consequence of the translation's: it is left out once a translation failed.
  */
 
 /** How long notices count as one event: a toast's life. */
@@ -19,21 +20,35 @@ export function failureRank(notice: NoticeDetail | undefined): number | undefine
   return (notice.kind === 'engine_unavailable' ? 0 : 10) + task;
 }
 
+/** One failure notice of an event: what failed (`text`), and why when the notice said so (`cause`). */
+export interface FailurePart {
+  rank: number;
+  text: string;
+  task?: string | undefined;
+  cause?: string | undefined;
+}
+
 export interface FailureEvent {
   at: number;
-  parts: { rank: number; text: string }[];
+  parts: FailurePart[];
 }
 
 /** The event after one more failure notice: a new one once the last has had its time. */
-export function addFailure(
-  event: FailureEvent | undefined,
-  rank: number,
-  text: string,
-  now: number,
-): FailureEvent {
+export function addFailure(event: FailureEvent | undefined, part: FailurePart, now: number): FailureEvent {
   const parts = event && now - event.at <= FAILURE_EVENT_MS ? event.parts : [];
-  if (parts.some((part) => part.text === text)) return { at: now, parts };
-  return { at: now, parts: [...parts, { rank, text }].sort((a, b) => a.rank - b.rank) };
+  if (parts.some((each) => each.text === part.text)) return { at: now, parts };
+  return { at: now, parts: [...parts, part].sort((a, b) => a.rank - b.rank) };
 }
 
-export const failureText = (event: FailureEvent) => event.parts.map((part) => part.text).join(' ');
+/** The toast's words: each cause once, first, then what failed (no hint once a translation failed). */
+export function failureText(event: FailureEvent): string {
+  const translated = event.parts.some((part) => part.task === 'translation');
+  const shown = event.parts.filter((part) => !(translated && part.task === 'note'));
+  const causes = [...new Set(shown.flatMap((part) => (part.cause ? [part.cause] : [])))];
+  const sentences = [...causes, ...shown.map((part) => part.text)];
+  // Japanese sentences follow one another without a space
+  return sentences.reduce(
+    (text, next) => (!text || text.endsWith('。') ? text + next : `${text} ${next}`),
+    '',
+  );
+}
