@@ -5,3 +5,4 @@ export interface SizeException {
 }
 export declare const sizeExceptions: SizeException[];
 export declare const temporarySizeExceptions: SizeException[];
+export declare const undecomposedSizeExceptions: SizeException[];
