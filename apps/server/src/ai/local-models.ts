@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { AiTask } from './provider.js';
 
 /*
  * The local engines' models and how they load: which transformers.js pipelines serve which task, the
@@ -124,4 +125,40 @@ export function describeLoadError(error: unknown): string {
   return typeof detail === 'string' && detail && !error.message.includes(detail)
     ? `${error.message} (${detail})`
     : error.message;
+}
+
+/** The transformers.js pipeline that does a task. */
+export function pipelineTaskOf(task: AiTask): LocalPipelineTask {
+  if (task === 'speech') return 'text-to-speech';
+  if (task === 'transcription') return 'automatic-speech-recognition';
+  return 'translation';
+}
+
+/**
+ * The loader's progress (per file, or a total) as whole percents, each passed to `report` once and only
+ * upwards: the files of one model report one after another, and their sum is what a person waits for.
+ */
+export function loadPercents(report: (percent: number) => void): (progress: LoadProgress) => void {
+  const files = new Map<string, { loaded: number; total: number }>();
+  let lastPercent = -1;
+  return (progress) => {
+    let percent: number | undefined;
+    if (progress.status === 'progress_total' && typeof progress.progress === 'number') {
+      percent = progress.progress;
+    } else if (progress.status === 'progress' && progress.file && typeof progress.total === 'number') {
+      files.set(progress.file, { loaded: progress.loaded ?? 0, total: progress.total });
+      let loaded = 0;
+      let total = 0;
+      for (const file of files.values()) {
+        loaded += file.loaded;
+        total += file.total;
+      }
+      percent = total > 0 ? (100 * loaded) / total : undefined;
+    }
+    if (percent === undefined) return;
+    const rounded = Math.max(0, Math.min(100, Math.floor(percent)));
+    if (rounded <= lastPercent) return;
+    lastPercent = rounded;
+    report(rounded);
+  };
 }

@@ -27,13 +27,13 @@ import {
 import {
   DEFAULT_LOCAL_MODELS,
   describeLoadError,
+  loadPercents,
   nllbCode,
+  pipelineTaskOf,
   transformersLoader,
-  type LoadProgress,
   type LoadedModel,
   type LocalModelLoader,
   type LocalModels,
-  type LocalPipelineTask,
 } from './local-models.js';
 
 /*
@@ -153,40 +153,15 @@ export class LocalProvider implements AiProvider {
   }
 
   private async load(task: AiTask, model: string, slot: Slot): Promise<LoadedModel> {
-    const pipelineTask: LocalPipelineTask =
-      task === 'speech'
-        ? 'text-to-speech'
-        : task === 'transcription'
-          ? 'automatic-speech-recognition'
-          : 'translation';
     const logger = this.options.logger;
-    const files = new Map<string, { loaded: number; total: number }>();
     let lastLoggedStep = -1;
-    let lastPercent = -1;
     const started = this.now();
     logger.info(
       { task, model, modelsDir: this.options.modelsDir },
       `loading local ${TASK_LABEL[task]} model ${model}`,
     );
     this.emit({ kind: 'loading', task, model, percent: 0 });
-    const onProgress = (progress: LoadProgress) => {
-      let percent: number | undefined;
-      if (progress.status === 'progress_total' && typeof progress.progress === 'number') {
-        percent = progress.progress;
-      } else if (progress.status === 'progress' && progress.file && typeof progress.total === 'number') {
-        files.set(progress.file, { loaded: progress.loaded ?? 0, total: progress.total });
-        let loaded = 0;
-        let total = 0;
-        for (const file of files.values()) {
-          loaded += file.loaded;
-          total += file.total;
-        }
-        percent = total > 0 ? (100 * loaded) / total : undefined;
-      }
-      if (percent === undefined) return;
-      const rounded = Math.max(0, Math.min(100, Math.floor(percent)));
-      if (rounded <= lastPercent) return;
-      lastPercent = rounded;
+    const onProgress = loadPercents((rounded) => {
       const step = Math.floor(rounded / 10);
       if (step > lastLoggedStep) {
         lastLoggedStep = step;
@@ -196,9 +171,9 @@ export class LocalProvider implements AiProvider {
         );
       }
       this.emit({ kind: 'loading', task, model, percent: rounded });
-    };
+    });
     try {
-      const loaded = await this.loader(pipelineTask, model, {
+      const loaded = await this.loader(pipelineTaskOf(task), model, {
         modelsDir: this.options.modelsDir,
         allowDownload: this.options.allowDownload ?? true,
         onProgress,

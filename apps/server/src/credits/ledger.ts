@@ -101,6 +101,26 @@ function notifyAll(
   }
 }
 
+/** What the ledger tells without changing anything: no lock, no top-up. */
+function ledgerReads(db: LedgerDeps['db']) {
+  return {
+    /** Newest first; `status` filters on reversed or not. */
+    list: (userId: string, query: TxnListQuery): Promise<Txn[]> => listTxns(db, userId, query),
+
+    /** The row an idempotency key made, if any (payments look up what an order already did). */
+    findByKey: (userId: string, key: string): Promise<Txn | undefined> => findTxnByKey(db, userId, key),
+
+    /** The balance as last committed, without locking or topping up (for notifications). */
+    peek: (userId: string): Promise<Balance> => storedBalance(db, userId),
+
+    /** The stored balance and the sum of the account's rows; equal unless something is badly wrong. */
+    async audit(userId: string): Promise<{ stored: Balance; sum: Balance }> {
+      const stored = await storedBalance(db, userId);
+      return { stored, sum: await sumOfTxns(db, userId) };
+    },
+  };
+}
+
 export function createLedger(deps: LedgerDeps) {
   const { db, clock } = deps;
   const listeners = new Set<(change: BalanceChange) => void>();
@@ -132,6 +152,7 @@ export function createLedger(deps: LedgerDeps) {
   }
 
   return {
+    ...ledgerReads(db),
     /** The balance now, after today's top-up. */
     balance: balanceOf,
 
@@ -191,21 +212,6 @@ export function createLedger(deps: LedgerDeps) {
           throw new LedgerError('insufficient', 'The adjustment would overdraw the balance.');
         return append(tx, { ...entry, kind: 'adjustment', free, premium }, balance);
       });
-    },
-
-    /** Newest first; `status` filters on reversed or not. */
-    list: (userId: string, query: TxnListQuery): Promise<Txn[]> => listTxns(db, userId, query),
-
-    /** The row an idempotency key made, if any (payments look up what an order already did). */
-    findByKey: (userId: string, key: string): Promise<Txn | undefined> => findTxnByKey(db, userId, key),
-
-    /** The balance as last committed, without locking or topping up (for notifications). */
-    peek: (userId: string): Promise<Balance> => storedBalance(db, userId),
-
-    /** The stored balance and the sum of the account's rows; equal unless something is badly wrong. */
-    async audit(userId: string): Promise<{ stored: Balance; sum: Balance }> {
-      const stored = await storedBalance(db, userId);
-      return { stored, sum: await sumOfTxns(db, userId) };
     },
 
     /** Called after every committed change of a balance (on this node; the notifier fans it out). */

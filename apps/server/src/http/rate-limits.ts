@@ -100,27 +100,10 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
     ip: limiter('room-miss', config.ROOM_LOOKUP_MISSES_PER_MINUTE_PER_IP, 'ip'),
   };
 
-  /** The user of a valid bearer token; a missing or bad token is counted by IP only (the route says 401). */
-  async function userOf(request: FastifyRequest): Promise<string | undefined> {
-    const token = bearerTokenOf(request);
-    if (!token) return undefined;
-    try {
-      return (await deps.tokens.verify(token)).userId;
-    } catch {
-      return undefined;
-    }
-  }
-
-  async function take(limit: Limiter, request: FastifyRequest, reply: FastifyReply, what: string) {
-    const result = await limit(request);
-    if (result.isAllowed || !result.isExceeded) return;
-    refuse(reply, result.ttlInSeconds, `Too many ${what}; try again in ${result.ttlInSeconds} s.`);
-  }
-
   async function checkPolicy(policy: LimitPolicy, request: FastifyRequest, reply: FastifyReply) {
     await take(perIp[policy], request, reply, policy === 'guest' ? 'guest sign-ins from here' : 'requests');
     if (policy !== 'api') return;
-    const userId = await userOf(request);
+    const userId = await userOf(deps.tokens, request);
     if (!userId) return;
     userIds.set(request, userId);
     await take(apiPerUser, request, reply, 'requests');
@@ -170,6 +153,24 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
     };
     route.onResponse = [...toArray(route.onResponse), onResponse] as RouteOptions['onResponse'];
   });
+}
+
+/** The user of a valid bearer token; a missing or bad token is counted by IP only (the route says 401). */
+async function userOf(tokens: RateLimitDeps['tokens'], request: FastifyRequest): Promise<string | undefined> {
+  const token = bearerTokenOf(request);
+  if (!token) return undefined;
+  try {
+    return (await tokens.verify(token)).userId;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Counts the request against `limit`; over it, the answer is a 429 that says what was too many. */
+async function take(limit: Limiter, request: FastifyRequest, reply: FastifyReply, what: string) {
+  const result = await limit(request);
+  if (result.isAllowed || !result.isExceeded) return;
+  refuse(reply, result.ttlInSeconds, `Too many ${what}; try again in ${result.ttlInSeconds} s.`);
 }
 
 type LimitState = Extract<Awaited<ReturnType<Limiter>>, { isAllowed: false }>;

@@ -114,30 +114,8 @@ function gauge(registry: Registry, name: string, help: string, read: () => numbe
   });
 }
 
-export function createMetrics() {
-  const registry = new Registry();
-  let sources: MetricsSources | undefined;
-  let defaults = false;
-
-  const deliverySeconds = new Histogram({
-    name: 'xtalk_delivery_seconds',
-    help: 'From a message stored on this node to its frame handed to the last local socket.',
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
-  const aiHistogram = new Histogram({
-    name: 'xtalk_ai_seconds',
-    help: 'AI engine time of one call (each attempt), by task.',
-    labelNames: ['task'],
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-    registers: [registry],
-  });
-  const aiSeconds = Object.fromEntries(
-    TASKS.map((task) => [task, aiHistogram.labels(TASK_LABELS[task])]),
-  ) as Record<AiTask, Histogram.Internal<string>>;
-  for (const task of TASKS) aiHistogram.zero({ task: TASK_LABELS[task] });
-  const tally = new Tally(deliverySeconds, aiSeconds);
-
+/** The counters /metrics shows, each read from the tally at scrape time. */
+function countersOf(registry: Registry, tally: Tally) {
   tallied(
     registry,
     'xtalk_messages_total',
@@ -173,6 +151,33 @@ export function createMetrics() {
     },
     'reason',
   );
+}
+
+export function createMetrics() {
+  const registry = new Registry();
+  let sources: MetricsSources | undefined;
+  let defaults = false;
+
+  const deliverySeconds = new Histogram({
+    name: 'xtalk_delivery_seconds',
+    help: 'From a message stored on this node to its frame handed to the last local socket.',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const aiHistogram = new Histogram({
+    name: 'xtalk_ai_seconds',
+    help: 'AI engine time of one call (each attempt), by task.',
+    labelNames: ['task'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  const aiSeconds = Object.fromEntries(
+    TASKS.map((task) => [task, aiHistogram.labels(TASK_LABELS[task])]),
+  ) as Record<AiTask, Histogram.Internal<string>>;
+  for (const task of TASKS) aiHistogram.zero({ task: TASK_LABELS[task] });
+  const tally = new Tally(deliverySeconds, aiSeconds);
+
+  countersOf(registry, tally);
   gauge(
     registry,
     'xtalk_ws_connections',

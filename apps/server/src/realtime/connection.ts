@@ -17,7 +17,8 @@ import {
   type ConnectionCore,
   type ConnectionDeps,
 } from './connection-core.js';
-import type { HubMember, UserMember } from './room-hub.js';
+import type { UserMember } from './room-hub.js';
+import { MemberView, VoiceContext } from './connection-views.js';
 import { join } from './connection-join.js';
 import { failureAnswer } from './frame-failure.js';
 import { editMessage, retranslate } from './edit-handler.js';
@@ -44,68 +45,6 @@ let connectionsMade = 0;
 
 // Memory per idle connection: a connection is a handful of small objects whose methods live on their
 // classes' prototypes, not an object literal of closures (docs/decisions/0087-connection-memory.md).
-
-/** How the room hub and the user channel see a connection: one small object for both views. */
-class MemberView implements HubMember, UserMember {
-  constructor(private readonly connection: Connection) {}
-  get roomId() {
-    return this.connection.roomId;
-  }
-  get userId() {
-    return this.connection.user.id;
-  }
-  username() {
-    return this.connection.user.username;
-  }
-  language() {
-    return this.connection.language;
-  }
-  protocolVersion() {
-    return this.connection.protocolVersion;
-  }
-  deliverText(json: Buffer, offset?: number) {
-    const connection = this.connection;
-    if (connection.pending) connection.pending.push({ json, offset });
-    else connection.sendLogged(json, offset);
-  }
-  deliverAudio(wav: Buffer) {
-    this.connection.deliverAudio(wav);
-  }
-  deliverSpeech(json: Buffer, ogg: Buffer) {
-    this.connection.deliverSpeech(json, ogg);
-  }
-}
-
-/** What voice input sees of a connection; made on first use (most connections never send voice). */
-class VoiceContext implements ConnectionContext {
-  constructor(private readonly connection: Connection) {}
-  get roomId() {
-    return this.connection.roomId;
-  }
-  get userId() {
-    return this.connection.user.id;
-  }
-  get logFields() {
-    return this.connection.logFields;
-  }
-  username() {
-    return this.connection.user.username;
-  }
-  displayUsername() {
-    return this.connection.displayName;
-  }
-  language() {
-    return this.connection.language;
-  }
-  sendFrame(frame: ServerFrame) {
-    this.connection.sendFrame(frame);
-  }
-  takeClipClientId() {
-    const clientId = this.connection.clipClientId;
-    this.connection.clipClientId = undefined;
-    return clientId;
-  }
-}
 
 /**
  * One client's conversation with the server (spec section 7), independent of `ws`: frames in, frames

@@ -6,8 +6,8 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Clock } from '../clock.js';
 import { HttpError } from '../http-errors.js';
 import { createConnection, type Connection, type ConnectionDeps } from './connection.js';
-import { createDeadlines } from './deadlines.js';
-import { createHeartbeat } from './heartbeat.js';
+import { createDeadlines, type Deadlines } from './deadlines.js';
+import { createHeartbeat, type Heartbeat } from './heartbeat.js';
 import type { PeerSocket } from './peer-socket.js';
 import { clientAddress, type CappedSocket } from './socket-caps.js';
 import { createLogSampler } from '../log-sampler.js';
@@ -72,10 +72,6 @@ class WsPeer implements PeerSocket, CappedSocket {
   }
 }
 
-/**
- * Accepts WebSocket upgrades on /xtalk_ws/{sessionId}?t={token}. Everything is checked before the
- * upgrade (path, origin, token, session), so a refused client gets a plain HTTP status, not a socket.
- */
 /** Who is in a room as the process goes, for the next one (0161); an error never holds the shutdown. */
 async function rememberPresent(options: GatewayOptions, connections: Connection[]) {
   const returners = options.connectionDeps.returners;
@@ -88,60 +84,71 @@ async function rememberPresent(options: GatewayOptions, connections: Connection[
     .catch((error: unknown) => options.logger.warn({ err: error }, 'could not remember who was present'));
 }
 
-export function createGateway(app: FastifyInstance, options: GatewayOptions) {
-  // clientTracking off: `live` is the list of sockets, and ws's own set costs a close listener per socket
-  const wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: options.maxFrameBytes,
-    clientTracking: false,
-  });
-  const live = new Map<WebSocket, WsPeer>();
+/** What the gateway's steps share: the open sockets, their timers, and whether the gateway is closing. */
+interface Sockets {
+  live: Map<WebSocket, WsPeer>;
+  heartbeat: Heartbeat;
+  /** Token expiry: one timer for every socket (deadlines.ts), not a setTimeout each. */
+  expiries: Deadlines<WebSocket>;
+  /** Close handling still running (presence, LEAVE); shutdown waits for it before the database closes. */
+  closings: Set<Promise<void>>;
+  closing: boolean;
+}
+
+/** One listener of each kind for every socket, the socket being `this` (no closures per socket). */
+function socketListeners(sockets: Sockets, options: GatewayOptions) {
+  const { live } = sockets;
   // a client can break protocol on socket after socket: sampled per address
   const sampled = options.caps?.log ?? createLogSampler(options.logger, options.clock);
-  /** Close handling still running (presence, LEAVE); shutdown waits for it before the database closes. */
-  const closings = new Set<Promise<void>>();
-  let closing = false;
+  return {
+    onMessage(this: WebSocket, data: RawData, isBinary: boolean) {
+      const connection = live.get(this)?.connection;
+      if (!connection) return;
+      const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+      if (isBinary) connection.onBinary(buffer);
+      else connection.onText(buffer.toString('utf8'));
+    },
+    onError(this: WebSocket, error: Error) {
+      sampled.info('socket-error', { err: error }, 'socket error', live.get(this)?.ip);
+    },
+    onClose(this: WebSocket) {
+      const peer = live.get(this);
+      sockets.heartbeat.remove(this);
+      sockets.expiries.remove(this);
+      live.delete(this);
+      if (!peer) return;
+      const { connection } = peer;
+      // counted against the caps until now (a flooder's user waits before the next one)
+      const caps = options.caps;
+      if (caps) {
+        caps.sockets.close(peer.ip, connection.user.id, peer.sessionId, peer);
+        if (connection.flooded()) caps.sockets.penalise(connection.user.id);
+      }
+      const work = connection
+        .onClose(!sockets.closing)
+        .catch((error: unknown) => options.logger.error({ err: error }, 'close handling failed'));
+      sockets.closings.add(work);
+      void work.finally(() => sockets.closings.delete(work));
+    },
+  };
+}
+type SocketListeners = ReturnType<typeof socketListeners>;
+
+/**
+ * The upgrade listener: the caps, the authorisation, then the socket. Everything is checked before the
+ * upgrade (path, origin, token, session), so a refused client gets a plain HTTP status, not a socket.
+ */
+function upgradeSteps(
+  sockets: Sockets,
+  wss: WebSocketServer,
+  listeners: SocketListeners,
+  options: GatewayOptions,
+) {
   /** Text frames leave framed once, batched per socket and turn (write-batcher.ts, decisions 0110, 0127). */
   const batcher = createWriteBatcher();
-  const heartbeat = createHeartbeat(options.heartbeatMs);
-  /** Token expiry: one timer for every socket (deadlines.ts), not a setTimeout each. */
-  const expiries = createDeadlines<WebSocket>((ws) =>
-    ws.close(CloseCode.TokenExpired, 'Your login has expired.'),
-  );
-
-  // One listener of each kind for every socket, the socket being `this` (no closures per socket)
-  function onMessage(this: WebSocket, data: RawData, isBinary: boolean) {
-    const connection = live.get(this)?.connection;
-    if (!connection) return;
-    const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-    if (isBinary) connection.onBinary(buffer);
-    else connection.onText(buffer.toString('utf8'));
-  }
-  function onError(this: WebSocket, error: Error) {
-    sampled.info('socket-error', { err: error }, 'socket error', live.get(this)?.ip);
-  }
-  function onClose(this: WebSocket) {
-    const peer = live.get(this);
-    heartbeat.remove(this);
-    expiries.remove(this);
-    live.delete(this);
-    if (!peer) return;
-    const { connection } = peer;
-    // counted against the caps until now (a flooder's user waits before the next one)
-    const caps = options.caps;
-    if (caps) {
-      caps.sockets.close(peer.ip, connection.user.id, peer.sessionId, peer);
-      if (connection.flooded()) caps.sockets.penalise(connection.user.id);
-    }
-    const work = connection
-      .onClose(!closing)
-      .catch((error: unknown) => options.logger.error({ err: error }, 'close handling failed'));
-    closings.add(work);
-    void work.finally(() => closings.delete(work));
-  }
 
   function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
-    if (closing) return refuse(socket, DRAINING_REFUSAL);
+    if (sockets.closing) return refuse(socket, DRAINING_REFUSAL);
     const caps = options.caps;
     const ip = caps ? clientAddress(request, caps.trustProxyHops) : '';
     const ipRefusal = caps && ipCapRefusal(caps, ip);
@@ -173,12 +180,12 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     { auth, session, hello }: AuthorisedUpgrade,
     releaseIp: (() => void) | undefined,
   ) {
-    if (closing) return refuse(socket, DRAINING_REFUSAL);
+    if (sockets.closing) return refuse(socket, DRAINING_REFUSAL);
     const caps = options.caps;
     const userRefusal = caps && userCapRefusal(caps, auth.user.id, session.id);
     if (userRefusal) return refuse(socket, userRefusal);
     wss.handleUpgrade(request, socket, head, (ws) => {
-      if (closing) return ws.close(CloseCode.ServiceRestart, RESTART_REASON);
+      if (sockets.closing) return ws.close(CloseCode.ServiceRestart, RESTART_REASON);
       if (releaseIp) socket.off('close', releaseIp);
       accept(new WsPeer(ws, socket, batcher, ip, session.id), auth, session.room_id, hello);
     });
@@ -189,16 +196,35 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     peer.connection = createConnection(peer, { roomId }, auth.user, options.connectionDeps);
     // the caps count the socket from here until onClose; a socket open for the same session is replaced
     options.caps?.sockets.open(peer.ip, auth.user.id, peer.sessionId, peer);
-    live.set(ws, peer);
-    heartbeat.add(ws);
-    expiries.add(ws, auth.claims.expiresAt * 1000 - options.clock.now());
-    ws.on('message', onMessage);
-    ws.on('error', onError);
-    ws.on('close', onClose);
+    sockets.live.set(ws, peer);
+    sockets.heartbeat.add(ws);
+    sockets.expiries.add(ws, auth.claims.expiresAt * 1000 - options.clock.now());
+    ws.on('message', listeners.onMessage);
+    ws.on('error', listeners.onError);
+    ws.on('close', listeners.onClose);
     // the hello of the URL, as if it were the socket's first frame (0141)
     if (hello !== undefined) peer.connection.onText(hello);
   }
 
+  return onUpgrade;
+}
+
+/** Accepts WebSocket upgrades on /xtalk_ws/{sessionId}?t={token} and drains the sockets on shutdown. */
+export function createGateway(app: FastifyInstance, options: GatewayOptions) {
+  // clientTracking off: `live` is the list of sockets, and ws's own set costs a close listener per socket
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxFrameBytes,
+    clientTracking: false,
+  });
+  const sockets: Sockets = {
+    live: new Map(),
+    heartbeat: createHeartbeat(options.heartbeatMs),
+    expiries: createDeadlines<WebSocket>((ws) => ws.close(CloseCode.TokenExpired, 'Your login has expired.')),
+    closings: new Set(),
+    closing: false,
+  };
+  const onUpgrade = upgradeSteps(sockets, wss, socketListeners(sockets, options), options);
   app.server.on('upgrade', onUpgrade);
 
   let drained: Promise<void> | undefined;
@@ -208,12 +234,12 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
    */
   function drain(spreadMs: number): Promise<void> {
     drained ??= (async () => {
-      closing = true;
+      sockets.closing = true;
       // who left just before is announced now, not lost with the process (0140)
       options.connectionDeps.departures?.release();
-      heartbeat.stop();
-      expiries.stop();
-      const connections = [...live.entries()];
+      sockets.heartbeat.stop();
+      sockets.expiries.stop();
+      const connections = [...sockets.live.entries()];
       // who was here is remembered before anyone is sent away, so their return is not announced as a JOIN
       await Promise.allSettled(connections.map(([, peer]) => peer.connection.settled()));
       await rememberPresent(
@@ -221,14 +247,14 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
         connections.map(([, peer]) => peer.connection),
       );
       await closeSpread(connections, spreadMs, (peer) => peer.connection.settled());
-      await Promise.allSettled([...closings]);
+      await Promise.allSettled([...sockets.closings]);
     })();
     return drained;
   }
 
   return {
     /** Local connection count. */
-    size: () => live.size,
+    size: () => sockets.live.size,
     drain,
     /** Shutdown: a drain without a spread if none ran, then nothing more is accepted. */
     async close(): Promise<void> {

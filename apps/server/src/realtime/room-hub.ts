@@ -170,6 +170,52 @@ function userChannels(bus: Bus) {
   };
 }
 
+/** What the hub sends to a room: every send goes through the bus, serialised once here. */
+function roomSenders(
+  bus: Bus,
+  rooms: Map<string, LocalRoom>,
+  sampled: LogSampler,
+  metrics: RoomHubOptions['metrics'],
+) {
+  return {
+    /**
+     * Sends a frame to the room (or the part of it in `audience`), serialised once here. Never throws: a
+     * frame that could not be published is logged, and a logged frame reaches this node's members from
+     * the room log at once (other nodes read it when their bus is back).
+     */
+    async broadcast(roomId: string, frame: ServerFrame, audience: Audience = {}): Promise<void> {
+      if (metrics && frame.type === 'message' && frame.offset !== undefined)
+        rooms.get(roomId)?.stored?.add(frame.offset, performance.now());
+      try {
+        await bus.publish(channelOf(roomId), encodeText(frame, audience));
+      } catch (error) {
+        publishFailed(sampled, error, roomId, frame);
+        if (offsetOf(frame) !== undefined) await rooms.get(roomId)?.sequencer.catchUp();
+      }
+    },
+
+    async sendAudio(
+      roomId: string,
+      language: string,
+      wav: Uint8Array,
+      exceptUsername: string,
+    ): Promise<void> {
+      await bus.publish(channelOf(roomId), encodeAudio(wav, { language, exceptUsername }));
+    },
+
+    async sendSpeech(
+      roomId: string,
+      language: string,
+      speech: SpokenSentence,
+      ogg: Uint8Array,
+      exceptUsername: string,
+    ): Promise<void> {
+      const frame: ServerFrame = { type: 'speech', language, ...speech, bytes: ogg.length };
+      await bus.publish(channelOf(roomId), encodeSpeech(frame, ogg, { language, exceptUsername }));
+    },
+  };
+}
+
 /**
  * This node's members of each room. The node subscribes to a room's channel while it has a member there;
  * everything for a room goes through the bus, even on one node, so one node and many behave alike.
@@ -208,6 +254,7 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
 
   return {
     ...userChannels(bus),
+    ...roomSenders(bus, rooms, sampled, metrics),
     /** Resolves once the node is subscribed, so nothing published after it is missed. */
     async attach(member: HubMember): Promise<void> {
       let room = rooms.get(member.roomId);
@@ -260,42 +307,6 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
      * that reads windows.
      */
     recentWindow: windows?.get,
-
-    /**
-     * Sends a frame to the room (or the part of it in `audience`), serialised once here. Never throws: a
-     * frame that could not be published is logged, and a logged frame reaches this node's members from
-     * the room log at once (other nodes read it when their bus is back).
-     */
-    async broadcast(roomId: string, frame: ServerFrame, audience: Audience = {}): Promise<void> {
-      if (metrics && frame.type === 'message' && frame.offset !== undefined)
-        rooms.get(roomId)?.stored?.add(frame.offset, performance.now());
-      try {
-        await bus.publish(channelOf(roomId), encodeText(frame, audience));
-      } catch (error) {
-        publishFailed(sampled, error, roomId, frame);
-        if (offsetOf(frame) !== undefined) await rooms.get(roomId)?.sequencer.catchUp();
-      }
-    },
-
-    async sendAudio(
-      roomId: string,
-      language: string,
-      wav: Uint8Array,
-      exceptUsername: string,
-    ): Promise<void> {
-      await bus.publish(channelOf(roomId), encodeAudio(wav, { language, exceptUsername }));
-    },
-
-    async sendSpeech(
-      roomId: string,
-      language: string,
-      speech: SpokenSentence,
-      ogg: Uint8Array,
-      exceptUsername: string,
-    ): Promise<void> {
-      const frame: ServerFrame = { type: 'speech', language, ...speech, bytes: ogg.length };
-      await bus.publish(channelOf(roomId), encodeSpeech(frame, ogg, { language, exceptUsername }));
-    },
 
     /** Local member counts, for health and the benchmark. */
     stats() {

@@ -34,23 +34,13 @@ export function createRoomSequencer(
   /** The next offset to deliver; undefined until started (frames are held until then). */
   let next: number | undefined = source ? undefined : 0;
   const held = new Map<number, Envelope>();
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timer = waitTimer(() => void catchUp());
   let fetching = false;
   let fetchAgain = false;
   let stopped = false;
 
-  function clearTimer() {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-  }
-
   function schedule(delay = options.gapWaitMs) {
-    if (timer || fetching || stopped) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      void catchUp();
-    }, delay);
-    timer.unref?.();
+    if (!fetching && !stopped) timer.start(delay);
   }
 
   function drain() {
@@ -62,7 +52,20 @@ export function createRoomSequencer(
     }
     for (const offset of held.keys()) if (offset < next) held.delete(offset);
     if (held.size > 0) schedule();
-    else clearTimer();
+    else timer.clear();
+  }
+
+  /** A frame read from the log: delivered when it is the next one, past a hole in the log if need be. */
+  function takeFromLog(frame: LoggedFrame) {
+    if (stopped || next === undefined || frame.offset < next) return;
+    if (frame.offset > next) {
+      // The log is gap-free, so a hole means its start was trimmed: nothing there to wait for.
+      options.logger.warn({ roomId, from: next, to: frame.offset }, 'room log has a hole; skipping it');
+      next = frame.offset;
+    }
+    held.delete(frame.offset);
+    next += 1;
+    deliver(decodeEnvelope(encodeText(frame))!);
   }
 
   /** Reads everything from `next` on out of the log and delivers it; bus copies that come later are dropped. */
@@ -73,28 +76,11 @@ export function createRoomSequencer(
       return;
     }
     fetching = true;
-    clearTimer();
+    timer.clear();
     try {
       do {
         fetchAgain = false;
-        for (;;) {
-          const frames = await source.readSince(roomId, next - 1, Number.MAX_SAFE_INTEGER, options.pageSize);
-          for (const frame of frames) {
-            if (stopped || frame.offset < next) continue;
-            if (frame.offset > next) {
-              // The log is gap-free, so a hole means its start was trimmed: nothing there to wait for.
-              options.logger.warn(
-                { roomId, from: next, to: frame.offset },
-                'room log has a hole; skipping it',
-              );
-              next = frame.offset;
-            }
-            held.delete(frame.offset);
-            next += 1;
-            deliver(decodeEnvelope(encodeText(frame))!);
-          }
-          if (frames.length < options.pageSize) break;
-        }
+        await readToEnd(source, roomId, options.pageSize, () => next!, takeFromLog);
       } while (fetchAgain && !stopped);
     } catch (error) {
       options.logger.warn({ err: error, roomId }, 'reading the room log to fill a gap failed; retrying');
@@ -125,9 +111,43 @@ export function createRoomSequencer(
     delivered: (): number | undefined => (next === undefined ? undefined : next - 1),
     stop() {
       stopped = true;
-      clearTimer();
+      timer.clear();
       held.clear();
     },
   };
 }
+/** One pending wait at a time: starting it again while it runs changes nothing. */
+function waitTimer(onDue: () => void) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return {
+    start(delay: number) {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        onDue();
+      }, delay);
+      timer.unref?.();
+    },
+    clear() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+/** Reads a room's log page by page, from the offset `from` gives at each page, to its end. */
+async function readToEnd(
+  source: RoomLogSource,
+  roomId: string,
+  pageSize: number,
+  from: () => number,
+  take: (frame: LoggedFrame) => void,
+) {
+  for (;;) {
+    const frames = await source.readSince(roomId, from() - 1, Number.MAX_SAFE_INTEGER, pageSize);
+    for (const frame of frames) take(frame);
+    if (frames.length < pageSize) return;
+  }
+}
+
 export type RoomSequencer = ReturnType<typeof createRoomSequencer>;

@@ -7,6 +7,7 @@ import { loggedChangeSql } from './room-log.js';
  */
 export function createMessageChanges(db: Db) {
   return {
+    ...authorRenames(db),
     /**
      * Stores a complete translation and logs it; returns its offset (undefined: no such message, or its
      * text is no longer `sourceText`: the work was superseded by a correction and must not land).
@@ -79,7 +80,12 @@ export function createMessageChanges(db: Db) {
       );
       return rows[0] ? Number(rows[0].seq) : undefined;
     },
+  };
+}
 
+/** A user's new name on their past messages, everywhere. */
+function authorRenames(db: Db) {
+  return {
     /**
      * Renames a user's past messages in every room (after a username change) and logs the rename in the
      * room it is announced in; returns its offset there.

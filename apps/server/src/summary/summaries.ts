@@ -9,7 +9,13 @@ import {
   type ServerFrame,
   type SummarizeFrame,
 } from '@xtalk/protocol';
-import { AiError, type AiProvider, type ContextMessage, type Logger } from '../ai/provider.js';
+import {
+  AiError,
+  type AiProvider,
+  type ContextMessage,
+  type Logger,
+  type SummaryRequest,
+} from '../ai/provider.js';
 import type { Clock } from '../clock.js';
 import {
   createEngineCall,
@@ -56,6 +62,34 @@ const contextOf = (message: MessageFrame): ContextMessage => ({
   text: message.message,
 });
 
+/** What a summary is metered as: the characters of the messages it reads. */
+function usageOf(asker: Asker, context: ContextMessage[], language: string) {
+  return {
+    userId: asker.userId,
+    username: asker.username(),
+    roomId: asker.roomId,
+    task: 'summary' as const,
+    characters: context.reduce((sum, message) => sum + [...message.text].length, 0),
+    language,
+  };
+}
+
+/** The engine's summary, each piece shown as it comes when `show` is given; an empty one is a failure. */
+async function streamSummary(
+  provider: AiProvider,
+  request: SummaryRequest & { signal: AbortSignal },
+  show: ((chunk: string) => void) | undefined,
+): Promise<string> {
+  let text = '';
+  for await (const chunk of provider.summarize(request)) {
+    if (request.signal.aborted) throw request.signal.reason;
+    text += chunk;
+    if (chunk) show?.(chunk);
+  }
+  if (text.trim() === '') throw new AiError('the AI engine returned an empty summary', { retryable: true });
+  return text.trim();
+}
+
 export function createSummaries(deps: SummaryDeps) {
   const { provider, clock, logger } = deps;
   const shutdown = new AbortController();
@@ -93,36 +127,18 @@ export function createSummaries(deps: SummaryDeps) {
     const context = messages.map(contextOf);
     const glossary = await roomGlossary(deps.glossary, asker.roomId, logger);
     const terms = termsOf(glossary, context.map((message) => message.text).join('\n'), frame.language);
-    const usage = {
-      userId: asker.userId,
-      username: asker.username(),
-      roomId: asker.roomId,
-      task: 'summary' as const,
-      characters: context.reduce((sum, message) => sum + [...message.text].length, 0),
-      language: frame.language,
-    };
+    const usage = usageOf(asker, context, frame.language);
     let streamed = false;
     try {
-      const text = await callEngine('summary', usage, async (signal) => {
+      const text = await callEngine('summary', usage, (signal) => {
         // a retry after pieces were shown is not streamed again: summaryComplete carries the whole
         const live = !streamed;
-        let text = '';
-        for await (const chunk of provider.summarize({
-          messages: context,
-          language: frame.language,
-          glossary: terms,
-          signal,
-        })) {
-          if (signal.aborted) throw signal.reason;
-          text += chunk;
-          if (live && chunk) {
-            streamed = true;
-            asker.sendFrame({ type: 'summaryChunk', requestId, chunk });
-          }
-        }
-        if (text.trim() === '')
-          throw new AiError('the AI engine returned an empty summary', { retryable: true });
-        return text.trim();
+        const show = (chunk: string) => {
+          streamed = true;
+          asker.sendFrame({ type: 'summaryChunk', requestId, chunk });
+        };
+        const request = { messages: context, language: frame.language, glossary: terms, signal };
+        return streamSummary(provider, request, live ? show : undefined);
       });
       asker.sendFrame({
         type: 'summaryComplete',

@@ -33,30 +33,35 @@ function maskEmail(email: string): string {
 
 type Caller = { admin: true } | { admin: false; user: UserRow };
 
+/** Who asks: an admin by the admin key, or a signed-in user by their token. */
+async function callerOf(
+  request: FastifyRequest,
+  deps: { authenticator: Authenticator; adminKey: string | undefined },
+): Promise<Caller> {
+  const given = request.headers['x-admin-key'];
+  if (typeof given === 'string' && given !== '') {
+    if (deps.adminKey && sameText(given, deps.adminKey)) {
+      return { admin: true };
+    }
+    throw new HttpError(401, 'The admin key is not valid.');
+  }
+  const { user } = await deps.authenticator.fromRequest(request);
+  return { admin: false, user };
+}
+
+/** A user reads only their own player, and a guest changes nothing. */
+function mayAccess(who: Caller, playerId: string, write: boolean): void {
+  if (who.admin) return;
+  if (who.user.id !== playerId) throw new HttpError(403, 'You can only access your own player.');
+  if (write && who.user.provider === 'guest') {
+    throw new HttpError(403, 'Login to customize your username and profile.', 'login_required');
+  }
+}
+
 export async function playerRoutes(
   app: FastifyInstance,
   deps: { users: UsersRepo; links: PlayerLinks; authenticator: Authenticator; adminKey: string | undefined },
 ) {
-  async function caller(request: FastifyRequest): Promise<Caller> {
-    const given = request.headers['x-admin-key'];
-    if (typeof given === 'string' && given !== '') {
-      if (deps.adminKey && sameText(given, deps.adminKey)) {
-        return { admin: true };
-      }
-      throw new HttpError(401, 'The admin key is not valid.');
-    }
-    const { user } = await deps.authenticator.fromRequest(request);
-    return { admin: false, user };
-  }
-
-  function mayAccess(who: Caller, playerId: string, write: boolean): void {
-    if (who.admin) return;
-    if (who.user.id !== playerId) throw new HttpError(403, 'You can only access your own player.');
-    if (write && who.user.provider === 'guest') {
-      throw new HttpError(403, 'Login to customize your username and profile.', 'login_required');
-    }
-  }
-
   /** Every sign-in of the player; an email is shown in full only to its own player. */
   async function linksOf(row: UserRow, who: Caller): Promise<PlayerLink[]> {
     const own = !who.admin && who.user.id === row.id;
@@ -92,7 +97,7 @@ export async function playerRoutes(
   }
 
   app.put(ApiPath.player, async (request): Promise<Player> => {
-    const who = await caller(request);
+    const who = await callerOf(request, deps);
     const body = parseOr400(putPlayerBodySchema, request.body);
     mayAccess(who, body.id, true);
     const name = checkFullName(body.name);
@@ -103,14 +108,14 @@ export async function playerRoutes(
   });
 
   app.get(`${ApiPath.player}/:id`, async (request): Promise<Player> => {
-    const who = await caller(request);
+    const who = await callerOf(request, deps);
     const id = idParam(request);
     mayAccess(who, id, false);
     return onePlayer(id, who);
   });
 
   app.put(`${ApiPath.player}/:id/data`, async (request): Promise<Player> => {
-    const who = await caller(request);
+    const who = await callerOf(request, deps);
     const id = idParam(request);
     mayAccess(who, id, true);
     const { data } = parseOr400(putPlayerDataBodySchema, request.body);
@@ -125,7 +130,7 @@ export async function playerRoutes(
   });
 
   app.post(ApiPath.playersByPlatformId, async (request): Promise<PlayersResponse> => {
-    const who = await caller(request);
+    const who = await callerOf(request, deps);
     const body = parseOr400(loadByPlatformIdBodySchema, request.body);
     if (body.appID !== undefined && body.appID !== APP_ID) return { players: [] };
     if (body.platform !== undefined && body.platform !== PLATFORM) return { players: [] };
@@ -136,7 +141,7 @@ export async function playerRoutes(
   });
 
   app.post(ApiPath.playersByGctId, async (request): Promise<PlayersResponse> => {
-    const who = await caller(request);
+    const who = await callerOf(request, deps);
     const body = parseOr400(loadByGctIdBodySchema, request.body);
     if (!who.admin && body.gctIDs.some((id) => id !== who.user.id)) {
       throw new HttpError(403, 'You can only access your own player.');

@@ -20,8 +20,39 @@ function guestUsername(): string {
   return `g-${randomBytes(6).toString('hex')}`;
 }
 
+/** Users by id or subject; a user merged into another is no longer found. */
+function userLookups(db: Db) {
+  return {
+    async findByIds(ids: string[]): Promise<UserRow[]> {
+      const { rows } = await db.query<UserRow>(
+        `select ${USER_COLUMNS} from users where id = any($1) and merged_into is null`,
+        [ids],
+      );
+      return rows;
+    },
+
+    async findBySubjects(subjects: string[]): Promise<UserRow[]> {
+      const { rows } = await db.query<UserRow>(
+        `select ${USER_COLUMNS} from users where subject = any($1) and merged_into is null`,
+        [subjects],
+      );
+      return rows;
+    },
+
+    /** The user of this id; undefined when unknown or merged into the account its guest signed in to. */
+    async findById(id: string): Promise<UserRow | undefined> {
+      const { rows } = await db.query<UserRow>(
+        `select ${USER_COLUMNS} from users where id = $1 and merged_into is null`,
+        [id],
+      );
+      return rows[0];
+    },
+  };
+}
+
 export function createUsersRepo(db: Db) {
   return {
+    ...userLookups(db),
     async createGuest(): Promise<UserRow> {
       const id = randomUUID();
       const subject = `guest_${randomBytes(8).toString('hex')}`;
@@ -97,31 +128,6 @@ export function createUsersRepo(db: Db) {
         id,
         JSON.stringify(data),
       ]);
-    },
-
-    async findByIds(ids: string[]): Promise<UserRow[]> {
-      const { rows } = await db.query<UserRow>(
-        `select ${USER_COLUMNS} from users where id = any($1) and merged_into is null`,
-        [ids],
-      );
-      return rows;
-    },
-
-    async findBySubjects(subjects: string[]): Promise<UserRow[]> {
-      const { rows } = await db.query<UserRow>(
-        `select ${USER_COLUMNS} from users where subject = any($1) and merged_into is null`,
-        [subjects],
-      );
-      return rows;
-    },
-
-    /** The user of this id; undefined when unknown or merged into the account its guest signed in to. */
-    async findById(id: string): Promise<UserRow | undefined> {
-      const { rows } = await db.query<UserRow>(
-        `select ${USER_COLUMNS} from users where id = $1 and merged_into is null`,
-        [id],
-      );
-      return rows[0];
     },
   };
 }

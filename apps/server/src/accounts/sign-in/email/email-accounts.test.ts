@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mailSentResponseSchema, signInResponseSchema } from '@xtalk/protocol';
-import { guestLogin, joinRoom, startServer, type TestServer } from '../../../test/harness.js';
-import { startMailbox, tokenOf, type Mailbox } from '../../../test/mailbox.js';
+import { guestLogin } from '../../../test/harness.js';
+import { tokenOf } from '../../../test/mailbox.js';
+import { useEmailServer } from './testing.js';
 
 /*
  * Email accounts against a real SMTP server started here: register, verify, login, forgot, reset,
@@ -10,59 +11,11 @@ import { startMailbox, tokenOf, type Mailbox } from '../../../test/mailbox.js';
  */
 
 describe('email accounts', () => {
-  let mailbox: Mailbox;
-  let server: TestServer;
-  let offsetMs = 0;
-  const clock = { now: () => Date.now() + offsetMs };
-  let ipCounter = 0;
-  /** Each test its own client address, so per-IP counters of one test do not spill into the next. */
-  let ip = '10.0.0.1';
-
-  beforeAll(async () => {
-    mailbox = await startMailbox();
-    server = await startServer(
-      {
-        SMTP_URL: mailbox.url,
-        MAIL_FROM: 'XTalk <accounts@xtalk.test>',
-        PUBLIC_URL: 'http://xtalk.test',
-        ADMIN_API_KEY: 'admin-key-for-the-email-tests',
-      },
-      { clock },
-    );
-  });
-  afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
-  });
-  beforeEach(() => {
-    offsetMs = 0;
-    ip = `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-  });
-
-  const post = (url: string, payload: object, token?: string, from = ip) =>
-    server.app.inject({
-      method: 'POST',
-      url,
-      payload,
-      remoteAddress: from,
-      ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
-    });
-
-  async function registerAndVerify(email: string, password: string, token?: string) {
-    const registered = await post('/api/auth/email/register', { email, password }, token);
-    expect(registered.statusCode, registered.body).toBe(202);
-    const mail = await mailbox.next();
-    expect(mail.to).toBe(email.toLowerCase());
-    const verified = await post('/api/auth/email/verify', { token: tokenOf(mail) });
-    expect(verified.statusCode, verified.body).toBe(200);
-  }
-
-  async function login(email: string, password: string, token?: string) {
-    return post('/api/auth/email/login', { email, password }, token);
-  }
+  const env = useEmailServer();
+  const { post, registerAndVerify, login } = env;
 
   it('tells the web app that account mails go out', async () => {
-    const config = await server.app.inject({ method: 'GET', url: '/api/auth/config' });
+    const config = await env.server.app.inject({ method: 'GET', url: '/api/auth/config' });
     expect(config.json()).toMatchObject({ google: false, mail: true });
   });
 
@@ -73,7 +26,7 @@ describe('email accounts', () => {
     });
     expect(registered.statusCode, registered.body).toBe(202);
     expect(mailSentResponseSchema.parse(registered.json()).ok).toBe(true);
-    const mail = await mailbox.next();
+    const mail = await env.mailbox.next();
     expect(mail.to).toBe('ada@example.com');
     expect(mail.subject).toMatch(/Confirm/);
     expect(mail.text).toContain('http://xtalk.test/verify-email?token=');
@@ -113,20 +66,20 @@ describe('email accounts', () => {
       payload: 'wrong horse',
     });
     expect(nativeWrong.statusCode).toBe(401);
-    const links = await server.app.inject({
+    const links = await env.server.app.inject({
       method: 'GET',
       url: '/api/player/links',
       headers: { authorization: `Bearer ${session.token}` },
     });
     expect(links.json()).toEqual({ links: [{ provider: 'email', subject: 'ada@example.com' }] });
-    const player = await server.app.inject({
+    const player = await env.server.app.inject({
       method: 'GET',
       url: `/api/player/${session.user.userId}`,
       headers: { authorization: `Bearer ${session.token}` },
     });
     expect(player.body).not.toMatch(/scrypt|password/i);
     // an admin looking the player up sees that there is an email, not the address
-    const admin = await server.app.inject({
+    const admin = await env.server.app.inject({
       method: 'GET',
       url: `/api/player/${session.user.userId}`,
       headers: { 'x-admin-key': 'admin-key-for-the-email-tests' },
@@ -147,7 +100,9 @@ describe('email accounts', () => {
     expect(known.statusCode).toBe(unknown.statusCode);
     expect(known.json()).toEqual(unknown.json());
     // the owner hears someone tried; the new address gets its confirmation
-    const mails = [await mailbox.next(), await mailbox.next()].sort((a, b) => a.to.localeCompare(b.to));
+    const mails = [await env.mailbox.next(), await env.mailbox.next()].sort((a, b) =>
+      a.to.localeCompare(b.to),
+    );
     expect(mails[0]).toMatchObject({ to: 'known@example.com', subject: 'Your XTalk account' });
     expect(mails[0]!.text).not.toContain('token=');
     expect(mails[1]).toMatchObject({ to: 'new@example.com' });
@@ -159,10 +114,10 @@ describe('email accounts', () => {
     // only the registered address got a mail: the next mail is the reset of known@, then a later resend
     const resend = await post('/api/auth/email/resend', { email: 'new@example.com' });
     expect(resend.statusCode).toBe(202);
-    const next = await mailbox.next();
+    const next = await env.mailbox.next();
     expect(next.to).toBe('known@example.com');
     expect(next.subject).toMatch(/Reset/);
-    expect((await mailbox.next()).to).toBe('new@example.com');
+    expect((await env.mailbox.next()).to).toBe('new@example.com');
 
     const wrongUser = await login('nobody@example.com', 'password-one');
     const wrongPassword = await login('known@example.com', 'password-two');
@@ -173,7 +128,7 @@ describe('email accounts', () => {
   it('resets a forgotten password with a single-use link; the old password stops working', async () => {
     await registerAndVerify('reset@example.com', 'first-password');
     await post('/api/auth/email/forgot', { email: 'reset@example.com' });
-    const mail = await mailbox.next();
+    const mail = await env.mailbox.next();
     expect(mail.text).toContain('http://xtalk.test/reset-password?token=');
     const token = tokenOf(mail);
     const tooShort = await post('/api/auth/email/reset', { token, newPassword: 'short' });
@@ -188,28 +143,28 @@ describe('email accounts', () => {
 
   it('refuses expired verification and reset links', async () => {
     await post('/api/auth/email/register', { email: 'late@example.com', password: 'late-password' });
-    const verifyMail = await mailbox.next();
-    offsetMs = 25 * 3600_000;
+    const verifyMail = await env.mailbox.next();
+    env.offsetMs = 25 * 3600_000;
     const verify = await post('/api/auth/email/verify', { token: tokenOf(verifyMail) });
     expect(verify.statusCode).toBe(400);
     expect(verify.json().code).toBe('invalid_link');
-    offsetMs = 0;
+    env.offsetMs = 0;
     // a fresh link works
     await post('/api/auth/email/resend', { email: 'late@example.com' });
-    expect((await post('/api/auth/email/verify', { token: tokenOf(await mailbox.next()) })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await post('/api/auth/email/verify', { token: tokenOf(await env.mailbox.next()) })).statusCode,
+    ).toBe(200);
 
     await post('/api/auth/email/forgot', { email: 'late@example.com' });
-    const resetMail = await mailbox.next();
-    offsetMs = 2 * 3600_000;
+    const resetMail = await env.mailbox.next();
+    env.offsetMs = 2 * 3600_000;
     const reset = await post('/api/auth/email/reset', {
       token: tokenOf(resetMail),
       newPassword: 'new-password',
     });
     expect(reset.statusCode).toBe(400);
     expect(reset.json().code).toBe('invalid_link');
-    offsetMs = 0;
+    env.offsetMs = 0;
     expect((await login('late@example.com', 'late-password')).statusCode).toBe(200);
   });
 
@@ -238,11 +193,11 @@ describe('email accounts', () => {
     await registerAndVerify('change@example.com', 'old-password');
     const { token } = signInResponseSchema.parse((await login('change@example.com', 'old-password')).json());
     const put = (payload: object, bearer?: string) =>
-      server.app.inject({
+      env.server.app.inject({
         method: 'PUT',
         url: '/api/player/password',
         payload,
-        remoteAddress: ip,
+        remoteAddress: env.ip,
         ...(bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {}),
       });
     const anonymous = await put({ password: 'old-password', newPassword: 'new-password' });
@@ -256,7 +211,7 @@ describe('email accounts', () => {
     expect((await login('change@example.com', 'old-password')).statusCode).toBe(401);
     expect((await login('change@example.com', 'new-password')).statusCode).toBe(200);
 
-    const guest = await guestLogin(server.app);
+    const guest = await guestLogin(env.server.app);
     const noEmail = await put({ password: 'whatever-it-is', newPassword: 'new-password' }, guest.token);
     expect([noEmail.statusCode, noEmail.json().code]).toEqual([400, 'no_password']);
   });
@@ -276,11 +231,11 @@ describe('email accounts', () => {
     );
     expect([locked.statusCode, locked.json().code]).toEqual([429, 'rate_limited']);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
-    offsetMs = 16 * 60_000;
+    env.offsetMs = 16 * 60_000;
     expect((await login('limited@example.com', 'right-password')).statusCode).toBe(200);
 
     // one IP guessing across many accounts
-    offsetMs = 0;
+    env.offsetMs = 0;
     const guesser = '10.200.0.1';
     for (let attempt = 0; attempt < 20; attempt++) {
       const response = await post(
@@ -301,11 +256,11 @@ describe('email accounts', () => {
 
     // resend: three mails per address per hour
     await post('/api/auth/email/register', { email: 'spam@example.com', password: 'spam-password' });
-    await mailbox.next();
+    await env.mailbox.next();
     await post('/api/auth/email/resend', { email: 'spam@example.com' }, undefined, '10.201.0.1');
     await post('/api/auth/email/resend', { email: 'spam@example.com' }, undefined, '10.201.0.2');
-    await mailbox.next();
-    await mailbox.next();
+    await env.mailbox.next();
+    await env.mailbox.next();
     const fourth = await post(
       '/api/auth/email/resend',
       { email: 'spam@example.com' },
@@ -313,57 +268,5 @@ describe('email accounts', () => {
       '10.201.0.3',
     );
     expect(fourth.statusCode).toBe(429);
-  });
-
-  it('a guest who registers keeps their player: the room history is theirs once verified', async () => {
-    const guest = await guestLogin(server.app);
-    const { roomId } = await joinRoom(server.app, guest.token, null);
-    await registerAndVerify('guest@example.com', 'guest-password', guest.token);
-    const session = signInResponseSchema.parse((await login('guest@example.com', 'guest-password')).json());
-    expect(session.user.userId).toBe(guest.user.userId);
-    expect(session.user.username).toBe(guest.user.username);
-    const history = await server.app.inject({
-      method: 'GET',
-      url: '/api/rooms/history',
-      headers: { authorization: `Bearer ${session.token}` },
-    });
-    expect(history.statusCode, history.body).toBe(200);
-    expect(history.json().rooms.map((room: { roomId: string }) => room.roomId)).toEqual([roomId]);
-  });
-
-  it('a guest who signs in to an existing email account carries their rooms and username into it', async () => {
-    await registerAndVerify('member@example.com', 'member-password');
-    const guest = await guestLogin(server.app);
-    const { roomId } = await joinRoom(server.app, guest.token, null);
-    const signedIn = await login('member@example.com', 'member-password', guest.token);
-    expect(signedIn.statusCode, signedIn.body).toBe(200);
-    const session = signInResponseSchema.parse(signedIn.json());
-    expect(session.user.userId).not.toBe(guest.user.userId);
-    // the account never chose a username: it keeps the one the room knew
-    expect(session.user.displayUsername).toBe(guest.user.displayUsername);
-    const history = await server.app.inject({
-      method: 'GET',
-      url: '/api/rooms/history',
-      headers: { authorization: `Bearer ${session.token}` },
-    });
-    expect(history.json().rooms.map((room: { roomId: string }) => room.roomId)).toEqual([roomId]);
-    // the guest token is spent
-    const old = await server.app.inject({
-      method: 'GET',
-      url: '/api/me',
-      headers: { authorization: `Bearer ${guest.token}` },
-    });
-    expect(old.statusCode).toBe(401);
-    const links = await server.app.inject({
-      method: 'GET',
-      url: '/api/player/links',
-      headers: { authorization: `Bearer ${session.token}` },
-    });
-    expect(
-      links
-        .json()
-        .links.map((link: { provider: string }) => link.provider)
-        .sort(),
-    ).toEqual(['email', 'guest']);
   });
 });

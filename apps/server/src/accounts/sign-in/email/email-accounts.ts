@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { MailPagePath } from '@xtalk/protocol';
 import type { Clock } from '../../../clock.js';
 import { HttpError } from '../../../http-errors.js';
 import type { Db } from '../../../store/db.js';
 import { MAIL_LIMIT, PASSWORD_LIMIT, type AttemptLimits } from '../attempt-limits.js';
 import { issueEmailToken, takeEmailToken, type EmailTokenPurpose } from './email-tokens.js';
+import { accountMails } from './account-mails.js';
 import type { Mailer } from './mailer.js';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
 import type { PlayerLinks } from '../../links/player-links.js';
@@ -68,6 +68,36 @@ async function completeEmailVerification(
   return user;
 }
 
+/** A new password for a player's verified email sign-in, given the current one. */
+async function changePassword(
+  { db, limits }: EmailAccountsDeps,
+  user: UserRow,
+  password: string,
+  newPassword: string,
+  ip: string,
+): Promise<void> {
+  const { rows } = await db.query<AccountRow>(
+    'select * from email_accounts where user_id = $1 and verified_at is not null',
+    [user.id],
+  );
+  const row = rows[0];
+  if (!row)
+    throw new HttpError(
+      400,
+      'This player has no email sign-in, so there is no password to change.',
+      'no_password',
+    );
+  await limits.assertUnder(PASSWORD_LIMIT, row.email, ip);
+  if (!(await verifyPassword(password, row.password_hash))) {
+    await limits.record(PASSWORD_LIMIT, row.email, ip);
+    throw new HttpError(403, 'The current password is wrong.', 'wrong_password');
+  }
+  await db.query('update email_accounts set password_hash = $2 where email = $1', [
+    row.email,
+    await hashPassword(newPassword),
+  ]);
+}
+
 export function createEmailAccounts(deps: EmailAccountsDeps) {
   const { db, clock } = deps;
 
@@ -80,23 +110,9 @@ export function createEmailAccounts(deps: EmailAccountsDeps) {
     issueEmailToken(db, clock, email, purpose, ttlSeconds);
   const takeToken = (token: string, purpose: EmailTokenPurpose) => takeEmailToken(db, clock, token, purpose);
 
-  /** Sends in the background: the answer must not wait on (or reveal) the mail server. */
-  function sendLater(to: string, subject: string, text: string): void {
-    deps.mailer
-      .send({ to, subject, text })
-      .catch((error: unknown) => deps.logger.warn({ err: error }, 'sending an account mail failed'));
-  }
-
-  async function mailVerification(email: string, baseUrl: string): Promise<void> {
-    const token = await issueToken(email, 'verify', VERIFY_TTL_SECONDS);
-    sendLater(
-      email,
-      'Confirm your XTalk account',
-      `Someone (hopefully you) created an XTalk account with this address.\n\n` +
-        `Open this link to confirm it (valid for 24 hours):\n${baseUrl}${MailPagePath.verify}?token=${token}\n\n` +
-        `If it was not you, ignore this mail.\n`,
-    );
-  }
+  const mails = accountMails(deps.mailer, deps.logger);
+  const mailVerification = async (email: string, baseUrl: string) =>
+    mails.verification(email, baseUrl, await issueToken(email, 'verify', VERIFY_TTL_SECONDS));
 
   const completeVerification = (row: AccountRow) => completeEmailVerification(deps, row);
 
@@ -113,12 +129,7 @@ export function createEmailAccounts(deps: EmailAccountsDeps) {
       const row = await account(email);
       // unverified: a fresh link, the first password stands (a second register must not replace it)
       if (row && !row.verified_at) return mailVerification(email, baseUrl);
-      sendLater(
-        email,
-        'Your XTalk account',
-        `Someone (hopefully you) tried to create an XTalk account with this address, but it already has one.\n\n` +
-          `Sign in at ${baseUrl}/login, or reset a forgotten password there.\n`,
-      );
+      mails.alreadyRegistered(email, baseUrl);
     },
 
     async verify(token: string): Promise<UserRow> {
@@ -158,13 +169,7 @@ export function createEmailAccounts(deps: EmailAccountsDeps) {
     async forgot(email: string, ip: string, baseUrl: string): Promise<void> {
       await deps.limits.take(MAIL_LIMIT, email, ip);
       if (!(await account(email))) return;
-      const token = await issueToken(email, 'reset', RESET_TTL_SECONDS);
-      sendLater(
-        email,
-        'Reset your XTalk password',
-        `Open this link to choose a new password (valid for 1 hour):\n` +
-          `${baseUrl}${MailPagePath.reset}?token=${token}\n\nIf you did not ask for this, ignore this mail.\n`,
-      );
+      mails.reset(email, baseUrl, await issueToken(email, 'reset', RESET_TTL_SECONDS));
     },
 
     /** Sets a new password; opening a mailed link also proves the address, so it verifies it too. */
@@ -181,28 +186,8 @@ export function createEmailAccounts(deps: EmailAccountsDeps) {
       await completeVerification(row);
     },
 
-    async changePassword(user: UserRow, password: string, newPassword: string, ip: string): Promise<void> {
-      const { rows } = await db.query<AccountRow>(
-        'select * from email_accounts where user_id = $1 and verified_at is not null',
-        [user.id],
-      );
-      const row = rows[0];
-      if (!row)
-        throw new HttpError(
-          400,
-          'This player has no email sign-in, so there is no password to change.',
-          'no_password',
-        );
-      await deps.limits.assertUnder(PASSWORD_LIMIT, row.email, ip);
-      if (!(await verifyPassword(password, row.password_hash))) {
-        await deps.limits.record(PASSWORD_LIMIT, row.email, ip);
-        throw new HttpError(403, 'The current password is wrong.', 'wrong_password');
-      }
-      await db.query('update email_accounts set password_hash = $2 where email = $1', [
-        row.email,
-        await hashPassword(newPassword),
-      ]);
-    },
+    changePassword: (user: UserRow, password: string, newPassword: string, ip: string) =>
+      changePassword(deps, user, password, newPassword, ip),
   };
 }
 export type EmailAccounts = ReturnType<typeof createEmailAccounts>;

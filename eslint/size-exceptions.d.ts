@@ -1,0 +1,8 @@
+// Types of size-exceptions.js for the TypeScript that reads it (its lint test).
+export interface SizeException {
+  files: string[];
+  reason: string;
+}
+export declare const sizeExceptions: SizeException[];
+export declare const temporarySizeExceptions: SizeException[];
+export declare const undecomposedSizeExceptions: SizeException[];
