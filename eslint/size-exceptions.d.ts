@@ -4,5 +4,4 @@ export interface SizeException {
   reason: string;
 }
 export declare const sizeExceptions: SizeException[];
-export declare const temporarySizeExceptions: SizeException[];
 export declare const undecomposedSizeExceptions: SizeException[];
