@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { productInBrowser } from './block-hooks.js';
 import { CHROMIUM, CHROMIUM_ARGS, watchPolicy } from './lib/browser.js';
 import { enterAsGuest, newPerson } from './lib/people.js';
-import { watchIssuedSecrets } from './issued-secrets.js';
+import { watchIssuedSecrets } from './lib/issued-secrets.js';
 
 /*
  * The app as something to install: a manifest Chromium accepts with icons that load at their stated
