@@ -1,14 +1,21 @@
 import type { ServerFrame } from '@xtalk/protocol';
-import type { ConnectionContext } from './connection-core.js';
-import type { Connection } from './connection.js';
+import type { ConnectionContext, ConnectionCore } from './connection-core.js';
 import type { HubMember, UserMember } from './room-hub.js';
 
 // How the rest of the server sees a connection. Small classes over the connection, their methods on the
 // prototype, so an idle connection costs a handful of objects (docs/decisions/0087-connection-memory.md).
 
+/** What the views read of a connection: its core, its log fields, its audio and its clip's client id. */
+export interface ViewedConnection extends ConnectionCore {
+  readonly logFields: ConnectionContext['logFields'];
+  clipClientId: string | undefined;
+  deliverAudio(wav: Buffer): void;
+  deliverSpeech(json: Buffer, ogg: Buffer): void;
+}
+
 /** How the room hub and the user channel see a connection: one small object for both views. */
 export class MemberView implements HubMember, UserMember {
-  constructor(private readonly connection: Connection) {}
+  constructor(private readonly connection: ViewedConnection) {}
   get roomId() {
     return this.connection.roomId;
   }
@@ -39,7 +46,7 @@ export class MemberView implements HubMember, UserMember {
 
 /** What voice input sees of a connection; made on first use (most connections never send voice). */
 export class VoiceContext implements ConnectionContext {
-  constructor(private readonly connection: Connection) {}
+  constructor(private readonly connection: ViewedConnection) {}
   get roomId() {
     return this.connection.roomId;
   }

@@ -7,7 +7,7 @@ import type { ConnectionContext } from '../realtime/connection.js';
 import { analyseVoice, type VoicedAnalysis } from './voiced.js';
 import { createStreamPayment, type StreamPayment } from './stream-payment.js';
 import { creditRefusal } from './voice-input.js';
-import type { ClipRef, VoiceStreamDeps } from './voice-stream.js';
+import type { ClipRef, VoiceStreamDeps } from './voice-stream-deps.js';
 
 // One streamed clip (voice-stream.ts): its state, and the steps its pieces go through.
 

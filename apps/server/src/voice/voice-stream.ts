@@ -2,18 +2,13 @@ import {
   MAX_AUDIO_CLIP_BYTES,
   MAX_AUDIO_CLIP_SECONDS,
   RECORDING_MIN_MS,
-  type ServerFrame,
   type VoiceEndFrame,
   type VoiceStartFrame,
 } from '@xtalk/protocol';
-import type { FastifyBaseLogger } from 'fastify';
-import type { AiProvider } from '../ai/index.js';
 import type { ConnectionContext } from '../realtime/connection.js';
-import type { ChatService } from '../rooms/chat-service.js';
-import type { VoicedOptions } from './voiced.js';
 import { analysisOf, createClipSteps, newClip, type Clip } from './voice-clip.js';
-import { DURATION_MARGIN_SECONDS, type ClipPost } from './voice-input.js';
-import type { Charge } from '../translation/ports.js';
+import { DURATION_MARGIN_SECONDS } from './voice-input.js';
+import type { VoiceStreamDeps } from './voice-stream-deps.js';
 
 /*
  * Streaming voice (protocol 3): `voiceStart`, binary frames of whole Ogg pages, `voiceEnd`.
@@ -27,44 +22,7 @@ import type { Charge } from '../translation/ports.js';
  * later pieces are dropped quietly until its voiceEnd.
  */
 
-/** The translation side of a running clip (translation/service.ts implements it). */
-export interface ClipTranslation {
-  /** A committed sentence: translate it now into the room's other languages, chunks tagged with clipId. */
-  clipSentence(roomId: string, clip: ClipRef, sentence: string): void;
-  /** The clip ended without a message: forget what was translated for it. */
-  dropClip(roomId: string, clipId: string): void;
-  /** Pay for seconds of the clip's transcription as the engine hears them (stream-payment.ts). */
-  payClipAudio(roomId: string, clip: ClipRef, seconds: number): Promise<Charge | void>;
-}
-
-export interface ClipRef {
-  clipId: string;
-  userId: string;
-  username: string;
-  language: string;
-}
-
-export interface VoiceStreamDeps {
-  chat: Pick<ChatService, 'findByClientId'>;
-  provider: Pick<AiProvider, 'streamingTranscription' | 'startTranscription'>;
-  translation: ClipTranslation;
-  broadcast(roomId: string, frame: ServerFrame): Promise<void>;
-  postClip(
-    connection: ConnectionContext,
-    data: Uint8Array,
-    seconds: number,
-    post: ClipPost,
-  ): Promise<boolean>;
-  /** Rate limit shared with whole clips (false: refused). */
-  takeToken(connection: ConnectionContext): boolean;
-  logger: FastifyBaseLogger;
-  maxClipBytes?: number;
-  maxClipSeconds?: number;
-  captionIntervalMs?: number;
-  /** A clip with no piece for this long is dropped (the client went away mid-clip). */
-  idleTimeoutMs?: number;
-  voiced?: Partial<VoicedOptions>;
-}
+export type { ClipRef, ClipTranslation, VoiceStreamDeps } from './voice-stream-deps.js';
 
 export function createVoiceStream(deps: VoiceStreamDeps) {
   const maxBytes = deps.maxClipBytes ?? MAX_AUDIO_CLIP_BYTES;
