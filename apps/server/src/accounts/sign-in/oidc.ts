@@ -108,14 +108,8 @@ export function createOidc(settings: OidcSettings, store: SignInStore, logger: F
       if (!browserSecret || hashSecret(browserSecret) !== flow.browserHash) {
         throw new SignInError('This sign-in was started in another browser; please sign in again here.');
       }
-      const error = params.get('error');
-      if (error) {
-        throw new SignInError(
-          error === 'access_denied'
-            ? 'Sign-in was cancelled.'
-            : `The identity provider refused the sign-in: ${params.get('error_description') ?? error}`,
-        );
-      }
+      const refusal = providerRefusal(params);
+      if (refusal) throw refusal;
       const config = await configuration();
       const client = await openId();
       // The callback as the provider addressed it: the registered redirect URI plus the response.
@@ -133,16 +127,31 @@ export function createOidc(settings: OidcSettings, store: SignInStore, logger: F
         logger.warn({ err: failure }, 'OIDC code exchange failed');
         throw new SignInError('The identity provider did not confirm the sign-in; please try again.');
       }
-      const claims = tokens.claims();
-      if (!claims?.sub) throw new SignInError('The identity provider did not say who signed in.');
-      const name = typeof claims.name === 'string' ? claims.name : undefined;
-      const email = typeof claims.email === 'string' ? claims.email : undefined;
-      return {
-        issuer: claims.iss,
-        subject: claims.sub,
-        ...(name ? { name } : {}),
-        ...(email ? { email } : {}),
-      };
+      return identityOf(tokens.claims());
     },
+  };
+}
+
+/** The provider's own answer when it did not sign the person in: they cancelled, or it refused. */
+function providerRefusal(params: URLSearchParams): SignInError | undefined {
+  const error = params.get('error');
+  if (!error) return undefined;
+  return new SignInError(
+    error === 'access_denied'
+      ? 'Sign-in was cancelled.'
+      : `The identity provider refused the sign-in: ${params.get('error_description') ?? error}`,
+  );
+}
+
+/** Who signed in, from the ID token's claims: the subject always, a name and an email when given. */
+function identityOf(claims: OpenId.IDToken | undefined): OidcIdentity {
+  if (!claims?.sub) throw new SignInError('The identity provider did not say who signed in.');
+  const name = typeof claims.name === 'string' ? claims.name : undefined;
+  const email = typeof claims.email === 'string' ? claims.email : undefined;
+  return {
+    issuer: claims.iss,
+    subject: claims.sub,
+    ...(name ? { name } : {}),
+    ...(email ? { email } : {}),
   };
 }
