@@ -20,26 +20,7 @@ export function InviteDialog({
   onClose: () => void;
 }) {
   const { t } = useI18n();
-  const [copied, setCopied] = useState(false);
   const link = roomId ? shareLink(window.location.href, roomId) : null;
-
-  useEffect(() => {
-    if (!copied) return;
-    const id = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(id);
-  }, [copied]);
-
-  const copy = async () => {
-    if (!link) return;
-    try {
-      await copyText(link);
-      setCopied(true);
-      toast.success(t('invite.copied'), { duration: 2000 });
-    } catch (error) {
-      const refused = error instanceof Error && error.message === COPY_REFUSED;
-      toast.error(refused ? t('invite.copyRefused') : t('invite.copyFailed'), { duration: 3000 });
-    }
-  };
 
   return (
     <Dialog
@@ -73,32 +54,7 @@ export function InviteDialog({
               {roomId}
             </span>
           </p>
-          <div className="flex w-full items-center gap-2 rounded-full border border-slate-300 bg-slate-50 py-1 pr-1 pl-4 dark:border-slate-700 dark:bg-slate-950">
-            <input
-              data-testid="share-link"
-              readOnly
-              value={link}
-              onFocus={(event) => event.target.select()}
-              // Scrolled to its end, where the room code is, when shown
-              ref={(input) => {
-                if (input) input.scrollLeft = input.scrollWidth;
-              }}
-              aria-label={t('invite.copy')}
-              className="min-w-0 flex-1 bg-transparent font-mono text-sm text-slate-700 outline-none dark:text-slate-200"
-            />
-            <Button
-              size="sm"
-              onClick={() => void copy()}
-              aria-label={t('invite.copy')}
-              data-testid="copy-link"
-            >
-              {copied ? (
-                <Check className="size-4" aria-hidden="true" />
-              ) : (
-                <Copy className="size-4" aria-hidden="true" />
-              )}
-            </Button>
-          </div>
+          <CopyableLink link={link} />
           <Button variant="secondary" className="self-end" onClick={onClose}>
             {t('common.close')}
           </Button>
@@ -109,5 +65,52 @@ export function InviteDialog({
         </p>
       )}
     </Dialog>
+  );
+}
+
+/** The link in a read-only field with its copy button, which shows a tick for a moment once copied. */
+function CopyableLink({ link }: { link: string }) {
+  const { t } = useI18n();
+  const [copied, setCopied] = useState(false);
+
+  useEffect(() => {
+    if (!copied) return;
+    const id = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(id);
+  }, [copied]);
+
+  const copy = async () => {
+    try {
+      await copyText(link);
+      setCopied(true);
+      toast.success(t('invite.copied'), { duration: 2000 });
+    } catch (error) {
+      const refused = error instanceof Error && error.message === COPY_REFUSED;
+      toast.error(refused ? t('invite.copyRefused') : t('invite.copyFailed'), { duration: 3000 });
+    }
+  };
+
+  return (
+    <div className="flex w-full items-center gap-2 rounded-full border border-slate-300 bg-slate-50 py-1 pr-1 pl-4 dark:border-slate-700 dark:bg-slate-950">
+      <input
+        data-testid="share-link"
+        readOnly
+        value={link}
+        onFocus={(event) => event.target.select()}
+        // Scrolled to its end, where the room code is, when shown
+        ref={(input) => {
+          if (input) input.scrollLeft = input.scrollWidth;
+        }}
+        aria-label={t('invite.copy')}
+        className="min-w-0 flex-1 bg-transparent font-mono text-sm text-slate-700 outline-none dark:text-slate-200"
+      />
+      <Button size="sm" onClick={() => void copy()} aria-label={t('invite.copy')} data-testid="copy-link">
+        {copied ? (
+          <Check className="size-4" aria-hidden="true" />
+        ) : (
+          <Copy className="size-4" aria-hidden="true" />
+        )}
+      </Button>
+    </div>
   );
 }
