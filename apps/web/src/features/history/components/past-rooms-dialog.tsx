@@ -1,6 +1,6 @@
 import type { RoomHistoryEntry } from '@xtalk/protocol';
 import { History, LogIn, RotateCcw, Trash2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
@@ -8,7 +8,8 @@ import { cn } from '../../../lib/cn';
 import { requestErrorText } from '../../../lib/error-text';
 import { getLanguage, useI18n } from '../../../lib/i18n';
 import { localeFor } from '../../../lib/time';
-import { cachedRoomHistory, clearRoomHistory, fetchRoomHistory } from '../api/history-api';
+import { clearRoomHistory } from '../api/history-api';
+import { useRoomHistory } from '../hooks/use-room-history';
 
 export interface PastRoomsDialogProps {
   open: boolean;
@@ -102,37 +103,10 @@ function RoomRow({
   );
 }
 
-type Load = { state: 'loading' } | { state: 'ready' } | { state: 'failed'; message: string };
-
 function MemberHistory({ token, currentRoom, onRejoin, onClose }: PastRoomsDialogProps) {
   const { t } = useI18n();
-  // What this device remembers shows at once; the server's answer (the truth, across devices) replaces it.
-  const [rooms, setRooms] = useState<RoomHistoryEntry[]>(cachedRoomHistory);
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const { rooms, setRooms, load, retry } = useRoomHistory(token);
   const [clearing, setClearing] = useState(false);
-
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let active = true;
-    fetchRoomHistory(token)
-      .then((fresh) => {
-        if (!active) return;
-        setRooms(fresh);
-        setLoad({ state: 'ready' });
-      })
-      .catch((error: unknown) => {
-        if (active) setLoad({ state: 'failed', message: requestErrorText(getLanguage(), error) });
-      });
-    return () => {
-      active = false;
-    };
-  }, [token, attempt]);
-
-  const retry = () => {
-    setLoad({ state: 'loading' });
-    setAttempt((n) => n + 1);
-  };
 
   const clear = async () => {
     if (!window.confirm(t('history.clearConfirm'))) return;
@@ -172,13 +146,7 @@ function MemberHistory({ token, currentRoom, onRejoin, onClose }: PastRoomsDialo
           <Spinner className="size-7 text-indigo-600" />
         </div>
       ) : empty ? (
-        <div data-testid="past-rooms-empty" className="flex flex-col items-center gap-2 py-8 text-center">
-          <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500 dark:bg-slate-800 dark:text-slate-400">
-            <History className="size-6" aria-hidden="true" />
-          </span>
-          <p className="font-semibold text-slate-900 dark:text-white">{t('history.emptyTitle')}</p>
-          <p className="text-sm text-slate-500 dark:text-slate-400">{t('history.emptyBody')}</p>
-        </div>
+        <NoRoomsYet />
       ) : (
         <ul
           className="-mx-1 flex max-h-[55vh] flex-col gap-2 overflow-y-auto px-1"
@@ -261,6 +229,20 @@ function GuestHistory({ onLogin }: { onLogin: () => void }) {
           {t('room.login')}
         </Button>
       </div>
+    </div>
+  );
+}
+
+/** What an empty history says: no rooms yet, and where they will come from. */
+function NoRoomsYet() {
+  const { t } = useI18n();
+  return (
+    <div data-testid="past-rooms-empty" className="flex flex-col items-center gap-2 py-8 text-center">
+      <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500 dark:bg-slate-800 dark:text-slate-400">
+        <History className="size-6" aria-hidden="true" />
+      </span>
+      <p className="font-semibold text-slate-900 dark:text-white">{t('history.emptyTitle')}</p>
+      <p className="text-sm text-slate-500 dark:text-slate-400">{t('history.emptyBody')}</p>
     </div>
   );
 }
