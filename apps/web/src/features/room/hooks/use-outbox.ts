@@ -1,4 +1,4 @@
-import { NEW_ROOM, type ServerFrame, type UiLanguage } from '@xtalk/protocol';
+import { NEW_ROOM, type ChatFrame, type ServerFrame, type UiLanguage } from '@xtalk/protocol';
 import { useCallback, useRef, useState, type RefObject } from 'react';
 import { getLanguage } from '../../../lib/i18n';
 import type { SocketClient } from '../../../lib/socket-client';
@@ -8,12 +8,8 @@ import { toastNotConnected } from '../utils/room-toasts';
 /** A message refused as too fast is sent again after this long. */
 const RATE_LIMIT_RETRY_MS = 1000;
 
-/**
- * The room's outbox (utils/outbox.ts): typed messages until the server acknowledges them, stored across
- * reloads, sent through the room's client in `clientRef`. Kept in a ref for the client's callbacks,
- * mirrored in state to render.
- */
-export function useOutbox(clientRef: RefObject<SocketClient | null>) {
+/** The outbox as stored: saved on every change, in a ref for the socket's callbacks, in state to render. */
+function useStoredOutbox() {
   const [outbox, setOutbox] = useState<OutboxEntry[]>(loadOutbox);
   const outboxRef = useRef<OutboxEntry[]>(outbox);
   const updateOutbox = useCallback((update: (entries: OutboxEntry[]) => OutboxEntry[]) => {
@@ -21,18 +17,29 @@ export function useOutbox(clientRef: RefObject<SocketClient | null>) {
     saveOutbox(outboxRef.current);
     setOutbox(outboxRef.current);
   }, []);
+  return { outbox, outboxRef, updateOutbox };
+}
+
+/** The chat frame an outbox entry goes out as; its client id makes a resend stored once. */
+function chatFrameOf(entry: OutboxEntry): ChatFrame {
+  return {
+    type: 'chat',
+    language: entry.language as UiLanguage,
+    message: entry.text,
+    room: entry.roomId,
+    clientId: entry.clientId,
+  };
+}
+
+/**
+ * The room's outbox (utils/outbox.ts): typed messages until the server acknowledges them, stored across
+ * reloads, sent through the room's client in `clientRef`. Kept in a ref for the client's callbacks,
+ * mirrored in state to render.
+ */
+export function useOutbox(clientRef: RefObject<SocketClient | null>) {
+  const { outbox, outboxRef, updateOutbox } = useStoredOutbox();
   const transmit = useCallback(
-    (entry: OutboxEntry): boolean => {
-      return (
-        clientRef.current?.send({
-          type: 'chat',
-          language: entry.language as UiLanguage,
-          message: entry.text,
-          room: entry.roomId,
-          clientId: entry.clientId,
-        }) ?? false
-      );
-    },
+    (entry: OutboxEntry): boolean => clientRef.current?.send(chatFrameOf(entry)) ?? false,
     [clientRef],
   );
 
@@ -54,7 +61,7 @@ export function useOutbox(clientRef: RefObject<SocketClient | null>) {
         updateOutbox((entries) => entries.map((candidate) => (candidate === entry ? failed : candidate)));
       }
     },
-    [transmit, updateOutbox],
+    [outboxRef, transmit, updateOutbox],
   );
 
   /**
@@ -65,7 +72,7 @@ export function useOutbox(clientRef: RefObject<SocketClient | null>) {
     (roomId: string) => {
       for (const entry of toSend(outboxRef.current, roomId)) transmit(entry);
     },
-    [transmit],
+    [outboxRef, transmit],
   );
 
   /**
@@ -106,7 +113,7 @@ export function useOutbox(clientRef: RefObject<SocketClient | null>) {
       updateOutbox((entries) => entries.map((candidate) => (candidate === entry ? again : candidate)));
       if (clientRef.current?.state === 'ready') transmit(again);
     },
-    [clientRef, transmit, updateOutbox],
+    [clientRef, outboxRef, transmit, updateOutbox],
   );
 
   /** Gives up on a refused message. */
