@@ -19,7 +19,6 @@ export const undecomposedSizeExceptions = [
     files: [
       'apps/server/src/ai/openai-realtime.ts',
       'apps/server/src/accounts/sign-in/account-routes.ts',
-      'apps/server/src/translation/room-queue.ts',
       'apps/server/src/translation/service.openai.test.ts',
       'apps/server/src/translation/service.ts',
       'apps/web/src/features/auth/components/email-form.tsx',

@@ -92,17 +92,7 @@ export function createRoomQueue(deps: RoomQueueDeps) {
       rooms.set(roomId, room);
     }
     if (room.waiting.length >= options.maxQueuedPerRoom) {
-      emit({ kind: 'dropped', roomId, messageId: message.id });
-      // once per refused message while a room floods: sampled per room
-      sampled.warn(
-        'backlog',
-        { roomId, messageId: message.id, queued: room.waiting.length },
-        'translation: room backlog full',
-        roomId,
-      );
-      deps.notice(roomId, 'backlog', 'Too many messages at once: some messages were not translated.', {
-        kind: 'backlog',
-      });
+      refuseForBacklog(deps, sampled, { roomId, messageId: message.id, queued: room.waiting.length });
       return false;
     }
     const job: Job = { roomId, message, author, done: {}, running: true, resumeWhenDone: false };
@@ -122,15 +112,7 @@ export function createRoomQueue(deps: RoomQueueDeps) {
     ready.length = 0;
     if (dropped > 0) logger.warn({ dropped }, 'translation: queued messages dropped at shutdown');
     const settled = Promise.allSettled([...inFlight]);
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      settled.then(() => false),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(true), timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (timedOut) {
+    if (!(await settledWithin(settled, timeoutMs))) {
       logger.warn({ running }, 'translation: shutdown timeout; aborting running work');
       deps.abortRunning();
       await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 1_000))]);
@@ -144,4 +126,31 @@ export function createRoomQueue(deps: RoomQueueDeps) {
     roomIds: () => rooms.keys(),
     isClosing: () => closing,
   };
+}
+
+/** A message refused because its room's backlog is full: counted, logged (sampled per room), told. */
+function refuseForBacklog(
+  deps: RoomQueueDeps,
+  sampled: ReturnType<typeof createLogSampler>,
+  at: { roomId: string; messageId: number; queued: number },
+): void {
+  deps.emit({ kind: 'dropped', roomId: at.roomId, messageId: at.messageId });
+  // once per refused message while a room floods: sampled per room
+  sampled.warn('backlog', at, 'translation: room backlog full', at.roomId);
+  deps.notice(at.roomId, 'backlog', 'Too many messages at once: some messages were not translated.', {
+    kind: 'backlog',
+  });
+}
+
+/** Whether `settled` settles within `timeoutMs`. */
+async function settledWithin(settled: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const inTime = await Promise.race([
+    settled.then(() => true),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  return inTime;
 }
