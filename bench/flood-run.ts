@@ -117,25 +117,8 @@ export async function runFlood(server: ServerProcess, options: FloodOptions): Pr
     return start;
   });
 
-  async function measure(
-    name: 'quiet' | 'flood',
-  ): Promise<Omit<PhaseResult, 'missing' | 'latencyMs' | 'sent'>> {
-    const loop = monitorEventLoopDelay({ resolution: 10 });
-    loop.enable();
-    const cpuStart = server.cpuMs();
-    const start = loadavg()[0]!;
-    const t0 = performance.now();
-    phase = name;
-    await sleep(options.phaseSeconds * 1000);
-    phase = undefined;
-    const cpu = ((server.cpuMs() - cpuStart) / (performance.now() - t0)) * 100;
-    loop.disable();
-    return {
-      serverCpuPercent: round(cpu),
-      loadAverage: { start: round(start, 2), end: round(loadavg()[0]!, 2) },
-      generatorLoopDelayP99Ms: round(loop.percentile(99) / 1e6),
-    };
-  }
+  const measure = (name: 'quiet' | 'flood') =>
+    measurePhase(server, options.phaseSeconds, (sending) => (phase = sending ? name : undefined));
 
   await sleep(2000); // warm-up: the first sends settle
   log(`flood run: quiet phase (${options.phaseSeconds} s)...`);
@@ -168,6 +151,29 @@ export async function runFlood(server: ServerProcess, options: FloodOptions): Pr
     flood,
     p99Ratio: round(flood.latencyMs.p99 / Math.max(quiet.latencyMs.p99, 0.001), 2),
     attacker: attackerStats,
+  };
+}
+
+/** One phase: the quiet clients send while it lasts; the server's CPU, the load and this loop's delay. */
+async function measurePhase(
+  server: ServerProcess,
+  phaseSeconds: number,
+  sending: (on: boolean) => void,
+): Promise<Omit<PhaseResult, 'missing' | 'latencyMs' | 'sent'>> {
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const cpuStart = server.cpuMs();
+  const start = loadavg()[0]!;
+  const t0 = performance.now();
+  sending(true);
+  await sleep(phaseSeconds * 1000);
+  sending(false);
+  const cpu = ((server.cpuMs() - cpuStart) / (performance.now() - t0)) * 100;
+  loop.disable();
+  return {
+    serverCpuPercent: round(cpu),
+    loadAverage: { start: round(start, 2), end: round(loadavg()[0]!, 2) },
+    generatorLoopDelayP99Ms: round(loop.percentile(99) / 1e6),
   };
 }
 

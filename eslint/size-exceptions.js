@@ -39,7 +39,6 @@ export const undecomposedSizeExceptions = [
       'apps/web/src/features/settings/components/profile-dialog.tsx',
       'apps/web/src/features/voice/utils/recorder-machine.ts',
       'bench/chat-load.ts',
-      'bench/flood-run.ts',
       'bench/report.ts',
       'bench/translation-e2e.ts',
       'bench/translation-run.ts',
