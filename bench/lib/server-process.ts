@@ -73,6 +73,39 @@ function cpuMsOf(statPath: string): number {
   return ((utime + stime) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/**
+ * What every bench server runs with: production, a fresh data directory, the fake engine, and the
+ * per-address limits lifted, since every load client connects from 127.0.0.1.
+ */
+function benchServerEnv(
+  port: number,
+  dataDir: string,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? tmpdir(),
+    ...startScriptEnvironment(),
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    ALTCHA_COST: '20',
+    LOG_LEVEL: 'warn',
+    AI_PROVIDER: 'fake',
+    // every browser / load client connects from 127.0.0.1: lift the per-address limits (the per-user
+    // ones stay at their defaults)
+    RATE_LIMIT_BOTCHECK_PER_MINUTE: '100000',
+    GUESTS_PER_MINUTE_PER_IP: '100000',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000',
+    RATE_LIMIT_API_PER_MINUTE_PER_IP: '100000',
+    MAX_SOCKETS_PER_IP: '100000',
+    // compare the embedded store with a real PostgreSQL: BENCH_DATABASE_URL=postgres://…
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+    ...extra,
+  };
+}
+
 export async function startServerProcess(options: {
   entry: string;
   env?: Record<string, string>;
@@ -85,28 +118,7 @@ export async function startServerProcess(options: {
   const baseUrl = `http://127.0.0.1:${port}`;
   const logLines: string[] = [];
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? tmpdir(),
-      ...startScriptEnvironment(),
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      ALTCHA_COST: '20',
-      LOG_LEVEL: 'warn',
-      AI_PROVIDER: 'fake',
-      // every browser / load client connects from 127.0.0.1: lift the per-address limits (the per-user
-      // ones stay at their defaults)
-      RATE_LIMIT_BOTCHECK_PER_MINUTE: '100000',
-      GUESTS_PER_MINUTE_PER_IP: '100000',
-      RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000',
-      RATE_LIMIT_API_PER_MINUTE_PER_IP: '100000',
-      MAX_SOCKETS_PER_IP: '100000',
-      // compare the embedded store with a real PostgreSQL: BENCH_DATABASE_URL=postgres://…
-      ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
-      ...options.env,
-    },
+    env: benchServerEnv(port, dataDir, options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let exitCode: number | null | undefined;
