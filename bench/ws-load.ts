@@ -73,6 +73,47 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void (server?.stop(5000) ?? Promise.resolve()).finally(() => process.exit(130)));
 }
 
+/** Part 2: the translation pipeline through a real server process (LANGUAGES=en,ja, the fake engine). */
+async function translationThroughServer(
+  entry: string,
+  logLines: string[],
+  serverExitCodes: Array<number | null>,
+): Promise<TranslationE2eResult | { skipped: string }> {
+  if (!settings.translation) return { skipped: 'BENCH_TRANSLATION=0' };
+  log('translation run: starting the server (LANGUAGES=en,ja, fake provider)...');
+  server = await startServerProcess({
+    entry,
+    env: { LANGUAGES: 'en,ja', FAKE_AI_CHUNK_DELAY_MS: String(settings.trChunkDelayMs) },
+  });
+  try {
+    return await runTranslationE2e(server, {
+      rooms: settings.trRooms,
+      clientsPerRoom: settings.trClientsPerRoom,
+      ratePerRoom: settings.trRatePerRoom,
+      seconds: settings.trSeconds,
+      chunkDelayMs: settings.trChunkDelayMs,
+      drainMs: 10_000,
+      setupConcurrency: settings.setupConcurrency,
+      log,
+    });
+  } finally {
+    serverExitCodes.push(await server.stop());
+    logLines.push(...server.logLines.map((line) => `[translation] ${line}`));
+    server = undefined;
+  }
+}
+
+/** The machine a result was measured on. */
+function machineInfo() {
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
 async function main(): Promise<void> {
   const entry = join(root, 'apps/server/dist/server.js');
   const logLines: string[] = [];
@@ -116,30 +157,7 @@ async function main(): Promise<void> {
     : undefined;
 
   // ---------------------------------------------------------------- 2. translation, server process
-  let translationServer: TranslationE2eResult | { skipped: string } = { skipped: 'BENCH_TRANSLATION=0' };
-  if (settings.translation) {
-    log('translation run: starting the server (LANGUAGES=en,ja, fake provider)...');
-    server = await startServerProcess({
-      entry,
-      env: { LANGUAGES: 'en,ja', FAKE_AI_CHUNK_DELAY_MS: String(settings.trChunkDelayMs) },
-    });
-    try {
-      translationServer = await runTranslationE2e(server, {
-        rooms: settings.trRooms,
-        clientsPerRoom: settings.trClientsPerRoom,
-        ratePerRoom: settings.trRatePerRoom,
-        seconds: settings.trSeconds,
-        chunkDelayMs: settings.trChunkDelayMs,
-        drainMs: 10_000,
-        setupConcurrency: settings.setupConcurrency,
-        log,
-      });
-    } finally {
-      serverExitCodes.push(await server.stop());
-      logLines.push(...server.logLines.map((line) => `[translation] ${line}`));
-      server = undefined;
-    }
-  }
+  const translationServer = await translationThroughServer(entry, logLines, serverExitCodes);
 
   // ---------------------------------------------------------------- 3. translation, in-process
   const translation = settings.translation
@@ -160,13 +178,7 @@ async function main(): Promise<void> {
 
   const results: BenchResults = {
     date: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      cpuModel: cpus()[0]?.model ?? 'unknown',
-      memoryGiB: Math.round(totalmem() / 2 ** 30),
-      node: process.version,
-      platform: `${process.platform} ${process.arch}`,
-    },
+    machine: machineInfo(),
     settings,
     chat,
     translationServer,
