@@ -243,7 +243,8 @@ describe('translation service with the openai provider', () => {
     expect(notices()[0]?.message).toMatch(/Translation into French failed: the AI engine answered HTTP 500/);
     expect(notices()[0]?.notice).toEqual({
       kind: 'engine_failed',
-      params: { task: 'translation', language: 'fr' },
+      // the notice names its cause, so the web app says why (the engine's HTTP status here)
+      params: { task: 'translation', language: 'fr', cause: 'status', status: 500 },
     });
     // one notice for the room, but each failed translation is ended, so no listener keeps its chunks
     // (the two messages are translated at the same time: their failures may come in either order)
