@@ -21,6 +21,9 @@ function Providers({ signup }: { signup: boolean }) {
   const config = useAuthConfig();
   const pending = (state: string) => <div data-testid="sign-in-providers" data-state={state} hidden />;
   if (!config) return pending('checking');
+  // nothing to offer: the providers' code is not loaded at all (a wallet needs an injected provider)
+  const wallet = config.wallet && typeof window !== 'undefined' && 'ethereum' in window;
+  if (!config.google && !config.telegram && !wallet) return pending('ready');
   return (
     <Suspense fallback={pending('loading')}>
       <SignInProviders config={config} signup={signup} />

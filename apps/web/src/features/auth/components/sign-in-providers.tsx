@@ -1,10 +1,13 @@
 import type { AuthConfig } from '@xtalk/protocol';
+import { Suspense, lazy } from 'react';
 import { useI18n } from '../../../lib/i18n';
 import { useInjectedWallets } from '../hooks/use-wallet-providers';
 import { OrDivider } from './or-divider';
 import { GoogleButton } from './google-button';
 import { TelegramSignIn } from './telegram-sign-in';
-import { WalletSignIn } from './wallet-sign-in';
+
+// a wallet's sign-in (with its dialog) loads only in a browser that has a wallet to offer
+const WalletSignIn = lazy(async () => ({ default: (await import('./wallet-sign-in')).WalletSignIn }));
 
 // the Mini App's sign-in shares this chunk: one chunk of sign-in code that only sign-ins load
 export { signInFromMiniApp } from '../utils/mini-app-session';
@@ -22,7 +25,11 @@ export function SignInProviders({ config, signup }: { config: AuthConfig; signup
     <div data-testid="sign-in-providers" data-state="ready" className="contents">
       {config.google && <GoogleButton label={t(signup ? 'signup.google' : 'login.google')} />}
       {telegram && <TelegramSignIn bot={telegram.bot} signup={signup} />}
-      {wallet && <WalletSignIn wallets={wallets} chainId={wallet.chainId} signup={signup} />}
+      {wallet && (
+        <Suspense fallback={null}>
+          <WalletSignIn wallets={wallets} chainId={wallet.chainId} signup={signup} />
+        </Suspense>
+      )}
       {(config.google || telegram || wallet) && <OrDivider />}
     </div>
   );

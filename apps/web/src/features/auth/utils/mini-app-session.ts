@@ -1,4 +1,3 @@
-import { toast } from '../../../lib/toast';
 import { authStore } from '../../../lib/auth-session';
 import { requestErrorText } from '../../../lib/error-text';
 import { getLanguage, translate } from '../../../lib/i18n';
@@ -22,7 +21,10 @@ async function signIn(initData: string, bot: string): Promise<void> {
     remove(StorageKey.rooms);
   } catch (failure) {
     const language = getLanguage();
-    toast.error(translate(language, 'auth.failed', { message: requestErrorText(language, failure) }));
+    const message = translate(language, 'auth.failed', { message: requestErrorText(language, failure) });
+    // the toaster loads only now: the sign-in page that re-exports this never toasts otherwise
+    const { toast } = await import('../../../lib/toast');
+    toast.error(message);
   }
 }
 
