@@ -24,7 +24,14 @@ export interface Shell {
 export function shellFiles(bundle: Rollup.OutputBundle): string[] {
   const { entry, screens, byFile, filesOf } = chunkGraph(bundle);
   const files = new Set<string>();
-  for (const root of [entry, ...screens.values()]) {
+  // every language's catalogue too: a person whose language is lazy sees it offline as well
+  const catalogues = Object.values(bundle).filter(
+    (item): item is Rollup.OutputChunk =>
+      item.type === 'chunk' &&
+      item.isDynamicEntry &&
+      /lib\/i18n\/[a-z]{2}\.ts$/.test(item.facadeModuleId ?? ''),
+  );
+  for (const root of [entry, ...screens.values(), ...catalogues]) {
     for (const file of filesOf(root.fileName)) {
       files.add(file);
       for (const css of byFile.get(file)?.viteMetadata?.importedCss ?? []) files.add(css);
