@@ -80,7 +80,7 @@ describe('voice input in the browser', () => {
     // round trip to the test process (slow on a loaded machine) stretches the clip past 500 ms: the
     // second tap comes once recording has begun and the 150 ms debounce has passed.
     // The first of them must itself come after the debounce since the stop tap above: on a fast machine
-    // every check since then can finish within it, and the tap was ignored (seen: 141 ms).
+    // every check since then can finish within it, and then the tap is ignored.
     await alice.page.waitForTimeout(MIC_DEBOUNCE_MS);
     await alice.page.evaluate(async () => {
       const button = document.querySelector<HTMLButtonElement>('[data-testid="mic-button"]')!;

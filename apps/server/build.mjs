@@ -26,8 +26,8 @@ await build({
 });
 
 // esbuild writes strings as ASCII, but keeps regular expression literals as written. One character outside
-// Latin-1 there makes V8 hold the whole bundle's source as a two-byte string: ~0.45 MB more of the
-// server's heap for as long as it runs (docs/decisions/0132). Such characters are written as \u escapes.
+// Latin-1 there makes V8 hold the whole bundle's source as a two-byte string, twice the heap it
+// needs for as long as the server runs (docs/decisions/0132). Such characters are written as \u escapes.
 for (const file of ['dist/server.js', 'dist/pglite-worker.js']) {
   const wide = readFileSync(file, 'utf8')
     .split('\n')

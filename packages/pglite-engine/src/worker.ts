@@ -20,9 +20,9 @@ import {
  * the functions that run hot with TurboFan on background threads (dynamic tiering); for PGlite at start that
  * compile work leaves glibc malloc arenas resident in the server (freed, not given back), and the
  * optimised code does not make statements cheaper, while starting PGlite and migrating costs about half
- * the CPU without it (measurements in docs/decisions/0119). Either flag
- * alone did not help (measured): both are needed. V8's flags are per process; these are set before PGlite
- * compiles its module (PGlite.create below); the server's only other WASM, undici's HTTP parser, is small.
+ * the CPU without it (the measurements: docs/notes/0119). Either flag alone leaves TurboFan a way in: both
+ * are needed. V8's flags are per process; these are set before PGlite compiles its module (PGlite.create
+ * below); the server's only other WASM, undici's HTTP parser, is small.
  */
 setFlagsFromString('--no-wasm-tier-up');
 setFlagsFromString('--no-wasm-dynamic-tiering');

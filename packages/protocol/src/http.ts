@@ -3,7 +3,7 @@ import { languageSchema } from './language.js';
 import { PROVIDERS } from './api-paths.js';
 import { roomRequestSchema } from './room-code.js';
 
-/* HTTP bodies of the own backend (spec section 7; DESIGN.md). Errors are `{ statusCode, error, message }`. */
+/* HTTP bodies of the own backend. Errors are `{ statusCode, error, message }`. */
 
 /** The signed-in user (spec section 3, User), as the server tells it. */
 export const userSchema = z.object({

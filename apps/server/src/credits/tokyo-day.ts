@@ -2,7 +2,7 @@
  * The calendar day in Tokyo, which decides when free credits replenish (00:00 Asia/Tokyo, CREDITS_TIME_ZONE).
  * Tokyo has kept UTC+9 without daylight saving since 1951, so its days are UTC's shifted by nine hours.
  * Arithmetic rather than Intl.DateTimeFormat: the first Intl formatter a process makes looks through ICU's
- * locale list and maps ~5 MiB of the node binary's ICU data into the server's memory (decision 0129).
+ * locale list and maps much of the node binary's ICU data into the server's memory (decision 0129).
  * tokyo-day.test.ts checks the arithmetic against the time-zone database.
  */
 

@@ -53,7 +53,7 @@ export function createGooglePlayVerifier(options: {
   apiUrl: string;
 }): StoreVerifier {
   const { serviceAccount } = options;
-  // Google's client (~15 MB resident) is loaded only when Google Play is configured, in the background
+  // Google's client is large in memory and loaded only when Google Play is configured, in the background
   // (decision 0116); a failed load is reported by the first verification, which tries again
   const client = lazyModule(async () => {
     const { androidpublisher, auth: googleAuth } = await import('@googleapis/androidpublisher');

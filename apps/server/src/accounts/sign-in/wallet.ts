@@ -22,7 +22,7 @@ export interface SiweSite {
   chainId: number;
 }
 
-// viem is large (~20 MB resident): loaded by the first wallet sign-in, not at start (decision 0116)
+// viem is large in memory: loaded by the first wallet sign-in, not at start (decision 0116)
 const viem = lazyModule(async () => {
   const [
     { getAddress, isAddress, verifyMessage },
