@@ -7,8 +7,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Chromium 156 (Debian's) renders its desktop omnibox popups as WebUI pages and warms them up in renderers of
- * their own whenever a page opens, so every page load here ran beside ~1 s of the browser's own UI work
- * (that renderer and its compositing) on this 2-core machine, stretching the page's tasks ~3x in wall time.
+ * their own whenever a page opens, so every page load here runs beside the browser's own UI work (that
+ * renderer and its compositing), which on a small machine stretches the page's tasks in wall time.
  * Phones, which Lighthouse's mobile profile stands for, have no such popup; tests never use the omnibox.
  * docs/decisions/0086-measure-the-page-not-the-browser-ui.md
  */
