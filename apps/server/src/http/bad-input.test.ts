@@ -17,7 +17,7 @@ import { guestLogin, startServer, type TestServer } from '../test/harness.js';
 import { memberLogin } from '../test/members.js';
 import { jsonProblem } from './body-guard.js';
 import { INTERNAL_MESSAGE } from './error-handler.js';
-import { dbOf } from '../test/seed.js';
+import { storedRoomRows, storedUsers } from '../test/seed/index.js';
 
 /*
  * The HTTP bad-input corpus: junk bodies, wrong types, NUL, lone surrogates, deep nesting, oversized,
@@ -37,18 +37,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server.close());
 
-const db = () => dbOf(server);
-
 /** Everything a request could change, as one comparable value. */
 async function snapshot() {
-  const read = async (sql: string) => (await db().query(sql)).rows;
-  return {
-    users: await read('select id, username, name, display_name, player_data from users order by id'),
-    rooms: await read('select id from rooms order by id'),
-    members: await read('select user_id, room_id from room_members order by user_id, room_id'),
-    sessions: await read('select id from sessions order by id'),
-    messages: await read('select room_id, id, text from messages order by room_id, id'),
-  };
+  return { users: await storedUsers(server), ...(await storedRoomRows(server)) };
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

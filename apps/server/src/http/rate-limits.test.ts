@@ -4,7 +4,7 @@ import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { guestLogin, startServer, type TestServer } from '../test/harness.js';
 import { policyOf } from './rate-limits.js';
-import { dbOf } from '../test/seed.js';
+import { storedUsers } from '../test/seed/index.js';
 
 /*
  * Every HTTP rate limit: 429, the one JSON error shape and `retry-after`; other addresses and users
@@ -61,8 +61,7 @@ describe('HTTP rate limits', { timeout: 60_000 }, () => {
     const ip = freshIp();
     expect((await guestPost(ip)).statusCode).toBe(200);
     expect((await guestPost(ip)).statusCode).toBe(200);
-    const db = dbOf(server);
-    const users = async () => (await db.query('select id from users')).rows.length;
+    const users = async () => (await storedUsers(server)).length;
     const before = await users();
     expectLimited(await guestPost(ip));
     expect(await users()).toBe(before);

@@ -19,7 +19,7 @@ import {
   TestClient,
   type TestServer,
 } from '../test/harness.js';
-import { dbOf } from '../test/seed.js';
+import { dbOf } from '../test/seed/index.js';
 
 /*
  * Corrections through the real server: editMessage over real sockets, the fake engine, the

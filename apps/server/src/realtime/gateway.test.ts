@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { forgetSession } from '../test/seed.js';
+import { forgetSession } from '../test/seed/index.js';
 
 describe('socket handshake', () => {
   let server: TestServer;

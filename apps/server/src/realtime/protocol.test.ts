@@ -9,7 +9,7 @@ import {
   type UsernameUpdateFrame,
 } from '@xtalk/protocol';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { setDisplayName } from '../test/seed.js';
+import { setDisplayName } from '../test/seed/index.js';
 
 const isMessage = (text: string) => (frame: { type: string; message?: unknown }) =>
   frame.type === 'message' && frame.message === text;

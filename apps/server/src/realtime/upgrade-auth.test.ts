@@ -8,7 +8,7 @@ import { createSessionHandoffs } from '../rooms/session-handoffs.js';
 import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
 import { recordingStatements } from '../test/recording-db.js';
 import { authoriseUpgrade } from './upgrade-auth.js';
-import { dbOf, markMerged } from '../test/seed.js';
+import { dbOf, markMerged } from '../test/seed/index.js';
 
 /*
  * Who may open a socket (a connect's statements are most of its CPU). A bad token is refused

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roomHistoryResponseSchema } from '@xtalk/protocol';
 import { guestLogin, joinRoom, startServer, type TestServer } from '../test/harness.js';
 import { memberLogin } from '../test/members.js';
-import { dbOf } from '../test/seed.js';
+import { ageRoomMembership } from '../test/seed/index.js';
 
 /* Past Rooms on the server: GET/DELETE /api/rooms/history over the memberships POST /xtalk records. */
 
@@ -57,16 +57,11 @@ describe('room history', () => {
 
   it('returns at most 20 rooms', async () => {
     const member = await memberLogin(server, SECRET, 'history-many');
-    const db = dbOf(server);
     const created: string[] = [];
     for (let i = 0; i < 22; i++) created.push((await joinRoom(server.app, member.token, null)).roomId);
     // distinct, known update times so the order is certain
     for (const [i, roomId] of created.entries()) {
-      await db.query('update room_members set updated_at = $3 where user_id = $1 and room_id = $2', [
-        member.user.userId,
-        roomId,
-        new Date(Date.UTC(2025, 0, 1, 0, i)),
-      ]);
+      await ageRoomMembership(server, member.user.userId, roomId, new Date(Date.UTC(2025, 0, 1, 0, i)));
     }
     const rooms = await history(member.token);
     expect(rooms).toHaveLength(20);

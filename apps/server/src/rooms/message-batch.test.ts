@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUsersRepo } from '../accounts/users/users-repo.js';
 import { openDb, type Db } from '../store/db.js';
 import { migrate } from '../store/migrations.js';
 import { recordingStatements } from '../test/recording-db.js';
 import { createMessagesRepo } from './messages-repo.js';
 import type { NewMessage, StoredMessage } from './messages-repo.js';
+import { createRoomsRepo } from './rooms-repo.js';
 
 /*
  * Group commit of a room's waiting messages on PGlite (docs/decisions/0112): the ids and offsets a batch
@@ -14,28 +16,33 @@ import type { NewMessage, StoredMessage } from './messages-repo.js';
 let db: Db;
 const clock = { now: () => 1_000 };
 let repo: ReturnType<typeof createMessagesRepo>;
-let rooms = 0;
+let rooms: ReturnType<typeof createRoomsRepo>;
+/** The two authors' user ids, by the names the cases call them. */
+const authors = { u: '', v: '' };
 
 beforeAll(async () => {
   db = await openDb({});
   await migrate(db);
-  await db.query("insert into users (id, provider, subject, username) values ('u', 'guest', 'su', 'g-u')");
-  await db.query("insert into users (id, provider, subject, username) values ('v', 'guest', 'sv', 'g-v')");
+  const users = createUsersRepo(db);
+  authors.u = (await users.createGuest()).id;
+  authors.v = (await users.createGuest()).id;
   repo = createMessagesRepo(db, clock);
+  rooms = createRoomsRepo(db, clock);
 }, 120_000);
 afterAll(() => db.close());
 
-async function newRoom(): Promise<string> {
-  const id = `BATCH${++rooms}`;
-  await db.query('insert into rooms (id) values ($1)', [id]);
-  return id;
-}
+const newRoom = () => rooms.createRoom(authors.u);
 
-const message = (roomId: string, text: string, userId = 'u', clientId?: string): NewMessage => ({
+const message = (
+  roomId: string,
+  text: string,
+  author: keyof typeof authors = 'u',
+  clientId?: string,
+): NewMessage => ({
   roomId,
-  userId,
-  username: `g-${userId}`,
-  displayUsername: `G ${userId}`,
+  userId: authors[author],
+  username: `g-${author}`,
+  displayUsername: `G ${author}`,
   language: 'en',
   text,
   clientId,
@@ -48,12 +55,10 @@ function values(results: PromiseSettledResult<StoredMessage>[]): StoredMessage[]
   });
 }
 
+/** The offsets of a room's stored messages, in order, as a joiner's replay reads them. */
 async function storedOffsets(roomId: string): Promise<number[]> {
-  const { rows } = await db.query<{ seq: number }>(
-    'select seq from messages where room_id = $1 order by seq',
-    [roomId],
-  );
-  return rows.map((row) => Number(row.seq));
+  const stored = await rooms.listMessages(roomId, 1000);
+  return stored.map((frame) => frame.offset!).sort((a, b) => a - b);
 }
 
 describe('a batch of one room’s messages', () => {

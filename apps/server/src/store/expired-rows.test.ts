@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from './db.js';
+import { createSignInStore } from '../accounts/sessions/sign-in-store.js';
 import { deleteExpiredAuthRows } from '../accounts/users/expired-rows.js';
+import { createUsersRepo } from '../accounts/users/users-repo.js';
+import { systemClock } from '../clock.js';
 import { deleteExpiredSessions, trimRoomChanges } from '../rooms/expired-rows.js';
+import { createRoomLog } from '../rooms/room-log.js';
+import { createRoomsRepo } from '../rooms/rooms-repo.js';
+import { logRoomChanges, markBotCheckUsed, usedBotChecks } from '../test/seed/index.js';
 import { deleteExpiredRows } from './expired-rows.js';
 import { migrate } from './migrations.js';
 
@@ -16,51 +22,64 @@ describe('expired rows', () => {
   it('removes what has expired from every expiring table and keeps the rest', async () => {
     const past = new Date(1_000_000);
     const future = new Date(3_000_000);
-    await db.query("insert into users (id, provider, subject, username) values ('u', 'guest', 's', 'g-u')");
-    await db.query("insert into rooms (id) values ('ABCDEFG')");
+    // the stores stamp expiries by this clock; their readers, at it, still find every row that is there
+    const clock = { now: () => 0 };
+    const rooms = createRoomsRepo(db, clock);
+    const signIn = createSignInStore(db, clock);
+    const userId = (await createUsersRepo(db).createGuest()).id;
+    const roomId = await rooms.createRoom(userId);
+    const sessions: Record<string, string> = {};
+    const codes: Record<string, string> = {};
     for (const [id, expires] of [
       ['old', past],
       ['new', future],
     ] as const) {
-      await db.query(
-        "insert into sessions (id, user_id, room_id, expires_at) values ($1, 'u', 'ABCDEFG', $2)",
-        [id, expires],
+      const ttlSeconds = expires.getTime() / 1000;
+      sessions[id] = (await rooms.createSession(userId, roomId, ttlSeconds)).id;
+      await markBotCheckUsed(db, id, expires);
+      await signIn.saveFlow(
+        { state: id, nonce: 'n', codeVerifier: 'v', redirectUri: 'r', browserHash: 'b' },
+        ttlSeconds,
       );
-      await db.query('insert into botcheck_used (id, expires_at) values ($1, $2)', [id, expires]);
-      await db.query(
-        "insert into auth_flows (state, nonce, code_verifier, redirect_uri, browser_hash, expires_at) values ($1, 'n', 'v', 'r', 'b', $2)",
-        [id, expires],
-      );
-      await db.query("insert into auth_codes (code_hash, user_id, expires_at) values ($1, 'u', $2)", [
-        id,
-        expires,
-      ]);
+      codes[id] = await signIn.issueCode(userId, ttlSeconds);
     }
     await deleteExpiredRows(
       [(now) => deleteExpiredAuthRows(db, now), (now) => deleteExpiredSessions(db, now)],
       new Date(2_000_000),
     );
-    const left = async (sql: string) => (await db.query<{ k: string }>(sql)).rows.map((row) => row.k);
-    expect(await left('select id as k from sessions')).toEqual(['new']);
-    expect(await left('select id as k from botcheck_used')).toEqual(['new']);
-    expect(await left('select state as k from auth_flows')).toEqual(['new']);
-    expect(await left('select code_hash as k from auth_codes')).toEqual(['new']);
+    /** The names of the rows `find` still finds. */
+    const left = async (find: (name: string) => Promise<unknown>) => {
+      const names: string[] = [];
+      for (const name of ['old', 'new']) if ((await find(name)) !== undefined) names.push(name);
+      return names;
+    };
+    expect(await left((name) => rooms.findSession(sessions[name]!))).toEqual(['new']);
+    expect(await usedBotChecks(db)).toEqual(['new']);
+    expect(await left((name) => signIn.takeFlow(name))).toEqual(['new']);
+    expect(await left((name) => signIn.redeemCode(codes[name]!))).toEqual(['new']);
   });
 
   it('trims the resume log to the last `keep` offsets of each room and keeps the rest', async () => {
-    for (const [room, last] of [
+    const rooms = createRoomsRepo(db, systemClock);
+    const log = createRoomLog(db);
+    const creator = (await createUsersRepo(db).createGuest()).id;
+    const trimmed: Record<string, string> = {};
+    for (const [name, last] of [
       ['TRIMAAA', 10],
       ['TRIMBBB', 3],
     ] as const) {
-      await db.query('insert into rooms (id, last_seq) values ($1, $2)', [room, last]);
-      for (let seq = 1; seq <= last; seq += 1) {
-        await db.query("insert into room_changes (room_id, seq, frame) values ($1, $2, '{}')", [room, seq]);
-      }
+      const roomId = await rooms.createRoom(creator);
+      await logRoomChanges(db, roomId, last);
+      trimmed[name] = roomId;
     }
     await trimRoomChanges(db, 4);
-    const { rows } = await db.query<{ room_id: string; seq: string | number }>(
-      "select room_id, seq from room_changes where room_id like 'TRIM%' order by room_id, seq",
-    );
+    const rows: { room_id: string; seq: number }[] = [];
+    for (const [name, roomId] of Object.entries(trimmed)) {
+      const { offset } = (await log.position(roomId))!;
+      for (const frame of await log.readSince(roomId, 0, offset, 100)) {
+        rows.push({ room_id: name, seq: frame.offset });
+      }
+    }
     expect(rows.map((row) => `${row.room_id}:${Number(row.seq)}`)).toEqual([
       'TRIMAAA:7',
       'TRIMAAA:8',

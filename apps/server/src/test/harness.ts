@@ -304,4 +304,4 @@ export async function speakerAndListener(
   return { alice, bob, roomId, speaker, listener };
 }
 
-export { userIdOf } from './seed.js';
+export { userIdOf } from './seed/index.js';

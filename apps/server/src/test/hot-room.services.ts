@@ -5,7 +5,7 @@ import { createConnection, type Connection } from '../realtime/connection.js';
 import type { PeerSocket } from '../realtime/peer-socket.js';
 import { guestLogin, joinRoom, startServer, type TestServer } from './harness.js';
 import { scratchDatabase } from './scratch-database.js';
-import { dbOf } from './seed.js';
+import { dbOf } from './seed/index.js';
 
 /*
  * `npm run test:services`: a 10,000-member room over three nodes on PostgreSQL and Redis fills at a

@@ -4,7 +4,7 @@ import type { Db } from '../../store/db.js';
 import { freePort } from '../../test/free-port.js';
 import { guestLogin, startServer, type TestServer } from '../../test/harness.js';
 import { startOidcProvider, type TestOidcProvider } from '../../test/oidc-provider.js';
-import { dbOf } from '../../test/seed.js';
+import { dbOf } from '../../test/seed/index.js';
 
 /*
  * The whole "Sign in with Google" flow against a real OpenID provider on 127.0.0.1: our login route, the

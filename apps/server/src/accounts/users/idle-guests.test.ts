@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRoomsRepo } from '../../rooms/rooms-repo.js';
 import { openDb, type Db } from '../../store/db.js';
 import { migrate } from '../../store/migrations.js';
-import { deleteIdleGuests } from '../../use-cases/guest-rooms.js';
+import {
+  ageRoomMembership,
+  backdateUser,
+  pendingEmailRequesters,
+  seedPendingEmailAccount,
+  storedRoomRows,
+} from '../../test/seed/index.js';
+import { createPlayerLinks, deleteIdleGuests } from '../../use-cases/guest-rooms.js';
+import { createUsersRepo } from './users-repo.js';
 
 describe('idle guests', () => {
   let db: Db;
@@ -15,57 +24,62 @@ describe('idle guests', () => {
     const day = 24 * 3600_000;
     const now = 100 * day;
     const at = (t: number) => new Date(t);
-    const user = (id: string, provider: string, createdAt: number) =>
-      db.query(
-        'insert into users (id, provider, subject, username, created_at, player_data) values ($1, $2, $1, $1, $3, \'{"a":1}\')',
-        [id, provider, at(createdAt)],
-      );
-    await user('idle-guest', 'guest', now - 40 * day);
-    await user('active-guest', 'guest', now - 40 * day);
-    await user('new-guest', 'guest', now - day);
-    await user('old-member', 'ggl', now - 400 * day);
-    await db.query("insert into rooms (id, created_by) values ('ROOMONE', 'idle-guest')");
-    await db.query(
-      "insert into room_members (user_id, room_id, updated_at) values ('idle-guest', 'ROOMONE', $1)",
-      [at(now - 35 * day)],
-    );
-    await db.query(
-      "insert into room_members (user_id, room_id, updated_at) values ('active-guest', 'ROOMONE', $1)",
-      [at(now - 2 * day)],
-    );
-    await db.query(
-      "insert into sessions (id, user_id, room_id, expires_at) values ('s-idle', 'idle-guest', 'ROOMONE', $1)",
-      [at(now - 34 * day)],
-    );
-    await db.query(
-      "insert into messages (room_id, id, user_id, username, language, text) values ('ROOMONE', 1, 'idle-guest', 'idle-guest', 'en', 'hello')",
-    );
+    let time = now;
+    const rooms = createRoomsRepo(db, { now: () => time });
+    const users = createUsersRepo(db);
+    const links = createPlayerLinks(db);
+    // every user comes with its sign-in link, as signing in makes it
+    const user = async (provider: 'guest' | 'ggl', createdAt: number) => {
+      const row =
+        provider === 'guest'
+          ? await users.createGuest()
+          : await users.findOrCreateOidcUser({ issuer: 'https://issuer.test', subject: `old-${createdAt}` });
+      await users.setPlayerData(row.id, { a: 1 });
+      await backdateUser(db, row.id, at(createdAt));
+      return row.id;
+    };
+    const idleGuest = await user('guest', now - 40 * day);
+    const activeGuest = await user('guest', now - 40 * day);
+    const newGuest = await user('guest', now - day);
+    const oldMember = await user('ggl', now - 400 * day);
+    const roomId = await rooms.createRoom(idleGuest);
+    await rooms.recordMembership(idleGuest, roomId);
+    await ageRoomMembership(db, idleGuest, roomId, at(now - 35 * day));
+    await rooms.recordMembership(activeGuest, roomId);
+    await ageRoomMembership(db, activeGuest, roomId, at(now - 2 * day));
+    time = now - 35 * day;
+    const session = await rooms.createSession(idleGuest, roomId, 24 * 3600);
+    await rooms.insertMessage({
+      roomId,
+      userId: idleGuest,
+      username: 'idle-guest',
+      displayUsername: 'idle-guest',
+      language: 'en',
+      text: 'hello',
+    });
     // the sign-in links go with the guest; an unverified email account asked for goes too
-    await db.query(
-      "insert into player_links (user_id, provider, subject) values ('idle-guest', 'guest', 'idle-guest'), ('active-guest', 'guest', 'active-guest')",
-    );
-    await db.query(
-      "insert into email_accounts (email, pending_user_id, password_hash) values ('idle@example.test', 'idle-guest', 'x')",
-    );
+    await seedPendingEmailAccount(db, 'idle@example.test', idleGuest);
+    expect(await rooms.findSession(session.id)).toBeDefined();
 
     expect(await deleteIdleGuests(db, at(now - 30 * day))).toBe(1);
 
-    const ids = async (sql: string) => (await db.query<{ k: string }>(sql)).rows.map((row) => row.k).sort();
-    expect(await ids('select id as k from users')).toEqual(['active-guest', 'new-guest', 'old-member']);
-    expect(await ids('select user_id as k from room_members')).toEqual(['active-guest']);
-    expect(await ids('select id as k from sessions')).toEqual([]);
-    expect(await ids('select user_id as k from player_links')).toEqual(['active-guest']);
-    expect((await db.query('select pending_user_id from email_accounts')).rows).toEqual([
-      { pending_user_id: null },
-    ]);
+    const sorted = (ids: string[]) => [...ids].sort();
+    const everyone = [idleGuest, activeGuest, newGuest, oldMember];
+    const kept = sorted([activeGuest, newGuest, oldMember]);
+    expect(sorted((await users.findByIds(everyone)).map((row) => row.id))).toEqual(kept);
+    expect(await rooms.memberIds(roomId, everyone.length)).toEqual([activeGuest]);
+    // the clock still stands before the session's end: only its removal hides it
+    expect(await rooms.findSession(session.id)).toBeUndefined();
+    const linked: string[] = [];
+    for (const id of everyone) if ((await links.list(id)).length > 0) linked.push(id);
+    expect(sorted(linked)).toEqual(kept);
+    expect(await pendingEmailRequesters(db)).toEqual([null]);
     // the room's history keeps the message, no longer linked to the removed guest
-    const { rows } = await db.query<{ user_id: string | null; text: string }>(
-      'select user_id, text from messages',
-    );
-    expect(rows).toEqual([{ user_id: null, text: 'hello' }]);
-    expect((await db.query<{ created_by: string | null }>('select created_by from rooms')).rows).toEqual([
-      { created_by: null },
+    const { messages, rooms: roomRows } = await storedRoomRows(db);
+    expect(messages.map(({ user_id, text }) => ({ user_id, text }))).toEqual([
+      { user_id: null, text: 'hello' },
     ]);
+    expect(roomRows.map(({ created_by }) => ({ created_by }))).toEqual([{ created_by: null }]);
     expect(await deleteIdleGuests(db, at(now - 30 * day))).toBe(0);
   });
 });
