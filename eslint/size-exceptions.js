@@ -17,7 +17,6 @@ export const sizeExceptions = [
 export const undecomposedSizeExceptions = [
   {
     files: [
-      'apps/server/src/ai/openai-realtime.ts',
       'apps/server/src/accounts/sign-in/account-routes.ts',
       'apps/server/src/translation/service.openai.test.ts',
       'apps/server/src/translation/service.ts',
