@@ -17,7 +17,6 @@ export const sizeExceptions = [
 export const undecomposedSizeExceptions = [
   {
     files: [
-      'apps/server/src/ai/openai-realtime.ts',
       'apps/server/src/accounts/sign-in/account-routes.ts',
       'apps/server/src/translation/service.openai.test.ts',
       'apps/server/src/translation/service.ts',
@@ -28,8 +27,6 @@ export const undecomposedSizeExceptions = [
       'apps/web/src/features/chat/utils/messages-reducer.ts',
       'apps/web/src/features/settings/components/settings-menu.tsx',
       'apps/web/src/lib/socket-client.ts',
-      'apps/server/src/ai/testing/fake-openai-server.ts',
-      'apps/server/src/ai/testing/fake-realtime.ts',
       'apps/server/src/accounts/sign-in/sign-in.test.ts',
       'apps/server/src/realtime/connection-frames.test.ts',
       'apps/web/src/app/routes/translate-page.tsx',

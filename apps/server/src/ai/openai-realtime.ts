@@ -1,12 +1,13 @@
-import WebSocket from 'ws';
-import { createOpusStreamDecoder } from '../audio/index.js';
-import { AiError, languageFromScript, type Logger, type Transcription } from './provider.js';
+import { languageFromScript, type Logger, type Transcription } from './provider.js';
+import { createRealtimeAudio } from './realtime-audio.js';
 import {
-  committedOfGrowingText,
-  type TranscriptionStream,
-  type TranscriptionStreamOptions,
-  type TranscriptUpdate,
-} from './transcription-stream.js';
+  connectRealtime,
+  type RealtimeConnection,
+  type RealtimeSessionSettings,
+} from './realtime-connection.js';
+import { onServerEvent, type EventHooks } from './realtime-events.js';
+import { RealtimeTranscript } from './realtime-transcript.js';
+import type { TranscriptionStream, TranscriptionStreamOptions } from './transcription-stream.js';
 
 /*
  * OpenAI Realtime transcription session (WebSocket `/v1/realtime?intent=transcription`): the clip's Opus
@@ -18,11 +19,7 @@ import {
  * the rest, so the speaker loses nothing.
  */
 
-export interface RealtimeStreamOptions extends TranscriptionStreamOptions {
-  /** ws(s)://host/v1/realtime?intent=transcription */
-  url: string;
-  apiKey: string;
-  model: string;
+export interface RealtimeStreamOptions extends TranscriptionStreamOptions, RealtimeSessionSettings {
   logger: Logger;
   /** The stream to use when the server offers no Realtime transcription. */
   fallback(): TranscriptionStream;
@@ -32,251 +29,132 @@ export interface RealtimeStreamOptions extends TranscriptionStreamOptions {
   connectTimeoutMs?: number;
 }
 
-const PCM_RATE = 24_000;
-
-function pcm16Base64(samples: Float32Array): string {
-  const out = Buffer.alloc(samples.length * 2);
-  for (let i = 0; i < samples.length; i += 1) {
-    out.writeInt16LE(Math.round(Math.max(-1, Math.min(1, samples[i]!)) * 0x7fff), i * 2);
-  }
-  return out.toString('base64');
-}
-
-interface Item {
-  text: string;
-  done: boolean;
-}
-
-/** The session's items (one per VAD turn) in order: their text so far, and which are complete. */
-class RealtimeTranscript {
-  private readonly items = new Map<string, Item>();
-
-  item(id: string | undefined): Item {
-    const key = id ?? '';
-    let found = this.items.get(key);
-    if (!found) this.items.set(key, (found = { text: '', done: false }));
-    return found;
-  }
-
-  allDone(): boolean {
-    return [...this.items.values()].every((item) => item.done);
-  }
-
-  text(): string {
-    return [...this.items.values()]
-      .map((item) => item.text.trim())
-      .filter(Boolean)
-      .join(' ');
-  }
-
-  /** Complete items are final; inside the running one, finished sentences followed by more are too. */
-  update(): TranscriptUpdate {
-    const all = this.text();
-    let head = 0;
-    for (const item of this.items.values()) {
-      if (!item.done) break;
-      head += item.text.trim().length + 1;
-    }
-    return { text: all, committed: Math.max(Math.min(head, all.length), committedOfGrowingText(all)) };
-  }
-}
-
-interface ServerEvent {
-  type?: string;
-  item_id?: string;
-  delta?: string;
-  transcript?: string;
-  error?: { message?: string; code?: string };
-}
-
-interface EventHooks {
-  transcript: RealtimeTranscript;
-  ready(): boolean;
-  ended(): boolean;
-  open(): void;
-  commitAnswered(): void;
-  update(): void;
-  fail(error: Error): void;
-  fallBack(why: string): void;
-}
-
-/** One server event of the transcription session. */
-function onServerEvent(event: ServerEvent, hooks: EventHooks): void {
-  const { transcript } = hooks;
-  switch (event.type) {
-    case 'transcription_session.created':
-    case 'transcription_session.updated':
-      if (!hooks.ready()) hooks.open();
-      break;
-    case 'input_audio_buffer.committed':
-      transcript.item(event.item_id);
-      if (hooks.ended()) hooks.commitAnswered();
-      break;
-    case 'conversation.item.input_audio_transcription.delta':
-      transcript.item(event.item_id).text += event.delta ?? '';
-      hooks.update();
-      break;
-    case 'conversation.item.input_audio_transcription.completed': {
-      const done = transcript.item(event.item_id);
-      done.text = event.transcript ?? done.text;
-      done.done = true;
-      hooks.update();
-      break;
-    }
-    case 'conversation.item.input_audio_transcription.failed': {
-      const why = event.error?.message ?? 'unknown';
-      hooks.fail(new AiError(`realtime transcription failed: ${why}`, { retryable: true }));
-      break;
-    }
-    case 'error':
-      // committing after the VAD took everything: nothing is left, which is fine
-      if (hooks.ended() && event.error?.code === 'input_audio_buffer_commit_empty') hooks.commitAnswered();
-      else if (hooks.ready()) {
-        const why = event.error?.message ?? 'error';
-        hooks.fail(new AiError(`realtime transcription: ${why}`, { retryable: true }));
-      } else hooks.fallBack(event.error?.message ?? 'error');
-      break;
-  }
-}
-
-export function createRealtimeStream(options: RealtimeStreamOptions): TranscriptionStream {
-  const pieces: Uint8Array[] = [];
-  const transcript = new RealtimeTranscript();
-  const decoder = createOpusStreamDecoder(PCM_RATE);
-  let fallback: TranscriptionStream | undefined;
-  let ready = false;
-  let ended = false;
-  let commitAnswered = false;
-  let failure: Error | undefined;
-  /** PCM appends waiting for the session, and the decode chain that keeps pieces in order. */
-  const waiting: string[] = [];
-  let decoding = Promise.resolve();
-  let wake: (() => void) | undefined;
-  const changed = () => wake?.();
-
-  const socket = new WebSocket(options.url, {
-    headers: { Authorization: `Bearer ${options.apiKey}`, 'OpenAI-Beta': 'realtime=v1' },
-  });
-  const send = (event: Record<string, unknown>) => {
-    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(event));
-  };
-  const connectTimer = setTimeout(() => fallBack('no session'), options.connectTimeoutMs ?? 5_000);
-
-  function fallBack(why: string): void {
-    if (ready || fallback) return;
-    clearTimeout(connectTimer);
-    options.logger.info({ why }, 'realtime transcription not offered; re-transcribing the growing clip');
-    options.onUnavailable();
-    fallback = options.fallback();
-    for (const piece of pieces) fallback.push(piece);
-    socket.removeAllListeners();
-    socket.on('error', () => undefined);
-    socket.terminate();
-    decoder.free();
-    changed();
-  }
-
-  const update = () => options.onUpdate(transcript.update());
-
-  socket.on('unexpected-response', (_request, response) => fallBack(`HTTP ${response.statusCode}`));
-  socket.on('error', (error) => (ready ? fail(error) : fallBack(error.message)));
-  socket.on('open', () =>
-    send({
-      type: 'transcription_session.update',
-      session: {
-        input_audio_format: 'pcm16',
-        input_audio_transcription: {
-          model: options.model,
-          ...(options.languageHint ? { language: options.languageHint.split('-')[0] } : {}),
-        },
-        turn_detection: { type: 'server_vad', silence_duration_ms: 400 },
-      },
-    }),
+/** One clip's Realtime session, handed to the fallback when the server offers none. */
+class RealtimeStream implements TranscriptionStream {
+  readonly mode = 'realtime';
+  private readonly transcript = new RealtimeTranscript();
+  private readonly audio = createRealtimeAudio((audio) =>
+    this.connection.send({ type: 'input_audio_buffer.append', audio }),
   );
-  socket.on('close', () => {
-    if (!ready) fallBack('closed before the session');
-    else if (!ended || !commitAnswered) fail(new Error('the realtime session closed early'));
-  });
-  socket.on('message', (data) => {
-    let event: ServerEvent;
-    try {
-      event = JSON.parse(String(data)) as ServerEvent;
-    } catch {
-      return;
-    }
-    onServerEvent(event, {
-      transcript,
-      ready: () => ready,
-      ended: () => ended,
-      open() {
-        ready = true;
-        clearTimeout(connectTimer);
-        for (const audio of waiting.splice(0)) send({ type: 'input_audio_buffer.append', audio });
-      },
-      commitAnswered: () => (commitAnswered = true),
-      update,
-      fail,
-      fallBack,
-    });
-    changed();
-  });
+  private readonly connection: RealtimeConnection;
+  private readonly connectTimer: NodeJS.Timeout;
+  private fallback: TranscriptionStream | undefined;
+  private ready = false;
+  private ended = false;
+  private commitAnswered = false;
+  private failure: Error | undefined;
+  private wake: (() => void) | undefined;
+  private finished: Promise<Transcription> | undefined;
 
-  function fail(error: Error): void {
-    failure ??= error;
-    changed();
+  constructor(private readonly options: RealtimeStreamOptions) {
+    const hooks = this.eventHooks();
+    this.connection = connectRealtime(options, {
+      refused: (why) => this.fallBack(why),
+      error: (error) => (this.ready ? this.fail(error) : this.fallBack(error.message)),
+      event: (event) => {
+        onServerEvent(event, hooks);
+        this.changed();
+      },
+      closed: () => {
+        if (!this.ready) this.fallBack('closed before the session');
+        else if (!this.ended || !this.commitAnswered)
+          this.fail(new Error('the realtime session closed early'));
+      },
+    });
+    this.connectTimer = setTimeout(() => this.fallBack('no session'), options.connectTimeoutMs ?? 5_000);
   }
 
-  async function settled(signal?: AbortSignal): Promise<void> {
-    while (!fallback && !failure && !(commitAnswered && transcript.allDone())) {
+  push(pages: Uint8Array): void {
+    if (this.fallback) return this.fallback.push(pages);
+    this.audio.push(pages);
+  }
+
+  finish(signal?: AbortSignal): Promise<Transcription> {
+    this.finished ??= this.transcribe(signal);
+    return this.finished;
+  }
+
+  abort(): void {
+    this.fallback?.abort();
+    clearTimeout(this.connectTimer);
+    this.connection.drop();
+    this.audio.stop();
+    this.failure ??= new Error('aborted');
+    this.changed();
+  }
+
+  private changed(): void {
+    this.wake?.();
+  }
+
+  private eventHooks(): EventHooks {
+    return {
+      transcript: this.transcript,
+      ready: () => this.ready,
+      ended: () => this.ended,
+      open: () => {
+        this.ready = true;
+        clearTimeout(this.connectTimer);
+        this.audio.start();
+      },
+      commitAnswered: () => (this.commitAnswered = true),
+      update: () => this.options.onUpdate(this.transcript.update()),
+      fail: (error) => this.fail(error),
+      fallBack: (why) => this.fallBack(why),
+    };
+  }
+
+  /** No Realtime here: every piece so far goes to the fallback, which takes the clip from now on. */
+  private fallBack(why: string): void {
+    if (this.ready || this.fallback) return;
+    clearTimeout(this.connectTimer);
+    this.options.logger.info({ why }, 'realtime transcription not offered; re-transcribing the growing clip');
+    this.options.onUnavailable();
+    this.fallback = this.options.fallback();
+    for (const piece of this.audio.pieces) this.fallback.push(piece);
+    this.connection.drop();
+    this.audio.stop();
+    this.changed();
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.changed();
+  }
+
+  /** Read through a call: the event handlers set it while `transcribe` awaits. */
+  private usingFallback(): TranscriptionStream | undefined {
+    return this.fallback;
+  }
+
+  /** Commits the rest, waits for every item, and gives the whole text (or the fallback's). */
+  private async transcribe(signal?: AbortSignal): Promise<Transcription> {
+    await this.audio.decoded();
+    while (!this.ready && !this.fallback && !this.failure)
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    if (this.usingFallback()) return this.usingFallback()!.finish(signal);
+    this.ended = true;
+    this.connection.send({ type: 'input_audio_buffer.commit' });
+    await this.settled(signal);
+    if (this.usingFallback()) return this.usingFallback()!.finish(signal);
+    if (this.failure) throw this.failure;
+    this.connection.close();
+    this.audio.stop();
+    const final = this.transcript.text();
+    return { text: final, language: languageFromScript(final) ?? this.options.languageHint ?? 'en' };
+  }
+
+  private async settled(signal?: AbortSignal): Promise<void> {
+    while (!this.fallback && !this.failure && !(this.commitAnswered && this.transcript.allDone())) {
       if (signal?.aborted) throw signal.reason;
       await new Promise<void>((resolve) => {
-        wake = resolve;
+        this.wake = resolve;
         signal?.addEventListener('abort', () => resolve(), { once: true });
       });
     }
   }
+}
 
-  let finished: Promise<Transcription> | undefined;
-  /** Read through a call: the event handlers set it while `finish` awaits. */
-  const usingFallback = (): TranscriptionStream | undefined => fallback;
-  return {
-    mode: 'realtime',
-    push(pages) {
-      if (fallback) return fallback.push(pages);
-      pieces.push(pages);
-      decoding = decoding.then(async () => {
-        if (fallback) return;
-        const audio = pcm16Base64(await decoder.push(pages).catch(() => new Float32Array(0)));
-        if (ready) send({ type: 'input_audio_buffer.append', audio });
-        else waiting.push(audio);
-      });
-    },
-    finish(signal) {
-      finished ??= (async (): Promise<Transcription> => {
-        await decoding;
-        while (!ready && !fallback && !failure) await new Promise<void>((resolve) => (wake = resolve));
-        if (usingFallback()) return usingFallback()!.finish(signal);
-        ended = true;
-        send({ type: 'input_audio_buffer.commit' });
-        await settled(signal);
-        if (usingFallback()) return usingFallback()!.finish(signal);
-        if (failure) throw failure;
-        socket.close();
-        decoder.free();
-        const final = transcript.text();
-        return { text: final, language: languageFromScript(final) ?? options.languageHint ?? 'en' };
-      })();
-      return finished;
-    },
-    abort() {
-      fallback?.abort();
-      clearTimeout(connectTimer);
-      socket.removeAllListeners();
-      socket.on('error', () => undefined);
-      socket.terminate();
-      decoder.free();
-      failure ??= new Error('aborted');
-      changed();
-    },
-  };
+export function createRealtimeStream(options: RealtimeStreamOptions): TranscriptionStream {
+  return new RealtimeStream(options);
 }
