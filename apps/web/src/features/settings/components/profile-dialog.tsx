@@ -1,5 +1,5 @@
 import type { User } from '@xtalk/protocol';
-import { LogIn } from 'lucide-react';
+import { GuestLoginPrompt } from '../../../components/guest-login-prompt';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
@@ -39,6 +39,7 @@ export function ProfileDialog(props: ProfileDialogProps) {
 }
 
 function ProfileForm({ onClose, token, user, onSaved, onLogin }: ProfileDialogProps) {
+  const { t } = useI18n();
   const form = useProfileForm({ token, user, onSaved, onClose });
   return (
     <form onSubmit={(event) => void form.submit(event)} noValidate>
@@ -52,29 +53,18 @@ function ProfileForm({ onClose, token, user, onSaved, onLogin }: ProfileDialogPr
           onFullName={form.setFullName}
           error={form.error}
         />
-        {form.isGuest && <GuestLoginPrompt onLogin={onLogin} />}
+        {form.isGuest && (
+          <GuestLoginPrompt
+            prompt={t('profile.guestPrompt')}
+            onLogin={onLogin}
+            testId="profile-login-prompt"
+            loginTestId="profile-login"
+            narrow
+          />
+        )}
       </div>
       <ProfileActions isGuest={form.isGuest} saving={form.saving} onClose={onClose} />
     </form>
-  );
-}
-
-/** Over a guest's disabled form: a profile comes with an account. */
-function GuestLoginPrompt({ onLogin }: { onLogin: () => void }) {
-  const { t } = useI18n();
-  return (
-    <div
-      data-testid="profile-login-prompt"
-      className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-4 text-center"
-    >
-      <p className="max-w-xs rounded-2xl bg-white/90 px-4 py-2 font-medium text-slate-900 shadow-sm dark:bg-slate-800/90 dark:text-white">
-        {t('profile.guestPrompt')}
-      </p>
-      <Button onClick={onLogin} data-testid="profile-login">
-        <LogIn className="size-4" aria-hidden="true" />
-        {t('room.login')}
-      </Button>
-    </div>
   );
 }
 
