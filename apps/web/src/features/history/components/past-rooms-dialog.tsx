@@ -1,6 +1,7 @@
 import type { RoomHistoryEntry } from '@xtalk/protocol';
-import { History, LogIn, RotateCcw, Trash2 } from 'lucide-react';
+import { History, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { GuestLoginPrompt } from '../../../components/guest-login-prompt';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
@@ -220,15 +221,7 @@ function GuestHistory({ onLogin }: { onLogin: () => void }) {
           <SampleRow />
         </ul>
       </figure>
-      <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-4 text-center">
-        <p className="rounded-2xl bg-white/90 px-4 py-2 font-medium text-slate-900 shadow-sm dark:bg-slate-800/90 dark:text-white">
-          {t('history.guestPrompt')}
-        </p>
-        <Button onClick={onLogin} data-testid="past-rooms-login">
-          <LogIn className="size-4" aria-hidden="true" />
-          {t('room.login')}
-        </Button>
-      </div>
+      <GuestLoginPrompt prompt={t('history.guestPrompt')} onLogin={onLogin} loginTestId="past-rooms-login" />
     </div>
   );
 }

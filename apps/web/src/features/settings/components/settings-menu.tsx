@@ -1,7 +1,4 @@
 import {
-  Bell,
-  BellOff,
-  BellRing,
   DoorOpen,
   ExternalLink,
   BookA,
@@ -19,22 +16,13 @@ import {
   Sun,
   UserRoundCog,
 } from 'lucide-react';
-import type { UiLanguage } from '@xtalk/protocol';
-import type { ReactNode } from 'react';
 import { HeaderButton } from '../../../components/ui/header-button';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { CREATOR_URL, POWERED_BY } from '../../../lib/links';
-import { useI18n } from '../../../lib/i18n';
-import { alertText } from '../../../lib/i18n/alerts';
-import { setTheme, useTheme } from '../../../lib/theme';
-
-/** Notifications and the message chime; 'absent': the browser has no notifications (no item). */
-export interface AlertMenuState {
-  notifications: 'on' | 'off' | 'blocked' | 'absent';
-  sound: boolean;
-  onToggleNotifications(): void;
-  onToggleSound(): void;
-}
+import { useI18n, type I18n } from '../../../lib/i18n';
+import { setTheme, useTheme, type Theme } from '../../../lib/theme';
+import { toggleFullscreen } from '../utils/fullscreen';
+import { alertItems, type AlertMenuState } from './alert-items';
 
 export interface SettingsMenuProps {
   isGuest: boolean;
@@ -53,102 +41,65 @@ export interface SettingsMenuProps {
   alerts: AlertMenuState;
 }
 
-async function toggleFullscreen(): Promise<void> {
-  try {
-    if (document.fullscreenElement) await document.exitFullscreen();
-    else await document.documentElement.requestFullscreen();
-  } catch (error) {
-    console.warn('[settings] fullscreen refused', error);
-  }
-}
-
-/** The on/off items for notifications (none where the browser has none) and the message chime. */
-function alertItems(
-  alerts: AlertMenuState,
-  language: UiLanguage,
-  state: (on: boolean) => ReactNode,
-): MenuItem[] {
-  const blocked = alerts.notifications === 'blocked';
-  const notifications: MenuItem = {
-    key: 'notifications',
-    label: (
-      <span className="flex min-w-0 flex-1 items-center justify-between gap-2">
-        <span className="flex min-w-0 flex-col">
-          {alertText(language, 'notifications')}
-          {blocked && (
-            <span data-testid="notifications-blocked" className="text-xs text-amber-700 dark:text-amber-300">
-              {alertText(language, 'notificationsBlocked')}
-            </span>
-          )}
-        </span>
-        {!blocked && state(alerts.notifications === 'on')}
-      </span>
-    ),
-    icon: alerts.notifications === 'on' ? <Bell className="size-4" /> : <BellOff className="size-4" />,
-    checked: alerts.notifications === 'on',
-    testId: 'menu-notifications',
-    onSelect: alerts.onToggleNotifications,
-  };
-  const sound: MenuItem = {
-    key: 'sound',
-    label: (
-      <span className="flex min-w-0 flex-1 items-center justify-between gap-2">
-        {alertText(language, 'sound')}
-        {state(alerts.sound)}
-      </span>
-    ),
-    icon: <BellRing className="size-4" />,
-    checked: alerts.sound,
-    testId: 'menu-sound',
-    onSelect: alerts.onToggleSound,
-  };
-  return alerts.notifications === 'absent' ? [sound] : [notifications, sound];
-}
+type T = I18n['t'];
 
 /** The settings menu of the room header (spec section 2, Room screen). */
-export function SettingsMenu({
-  isGuest,
-  onCreateRoom,
-  onJoinRoom,
-  onMicrophone,
-  onPastRooms,
-  onProfile,
-  onLogin,
-  onLogout,
-  onGlossary,
-  onCatchUp,
-  alerts,
-}: SettingsMenuProps) {
+export function SettingsMenu(props: SettingsMenuProps) {
   const { t, language } = useI18n();
-  const state = (on: boolean) => (
-    <span
-      className={
-        on
-          ? 'text-xs font-medium text-indigo-700 dark:text-indigo-300'
-          : 'text-xs font-normal text-slate-600 dark:text-slate-400'
-      }
-    >
-      {alertText(language, on ? 'on' : 'off')}
-    </span>
-  );
   const theme = useTheme();
   const items: MenuItem[] = [
+    ...roomItems(t, props),
+    ...viewItems(t, theme),
+    ...profileItems(t, props),
+    ...alertItems(props.alerts, language),
+    sessionItem(t, props),
+    ...linkItems(t),
+  ];
+  return (
+    <Menu
+      label={t('menu.open')}
+      items={items}
+      trigger={
+        <HeaderButton
+          data-testid="settings-menu"
+          title={t('menu.open')}
+          icon={<Settings />}
+          label={t('room.settingsShort')}
+        />
+      }
+    />
+  );
+}
+
+/** Rooms to go to, then what the current room offers. */
+function roomItems(t: T, props: SettingsMenuProps): MenuItem[] {
+  return [
     {
       key: 'create',
       label: t('menu.createRoom'),
       icon: <Plus className="size-4" />,
       onSelect: () => {
-        if (window.confirm(t('menu.createConfirm'))) onCreateRoom();
+        if (window.confirm(t('menu.createConfirm'))) props.onCreateRoom();
       },
     },
-    { key: 'join', label: t('menu.joinRoom'), icon: <DoorOpen className="size-4" />, onSelect: onJoinRoom },
-    { key: 'past', label: t('menu.pastRooms'), icon: <History className="size-4" />, onSelect: onPastRooms },
+    {
+      key: 'join',
+      label: t('menu.joinRoom'),
+      icon: <DoorOpen className="size-4" />,
+      onSelect: props.onJoinRoom,
+    },
+    {
+      key: 'past',
+      label: t('menu.pastRooms'),
+      icon: <History className="size-4" />,
+      onSelect: props.onPastRooms,
+    },
     {
       key: 'catch-up',
       label: t('catchUp.action'),
       icon: <Sparkles className="size-4" />,
       testId: 'menu-catch-up',
-      onSelect: onCatchUp,
+      onSelect: props.onCatchUp,
       separatorBefore: true,
     },
     {
@@ -156,8 +107,14 @@ export function SettingsMenu({
       label: t('glossary.open'),
       icon: <BookA className="size-4" />,
       testId: 'menu-glossary',
-      onSelect: onGlossary,
+      onSelect: props.onGlossary,
     },
+  ];
+}
+
+/** Full screen and the theme. */
+function viewItems(t: T, theme: Theme): MenuItem[] {
+  return [
     {
       key: 'fullscreen',
       label: t('menu.fullscreen'),
@@ -188,36 +145,50 @@ export function SettingsMenu({
       icon: <Monitor className="size-4" />,
       onSelect: () => setTheme('dark'),
     },
+  ];
+}
+
+/** The person's profile and microphone. */
+function profileItems(t: T, props: SettingsMenuProps): MenuItem[] {
+  return [
     {
       key: 'profile',
       label: t('menu.settings'),
       icon: <UserRoundCog className="size-4" />,
-      onSelect: onProfile,
+      onSelect: props.onProfile,
       separatorBefore: true,
     },
     {
       key: 'microphone',
       label: t('menu.microphone'),
       icon: <Mic className="size-4" />,
-      onSelect: onMicrophone,
+      onSelect: props.onMicrophone,
     },
-    ...alertItems(alerts, language, state),
-    isGuest
-      ? {
-          key: 'login',
-          label: t('menu.login'),
-          icon: <LogIn className="size-4" />,
-          onSelect: onLogin,
-          separatorBefore: true,
-        }
-      : {
-          key: 'logout',
-          label: t('menu.logout'),
-          icon: <LogOut className="size-4" />,
-          onSelect: onLogout,
-          separatorBefore: true,
-        },
-    // Spec section 2: links to the creator and to the powering provider.
+  ];
+}
+
+/** A guest signs in; anyone else signs out. */
+function sessionItem(t: T, { isGuest, onLogin, onLogout }: SettingsMenuProps): MenuItem {
+  return isGuest
+    ? {
+        key: 'login',
+        label: t('menu.login'),
+        icon: <LogIn className="size-4" />,
+        onSelect: onLogin,
+        separatorBefore: true,
+      }
+    : {
+        key: 'logout',
+        label: t('menu.logout'),
+        icon: <LogOut className="size-4" />,
+        onSelect: onLogout,
+        separatorBefore: true,
+      };
+}
+
+/** Spec section 2: links to the creator and to the powering provider. */
+function linkItems(t: T): MenuItem[] {
+  return [
     {
       key: 'creator',
       label: t('menu.creator'),
@@ -234,18 +205,4 @@ export function SettingsMenu({
       testId: 'menu-powered-by',
     },
   ];
-  return (
-    <Menu
-      label={t('menu.open')}
-      items={items}
-      trigger={
-        <HeaderButton
-          data-testid="settings-menu"
-          title={t('menu.open')}
-          icon={<Settings />}
-          label={t('room.settingsShort')}
-        />
-      }
-    />
-  );
 }
