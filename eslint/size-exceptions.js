@@ -18,7 +18,6 @@ export const undecomposedSizeExceptions = [
   {
     files: [
       'apps/server/src/ai/openai-realtime.ts',
-      'apps/server/src/accounts/sign-in/account-routes.ts',
       'apps/web/src/features/auth/components/email-form.tsx',
       'apps/web/src/features/auth/components/guest-login.tsx',
       'apps/web/src/features/auth/components/wallet-sign-in.tsx',
