@@ -34,6 +34,20 @@ export async function markMerged(server: TestServer, fromId: string, intoId: str
   await dbOf(server).query('update users set merged_into = $2 where id = $1', [fromId, intoId]);
 }
 
+/** The PKCE verifier a Google sign-in flow keeps on the server (the browser never sees it). */
+export async function flowVerifierOf(server: TestServer, state: string): Promise<string | undefined> {
+  const { rows } = await dbOf(server).query<{ code_verifier: string }>(
+    'select code_verifier from auth_flows where state = $1',
+    [state],
+  );
+  return rows[0]?.code_verifier;
+}
+
+/** Swaps a pending flow's PKCE verifier, as an attacker holding a stolen code would have to. */
+export async function swapFlowVerifier(server: TestServer, state: string, verifier: string): Promise<void> {
+  await dbOf(server).query('update auth_flows set code_verifier = $2 where state = $1', [state, verifier]);
+}
+
 /** Every account's balance equals the sum of its rows, and no part is below zero. */
 export async function expectBalancesEqualSumOfRows(db: Db): Promise<void> {
   const { rows } = await db.query<{ user_id: string; free: string; premium: string; sf: string; sp: string }>(
