@@ -27,7 +27,6 @@ export const undecomposedSizeExceptions = [
       'apps/web/src/lib/socket-client.ts',
       'apps/server/src/ai/testing/fake-openai-server.ts',
       'apps/server/src/ai/testing/fake-realtime.ts',
-      'apps/server/src/realtime/connection-frames.test.ts',
       'apps/web/src/app/routes/translate-page.tsx',
       'apps/web/src/features/credits/components/credit-dialog.tsx',
       'apps/web/src/features/room/hooks/use-room-connection.ts',
