@@ -17,14 +17,9 @@ export const sizeExceptions = [
 export const undecomposedSizeExceptions = [
   {
     files: [
-      'apps/server/src/accounts/sign-in/account-routes.ts',
-      'apps/server/src/translation/service.openai.test.ts',
-      'apps/server/src/translation/service.ts',
       'apps/web/src/features/chat/components/message-item.tsx',
       'apps/web/src/features/chat/utils/messages-reducer.ts',
       'apps/web/src/lib/socket-client.ts',
-      'apps/server/src/accounts/sign-in/sign-in.test.ts',
-      'apps/server/src/realtime/connection-frames.test.ts',
       'apps/web/src/app/routes/translate-page.tsx',
       'apps/web/src/features/room/hooks/use-room-connection.ts',
       'apps/web/src/features/voice/utils/recorder-machine.ts',

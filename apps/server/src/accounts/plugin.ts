@@ -2,11 +2,14 @@ import fp from 'fastify-plugin';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../store/db.js';
-import { accountRoutes } from './sign-in/account-routes.js';
 import { resolveAuthSecret } from './sessions/auth-secret.js';
 import { createAuthenticator, type Authenticator } from './sessions/authenticate.js';
 import { createAltchaBotCheck, createTurnstileBotCheck, type BotCheck } from './sign-in/botcheck.js';
+import { authConfigRoute } from './sign-in/auth-config-route.js';
+import { exchangeRoute } from './sign-in/exchange-route.js';
+import { googleRoutes } from './sign-in/google-routes.js';
 import { createOidc } from './sign-in/oidc.js';
+import { profileRoute } from './users/profile-route.js';
 import { playerAccounts } from './links/player-accounts.js';
 import { createPlayerLinks, type PlayerLinks } from './links/player-links.js';
 import type { UserRooms } from './user-rooms.js';
@@ -84,20 +87,24 @@ export const authPlugin = fp<AuthPluginOptions>(
           app.log,
         )
       : undefined;
-    await app.register(accountRoutes, {
-      oidc,
+    const publicUrl = config.PUBLIC_URL;
+    await app.register(authConfigRoute, {
+      google: oidc !== undefined,
       mailConfigured: config.SMTP_URL !== undefined,
       // the widget and the Mini App both name the bot, so the web offers Telegram only with both settings
       telegramBot: config.TELEGRAM_BOT_TOKEN ? config.TELEGRAM_BOT_NAME : undefined,
       walletChainId: config.WALLET_CHAIN_ID,
-      links,
+      publicUrl,
+    });
+    await app.register(googleRoutes, {
+      oidc,
       store: signInStore,
-      tokens,
       users,
-      authenticator,
-      publicUrl: config.PUBLIC_URL,
+      publicUrl,
       codeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
     });
+    await app.register(exchangeRoute, { store: signInStore, links, tokens, users, authenticator });
+    await app.register(profileRoute, { users, authenticator });
     await app.register(playerAccounts, {
       config,
       db,

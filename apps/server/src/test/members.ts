@@ -5,7 +5,8 @@ import type { TestServer } from './harness.js';
 
 /*
  * A signed-in (ggl) user without going through the provider, for tests about what signed-in users can do
- * (the provider flow itself is tested in auth/sign-in.test.ts). The server must use `secret` as AUTH_SECRET.
+ * (the provider flow itself is tested in accounts/sign-in/google-sign-in.test.ts). The server must use
+ * `secret` as AUTH_SECRET.
  */
 export async function memberLogin(
   server: TestServer,

@@ -1,17 +1,11 @@
 import { setMaxListeners } from 'node:events';
-import type { MessageFrame } from '@xtalk/protocol';
-import { createClipTranslator, translateSentence } from './clip-translator.js';
-import { createEngineCall, createSupportCheck } from './engine-call.js';
-import { LruCache } from './lru.js';
-import { createFailureReporter, createNotices, watchLoading } from './notices.js';
+import { buildTaskContext } from './build-task-context.js';
+import { createEngineCall } from './engine-call.js';
+import { createMessageIntake } from './message-intake.js';
+import { createNotices, watchLoading } from './notices.js';
 import { resolveOptions } from './options.js';
 import { createPausedAuthors } from './paused-authors.js';
 import { processMessage } from './process-message.js';
-import { createRetranslation } from './retranslate.js';
-import { createRoomQueue } from './room-queue.js';
-import { createSpeechStreams } from './speech-streams.js';
-import { createSupersession } from './supersede.js';
-import type { TaskContext } from './task-context.js';
 import { transcribe } from './transcribe.js';
 import type { Job, PipelineEvent, TranslationService, TranslationServiceDeps } from './types.js';
 
@@ -37,9 +31,9 @@ export { noteLanguageFor } from './write-note.js';
  * sentence of it is synthesised once per T, as soon as it is complete, for the listeners of T (sendSpeech,
  * never the author; speech-stream.ts).
  * One hint per message (noteComplete) when the engine finds nuance worth it, sent after the translations
- * (process-message.ts and one file per task).
+ * (process-message.ts and one file per task, sharing one context: build-task-context.ts).
  *
- * onMessage only enqueues: the caller's path never waits for an engine (room-queue.ts).
+ * onMessage only enqueues: the caller's path never waits for an engine (message-intake.ts, room-queue.ts).
  * Every engine call: cache first; else Meter.charge (may refuse) then the call under a timeout, retried
  * with bounded exponential backoff when retrying can help (engine-call.ts). A task that still fails leaves
  * the message with what was done, is refunded, and tells the room once per kind of failure per window
@@ -52,7 +46,7 @@ export { noteLanguageFor } from './write-note.js';
  */
 
 export function createTranslationService(deps: TranslationServiceDeps): TranslationService {
-  const { provider, output, store, meter, logger } = deps;
+  const { provider, output, meter, logger } = deps;
   const clock = deps.clock ?? { now: () => Date.now() };
   const options = resolveOptions(deps.config, deps.options);
   const shutdown = new AbortController();
@@ -75,89 +69,32 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     metrics: deps.metrics,
   });
 
-  const supersession = createSupersession<Job>();
-
-  function requeue(job: Job): void {
-    if (job.superseded) return; // its text was corrected: the new text has a job of its own
-    const translations = { ...job.message.translations, ...job.done };
-    onMessage(job.roomId, { ...job.message, translations }, job.author);
-  }
-
-  const pausedAuthors = createPausedAuthors<Job>({
-    users: deps.users,
-    tellRoom: (roomId, notice, exceptUsername) => void send(roomId, notice, exceptUsername),
-    requeue,
-    logger,
-  });
-
-  const supported = createSupportCheck(provider, logger);
-  const speech = createSpeechStreams(() => ctx);
-  const clips = createClipTranslator({
-    languages: deps.config.LANGUAGES,
-    send,
-    onTranslated: (roomId, clip, target, text) => speech.clipSentence(roomId, clip, target, text),
-    logger,
-    translate: (job, onPiece) =>
-      translateSentence({ provider, callEngine, supported, glossary: deps.glossary, logger }, job, onPiece),
-  });
-
-  const ctx: TaskContext = {
-    clips,
-    speech,
-    listeners: deps.listeners,
-    glossary: deps.glossary,
-    provider,
-    output,
-    store,
-    logger,
+  const intake = createMessageIntake({
     options,
-    languages: deps.config.LANGUAGES,
-    textCache: new LruCache<string | null>(options.cacheEntries),
-    audioCache: new LruCache<Uint8Array>(options.cacheEntries, options.audioCacheBytes, (wav) => wav.length),
-    emit,
-    send,
-    supported,
-    callEngine,
-    reportFailure: createFailureReporter({
-      logger,
-      emit,
-      notice,
-      refused: (job, message, guest) => pausedAuthors.refused(job, message, guest),
-    }),
-  };
-
-  const retranslation = createRetranslation({
+    logger,
     meter,
-    enqueue: (roomId, message, author, chargeKey) => queue.enqueue(roomId, message, author, chargeKey),
-    tracked: supersession,
-  });
-  const queue = createRoomQueue({
-    options,
-    logger,
     emit,
     notice,
     process: (job) => processMessage(ctx, job),
-    requeue,
     abortRunning: () => shutdown.abort(),
-    tracked: retranslation.tracked,
   });
+  const { queue, onMessage, supersede } = intake;
+  const pausedAuthors = createPausedAuthors<Job>({
+    users: deps.users,
+    tellRoom: (roomId, notice, exceptUsername) => void send(roomId, notice, exceptUsername),
+    requeue: intake.requeue,
+    logger,
+  });
+  const ctx = buildTaskContext(deps, {
+    options,
+    callEngine,
+    emit,
+    send,
+    notice,
+    refused: (job, message, guest) => pausedAuthors.refused(job, message, guest),
+  });
+  const { clips, speech } = ctx;
   const unsubscribe = watchLoading({ provider, clock, options, send, roomIds: queue.roomIds });
-
-  function onMessage(roomId: string, message: MessageFrame, author: Job['author']): void {
-    try {
-      queue.enqueue(roomId, message, author);
-    } catch (error) {
-      logger.error({ err: error, roomId }, 'translation: could not queue a message');
-    }
-  }
-
-  function supersede(roomId: string, id: number): void {
-    try {
-      supersession.supersede(roomId, id);
-    } catch (error) {
-      logger.error({ err: error, roomId }, 'translation: could not supersede the old work');
-    }
-  }
 
   return {
     onMessage,
@@ -167,7 +104,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     },
     supersede,
     retranslate: (roomId, message, author, requestId) =>
-      retranslation.retranslate(roomId, message, author, requestId),
+      intake.retranslation.retranslate(roomId, message, author, requestId),
     transcribe: (request) => transcribe(provider, callEngine, request),
     clipSentence(roomId, clip, sentence) {
       if (!queue.isClosing()) clips.clipSentence(roomId, clip, sentence);

@@ -67,3 +67,17 @@ export async function pendingEmailRequesters(store: Store): Promise<(string | nu
   );
   return rows.map((row) => row.pending_user_id);
 }
+
+/** The PKCE verifier a Google sign-in flow keeps on the server (the browser never sees it). */
+export async function flowVerifierOf(store: Store, state: string): Promise<string | undefined> {
+  const { rows } = await dbOf(store).query<{ code_verifier: string }>(
+    'select code_verifier from auth_flows where state = $1',
+    [state],
+  );
+  return rows[0]?.code_verifier;
+}
+
+/** Swaps a pending flow's PKCE verifier, as an attacker holding a stolen code would have to. */
+export async function swapFlowVerifier(store: Store, state: string, verifier: string): Promise<void> {
+  await dbOf(store).query('update auth_flows set code_verifier = $2 where state = $1', [state, verifier]);
+}

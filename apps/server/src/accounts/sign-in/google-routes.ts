@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiPath, type HttpErrorCode } from '@xtalk/protocol';
+import { publicBase } from '../sessions/sign-in-session.js';
+import type { SignInStore } from '../sessions/sign-in-store.js';
+import type { UsersRepo } from '../users/users-repo.js';
+import { FLOW_COOKIE, FLOW_TTL_SECONDS, SignInError, type Oidc } from './oidc.js';
+
+export interface GoogleRoutesDeps {
+  /** Undefined when sign-in is not configured. */
+  oidc: Oidc | undefined;
+  store: SignInStore;
+  users: UsersRepo;
+  publicUrl: string | undefined;
+  codeTtlSeconds: number;
+}
+
+const CALLBACK_COOKIE_PATH = '/auth/google';
+const NOT_CONFIGURED = 'Sign-in with Google is not configured on this server.';
+
+function readCookie(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return undefined;
+}
+
+/** Sends the browser to the web app's error page: the code it words in its language, the English message. */
+function toErrorPage(reply: FastifyReply, message: string, code: HttpErrorCode) {
+  return reply.redirect(`/error?message=${encodeURIComponent(message)}&code=${code}`, 302);
+}
+
+/**
+ * Signing in with Google: GET /auth/google/login sends the browser to the identity provider, its callback
+ * signs the person in and hands the web app a one-time code (redeemed by POST /api/auth/exchange).
+ */
+export async function googleRoutes(app: FastifyInstance, deps: GoogleRoutesDeps) {
+  const secureCookies = (request: FastifyRequest) => publicBase(deps.publicUrl, request).startsWith('https:');
+
+  app.get(ApiPath.googleLogin, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (!deps.oidc) return toErrorPage(reply, NOT_CONFIGURED, 'sign_in_unavailable');
+    try {
+      const callback = `${publicBase(deps.publicUrl, request)}${ApiPath.googleCallback}`;
+      const { url, browserSecret } = await deps.oidc.start(callback);
+      reply.header(
+        'set-cookie',
+        `${FLOW_COOKIE}=${browserSecret}; Path=${CALLBACK_COOKIE_PATH}; Max-Age=${FLOW_TTL_SECONDS}; HttpOnly; SameSite=Lax${secureCookies(request) ? '; Secure' : ''}`,
+      );
+      return reply.redirect(url.href, 302);
+    } catch (error) {
+      // starting fails only when the identity provider cannot be reached
+      if (error instanceof SignInError) return toErrorPage(reply, error.message, 'sign_in_unavailable');
+      throw error;
+    }
+  });
+
+  app.get(ApiPath.googleCallback, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (!deps.oidc) return toErrorPage(reply, NOT_CONFIGURED, 'sign_in_unavailable');
+    try {
+      const identity = await deps.oidc.finish(
+        new URL(request.url, 'http://callback.invalid'),
+        readCookie(request, FLOW_COOKIE),
+      );
+      const user = await deps.users.findOrCreateOidcUser(identity);
+      const code = await deps.store.issueCode(user.id, deps.codeTtlSeconds);
+      request.log.info({ user: user.id }, 'signed in with OIDC');
+      // The flow cookie has done its job. (A refused callback leaves it: a forged one must not be able to
+      // break the sign-in the person really has in progress; it expires with the flow anyway.)
+      reply.header(
+        'set-cookie',
+        `${FLOW_COOKIE}=; Path=${CALLBACK_COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secureCookies(request) ? '; Secure' : ''}`,
+      );
+      // The browser carries a one-time code, never the session token, in the URL.
+      return reply.redirect(`/auth/${encodeURIComponent(code)}?provider=ggl`, 302);
+    } catch (error) {
+      if (error instanceof SignInError) {
+        request.log.info({ reason: error.message }, 'sign-in refused');
+        return toErrorPage(reply, error.message, 'sign_in_failed');
+      }
+      throw error;
+    }
+  });
+}
