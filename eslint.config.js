@@ -52,6 +52,7 @@ export default tseslint.config(
           project: [
             'packages/protocol/tsconfig.json',
             'packages/payments/tsconfig.json',
+            'packages/service-base/tsconfig.json',
             'apps/server/tsconfig.json',
             'apps/web/tsconfig.json',
           ],
@@ -139,6 +140,33 @@ export default tseslint.config(
               group: ['**/apps/**', '@xtalk/server', '@xtalk/server/**', '@xtalk/web', '@xtalk/web/**'],
               message:
                 'The payment package never imports the apps: what it needs from a server comes in through its ports (src/ports.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // what the server and the payment package share sits below both: it imports neither, nor the web app
+    // (decision 0194)
+    files: ['packages/service-base/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/apps/**',
+                '@xtalk/server',
+                '@xtalk/server/**',
+                '@xtalk/web',
+                '@xtalk/web/**',
+                '@xtalk/payments',
+                '@xtalk/payments/**',
+              ],
+              message:
+                'The shared service package sits below the server and the payment package: it imports neither.',
             },
           ],
         },

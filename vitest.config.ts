@@ -46,6 +46,15 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'service-base',
+          include: ['packages/service-base/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
           environment: 'node',

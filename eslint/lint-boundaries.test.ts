@@ -299,6 +299,28 @@ describe('payment package boundaries', () => {
   });
 });
 
+describe('shared service package boundaries', () => {
+  it('an import of the server or the payment package fails; the protocol passes', async () => {
+    for (const source of ['../../../apps/server/src/store/db.js', '@xtalk/server', '@xtalk/payments']) {
+      expect(
+        await problems(
+          'packages/service-base/src/lint-probe.ts',
+          `import { openDb } from '${source}';\nexport const probe = openDb;\n`,
+        ),
+        source,
+      ).toEqual([
+        expect.stringMatching(/no-restricted-imports: .*sits below the server and the payment package/),
+      ]);
+    }
+    expect(
+      await problems(
+        'packages/service-base/src/lint-probe.ts',
+        "import { ApiPath } from '@xtalk/protocol';\nexport const probe = ApiPath;\n",
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('type-aware rules', () => {
   it('floating and misused promises are errors in the sources of the server, the web app and the protocol', async () => {
     // the probes' instance switches them off: read the repository's own config

@@ -1,6 +1,6 @@
-import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { httpErrorCodeOf } from '@xtalk/protocol';
+import { errorBody } from '@xtalk/service-base';
 import type { ZodType } from 'zod';
 import { LedgerRefusal } from './ports.js';
 import { StoreVerifyError } from './store-verify/verifier.js';
@@ -36,13 +36,6 @@ export function parseOr400<T>(schema: ZodType<T>, value: unknown): T {
   const path = issue?.path.join('.');
   throw refusal(400, issue ? `${path ? `${path}: ` : ''}${issue.message}` : 'Invalid request.');
 }
-
-export const errorBody = (statusCode: number, message: string, code: string) => ({
-  statusCode,
-  error: STATUS_CODES[statusCode] ?? 'Error',
-  message,
-  code,
-});
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'invalid_request',

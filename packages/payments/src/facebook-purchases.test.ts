@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PaymentPath } from '@xtalk/protocol';
 import { signRequest } from './testing/facebook.js';
-import { call, expectBalanced, newPlayer, snapshot, type TestService } from './testing/payment-server.js';
-import { FB_SECRET, google, startPurchaseService, type PurchaseService } from './testing/purchase-service.js';
+import { call, expectBalanced, newPlayer, snapshot } from './testing/payment-server.js';
+import { FB_SECRET, google, usePurchaseService } from './testing/purchase-service.js';
 
 /*
  * Facebook purchases (signed requests made here) and the anonymous verification, which checks without
@@ -10,17 +10,10 @@ import { FB_SECRET, google, startPurchaseService, type PurchaseService } from '.
  */
 
 describe('Facebook and anonymous verification', () => {
-  let service: PurchaseService;
-  let server: TestService;
-  let googlePurchase: PurchaseService['googlePurchase'];
-  beforeAll(async () => {
-    service = await startPurchaseService();
-    ({ server, googlePurchase } = service);
-  });
-  afterAll(() => service.close());
+  const service = usePurchaseService();
 
   it('verifies Facebook signed requests; the payment id is the key', async () => {
-    const gctId = await newPlayer(server);
+    const gctId = await newPlayer(service.server);
     const facebook = (paymentId: string, signedRequest: string) => ({
       gctId,
       appId: 'fb-1234',
@@ -30,43 +23,65 @@ describe('Facebook and anonymous verification', () => {
       signedRequest,
     });
     const good = signRequest({ payment_id: 'fb-pay-1', product_id: 'credits_5000' }, FB_SECRET);
-    const first = await call(server, 'POST', PaymentPath.verify, facebook('fb-pay-1', good));
+    const first = await call(service.server, 'POST', PaymentPath.verify, facebook('fb-pay-1', good));
     expect(first.json()).toEqual({ verified: true, credited: 5000, balance: { free: 1000, premium: 5000 } });
-    const again = await call(server, 'POST', PaymentPath.verify, facebook('fb-pay-1', good));
+    const again = await call(service.server, 'POST', PaymentPath.verify, facebook('fb-pay-1', good));
     expect(again.json()).toEqual(first.json());
 
-    const before = await snapshot(server);
+    const before = await snapshot(service.server);
     const forged = signRequest({ payment_id: 'fb-pay-2', product_id: 'credits_5000' }, 'not-the-secret');
     const otherPayment = signRequest({ payment_id: 'fb-pay-3' }, FB_SECRET);
     for (const [paymentId, signedRequest] of [
       ['fb-pay-2', forged],
       ['fb-pay-2', otherPayment],
     ] as const) {
-      const refused = await call(server, 'POST', PaymentPath.verify, facebook(paymentId, signedRequest));
+      const refused = await call(
+        service.server,
+        'POST',
+        PaymentPath.verify,
+        facebook(paymentId, signedRequest),
+      );
       expect(refused.statusCode).toBe(400);
       expect(refused.json().code).toBe('signed_request_invalid');
     }
     // a known payment id still needs Facebook's signature, and a known purchase its own product
-    const unsigned = await call(server, 'POST', PaymentPath.verify, facebook('fb-pay-1', otherPayment));
+    const unsigned = await call(
+      service.server,
+      'POST',
+      PaymentPath.verify,
+      facebook('fb-pay-1', otherPayment),
+    );
     expect(unsigned.json().code).toBe('signed_request_invalid');
-    const otherProduct = await call(server, 'POST', PaymentPath.verify, {
+    const otherProduct = await call(service.server, 'POST', PaymentPath.verify, {
       ...facebook('fb-pay-1', good),
       productId: 'credits_1000',
     });
     expect(otherProduct.json().code).toBe('product_mismatch');
-    expect(await snapshot(server)).toEqual(before);
-    await expectBalanced(server, gctId);
+    expect(await snapshot(service.server)).toEqual(before);
+    await expectBalanced(service.server, gctId);
   });
 
   it('anonymous verification only checks without a gctId, and credits the player it names', async () => {
-    const token = googlePurchase('credits_1000');
-    const before = await snapshot(server);
-    const checked = await call(server, 'POST', PaymentPath.verifyAnonymous, google(undefined, token), {});
+    const token = service.googlePurchase('credits_1000');
+    const before = await snapshot(service.server);
+    const checked = await call(
+      service.server,
+      'POST',
+      PaymentPath.verifyAnonymous,
+      google(undefined, token),
+      {},
+    );
     expect(checked.statusCode, checked.body).toBe(200);
     expect(checked.json()).toEqual({ verified: true, credited: 0, balance: null });
-    expect(await snapshot(server)).toEqual(before);
-    const gctId = await newPlayer(server);
-    const credited = await call(server, 'POST', PaymentPath.verifyAnonymous, google(gctId, token), {});
+    expect(await snapshot(service.server)).toEqual(before);
+    const gctId = await newPlayer(service.server);
+    const credited = await call(
+      service.server,
+      'POST',
+      PaymentPath.verifyAnonymous,
+      google(gctId, token),
+      {},
+    );
     expect(credited.json()).toMatchObject({ credited: 1000, balance: { premium: 1000 } });
   });
 });

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorBodySchema, PaymentPath, purchaseVerifyResponseSchema } from '@xtalk/protocol';
-import type { FakeGooglePlay } from './testing/google-play-server.js';
-import { call, expectBalanced, newPlayer, snapshot, type TestService } from './testing/payment-server.js';
-import { google, startPurchaseService, type PurchaseService } from './testing/purchase-service.js';
+import { call, expectBalanced, newPlayer, snapshot } from './testing/payment-server.js';
+import { google, usePurchaseService } from './testing/purchase-service.js';
 
 /*
  * Google Play purchases: verified against Google's shapes served in this test, credited once however
@@ -10,20 +9,17 @@ import { google, startPurchaseService, type PurchaseService } from './testing/pu
  */
 
 describe('Google Play purchases', () => {
-  let service: PurchaseService;
-  let play: FakeGooglePlay;
-  let server: TestService;
-  let googlePurchase: PurchaseService['googlePurchase'];
-  beforeAll(async () => {
-    service = await startPurchaseService();
-    ({ play, server, googlePurchase } = service);
-  });
-  afterAll(() => service.close());
+  const service = usePurchaseService();
 
   it('credits a Google Play purchase once, however often and concurrently it is verified', async () => {
-    const gctId = await newPlayer(server);
-    const token = googlePurchase('credits_5000');
-    const first = await call(server, 'POST', PaymentPath.verify, google(gctId, token, 'credits_5000'));
+    const gctId = await newPlayer(service.server);
+    const token = service.googlePurchase('credits_5000');
+    const first = await call(
+      service.server,
+      'POST',
+      PaymentPath.verify,
+      google(gctId, token, 'credits_5000'),
+    );
     expect(first.statusCode, first.body).toBe(200);
     expect(purchaseVerifyResponseSchema.parse(first.json())).toEqual({
       verified: true,
@@ -32,74 +28,89 @@ describe('Google Play purchases', () => {
     });
     const replays = await Promise.all(
       Array.from({ length: 5 }, () =>
-        call(server, 'POST', PaymentPath.verify, google(gctId, token, 'credits_5000')),
+        call(service.server, 'POST', PaymentPath.verify, google(gctId, token, 'credits_5000')),
       ),
     );
     for (const replay of replays) expect(replay.json()).toEqual(first.json());
-    await expectBalanced(server, gctId);
+    await expectBalanced(service.server, gctId);
   });
 
   it('credits once when the first verifications race each other', async () => {
-    const gctId = await newPlayer(server);
-    const token = googlePurchase('credits_1000');
+    const gctId = await newPlayer(service.server);
+    const token = service.googlePurchase('credits_1000');
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => call(server, 'POST', PaymentPath.verify, google(gctId, token))),
+      Array.from({ length: 6 }, () => call(service.server, 'POST', PaymentPath.verify, google(gctId, token))),
     );
     for (const answer of answers) {
       expect(answer.statusCode, answer.body).toBe(200);
       expect(answer.json().credited).toBe(1000);
     }
-    const balance = await call(server, 'POST', PaymentPath.verify, google(gctId, token));
+    const balance = await call(service.server, 'POST', PaymentPath.verify, google(gctId, token));
     expect(balance.json().balance).toEqual({ free: 1000, premium: 1000 });
-    await expectBalanced(server, gctId);
+    await expectBalanced(service.server, gctId);
   });
 
   it('refuses pending, canceled and unknown purchases and stores nothing', async () => {
-    const gctId = await newPlayer(server);
+    const gctId = await newPlayer(service.server);
     const cases: [string, number, string][] = [
-      [googlePurchase('credits_1000', 2), 409, 'purchase_pending'],
-      [googlePurchase('credits_1000', 1), 400, 'purchase_canceled'],
+      [service.googlePurchase('credits_1000', 2), 409, 'purchase_pending'],
+      [service.googlePurchase('credits_1000', 1), 400, 'purchase_canceled'],
       ['a-token-google-never-issued', 400, 'purchase_token_invalid'],
     ];
-    const before = await snapshot(server);
+    const before = await snapshot(service.server);
     for (const [token, status, code] of cases) {
-      const response = await call(server, 'POST', PaymentPath.verify, google(gctId, token));
+      const response = await call(service.server, 'POST', PaymentPath.verify, google(gctId, token));
       expect(response.statusCode, response.body).toBe(status);
       const body = response.json();
       expect(errorBodySchema.parse(body).statusCode).toBe(status);
       expect(body.code).toBe(code);
     }
-    expect(await snapshot(server)).toEqual(before);
+    expect(await snapshot(service.server)).toEqual(before);
   });
 
   it('credits a pending purchase once it is paid', async () => {
-    const gctId = await newPlayer(server);
-    const token = googlePurchase('credits_20000', 2);
+    const gctId = await newPlayer(service.server);
+    const token = service.googlePurchase('credits_20000', 2);
     expect(
-      (await call(server, 'POST', PaymentPath.verify, google(gctId, token, 'credits_20000'))).statusCode,
+      (await call(service.server, 'POST', PaymentPath.verify, google(gctId, token, 'credits_20000')))
+        .statusCode,
     ).toBe(409);
-    play.purchases.get(token)!.purchaseState = 0;
-    const paid = await call(server, 'POST', PaymentPath.verify, google(gctId, token, 'credits_20000'));
+    service.play.purchases.get(token)!.purchaseState = 0;
+    const paid = await call(
+      service.server,
+      'POST',
+      PaymentPath.verify,
+      google(gctId, token, 'credits_20000'),
+    );
     expect(paid.json()).toMatchObject({ verified: true, credited: 20_000 });
   });
 
   it('never credits one purchase to two players, nor to an account it was not made for', async () => {
-    const buyer = await newPlayer(server);
-    const other = await newPlayer(server);
-    const token = googlePurchase('credits_1000');
-    expect((await call(server, 'POST', PaymentPath.verify, google(buyer, token))).statusCode).toBe(200);
-    const stolen = await call(server, 'POST', PaymentPath.verify, google(other, token));
+    const buyer = await newPlayer(service.server);
+    const other = await newPlayer(service.server);
+    const token = service.googlePurchase('credits_1000');
+    expect((await call(service.server, 'POST', PaymentPath.verify, google(buyer, token))).statusCode).toBe(
+      200,
+    );
+    const stolen = await call(service.server, 'POST', PaymentPath.verify, google(other, token));
     expect(stolen.statusCode).toBe(409);
     expect(stolen.json().code).toBe('purchase_claimed');
 
-    const bound = googlePurchase('credits_1000', 0, { gctId: buyer });
-    const before = await snapshot(server);
-    const mismatch = await call(server, 'POST', PaymentPath.verify, google(other, bound));
+    const bound = service.googlePurchase('credits_1000', 0, { gctId: buyer });
+    const before = await snapshot(service.server);
+    const mismatch = await call(service.server, 'POST', PaymentPath.verify, google(other, bound));
     expect(mismatch.statusCode).toBe(403);
     expect(mismatch.json().code).toBe('account_mismatch');
-    const unknownPlayer = await call(server, 'POST', PaymentPath.verify, google('no-such-player', bound));
+    const unknownPlayer = await call(
+      service.server,
+      'POST',
+      PaymentPath.verify,
+      google('no-such-player', bound),
+    );
     expect(unknownPlayer.statusCode).toBe(404);
-    expect(await snapshot(server)).toEqual(before);
-    expect((await call(server, 'POST', PaymentPath.verify, google(buyer, bound))).json().credited).toBe(1000);
+    expect(await snapshot(service.server)).toEqual(before);
+    expect(
+      (await call(service.server, 'POST', PaymentPath.verify, google(buyer, bound))).json().credited,
+    ).toBe(1000);
   });
 });

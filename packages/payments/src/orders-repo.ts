@@ -83,6 +83,12 @@ export function createOrdersRepo(db: Db, clock: Clock) {
       return rows.map(toOrder);
     },
 
+    /** How many orders there are, of every user. */
+    async count(): Promise<number> {
+      const { rows } = await db.query<{ n: number | string }>('select count(*) as n from credit_orders');
+      return Number(rows[0]?.n ?? 0);
+    },
+
     async setProviderRef(id: string, ref: string): Promise<void> {
       await db.query('update credit_orders set provider_ref = $2, updated_at = $3 where id = $1', [
         id,

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Balance, ServerWallet, Txn, TxnKind, TxnListQuery } from '@xtalk/protocol';
+import type { LedgerEntry, LedgerResult, Queryable } from '@xtalk/service-base';
 
 /*
  * What the payment service needs from whoever mounts it, and nothing more: a database, the time, a
@@ -8,13 +9,7 @@ import type { Balance, ServerWallet, Txn, TxnKind, TxnListQuery } from '@xtalk/p
  */
 
 /** One connection's statements, inside a transaction or not. */
-export interface Queryable {
-  query<Row extends object = Record<string, unknown>>(
-    sql: string,
-    params?: unknown[],
-  ): Promise<{ rows: Row[] }>;
-  exec(sql: string): Promise<void>;
-}
+export type { Queryable } from '@xtalk/service-base';
 
 /** PGlite or PostgreSQL: the service's tables live here (schema.ts). */
 export interface Db {
@@ -33,20 +28,8 @@ export interface Clock {
 
 export type BalancePart = 'free' | 'premium';
 
-export interface LedgerEntry {
-  userId: string;
-  /** Idempotency key, unique per account: the same key twice changes the balance once. */
-  key: string;
-  cause: string;
-  reference?: string | undefined;
-}
-
-export interface LedgerResult {
-  txn: Txn;
-  balance: Balance;
-  /** False when the key was seen before: `txn` is the earlier row and nothing changed now. */
-  applied: boolean;
-}
+// a ledger's entry and result as both ledgers write them (`@xtalk/service-base`)
+export type { LedgerEntry, LedgerResult } from '@xtalk/service-base';
 
 export type SpendResult = ({ ok: true } & LedgerResult) | { ok: false; balance: Balance; needed: number };
 

@@ -8,7 +8,7 @@ import {
   type TestService,
   SERVER_KEY,
 } from './testing/payment-server.js';
-import { APP, google, startPurchaseService, type PurchaseService } from './testing/purchase-service.js';
+import { APP, google, usePurchaseService } from './testing/purchase-service.js';
 
 /*
  * Refused purchase calls: the validation messages of spec section 5 word for word, the server key, and
@@ -16,17 +16,10 @@ import { APP, google, startPurchaseService, type PurchaseService } from './testi
  */
 
 describe('purchase call refusals', () => {
-  let service: PurchaseService;
-  let server: TestService;
-  let googlePurchase: PurchaseService['googlePurchase'];
-  beforeAll(async () => {
-    service = await startPurchaseService();
-    ({ server, googlePurchase } = service);
-  });
-  afterAll(() => service.close());
+  const service = usePurchaseService();
 
   it('answers the validation messages of spec section 5 word for word, storing nothing', async () => {
-    const gctId = await newPlayer(server);
+    const gctId = await newPlayer(service.server);
     const googleMessage = 'appId, productId and purchaseToken are required.';
     const cases: [string, unknown, string][] = [
       [PaymentPath.verify, { ...google(gctId, 'tok'), appId: undefined }, googleMessage],
@@ -66,11 +59,11 @@ describe('purchase call refusals', () => {
         'error is required but is empty.',
       ],
     ];
-    const before = await snapshot(server);
+    const before = await snapshot(service.server);
     for (const [url, body, message] of cases) {
       const headers: Record<string, string> =
         url === PaymentPath.verifyAnonymous ? {} : { 'x-server-key': SERVER_KEY };
-      const response = await call(server, 'POST', url, body, headers);
+      const response = await call(service.server, 'POST', url, body, headers);
       expect(response.statusCode, `${url} ${JSON.stringify(body)}`).toBe(400);
       expect(response.json()).toEqual({
         statusCode: 400,
@@ -80,17 +73,17 @@ describe('purchase call refusals', () => {
       });
     }
     for (const query of ['', `?appId=${APP}`, `?userId=${gctId}`]) {
-      const response = await call(server, 'GET', `${PaymentPath.list}${query}`);
+      const response = await call(service.server, 'GET', `${PaymentPath.list}${query}`);
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toBe('appId and gctId are mandatory');
     }
-    expect(await snapshot(server)).toEqual(before);
+    expect(await snapshot(service.server)).toEqual(before);
   });
 
   it('asks for the server key: 401 without it, 403 with a wrong one', async () => {
-    const token = googlePurchase('credits_1000');
-    const gctId = await newPlayer(server);
-    const before = await snapshot(server);
+    const token = service.googlePurchase('credits_1000');
+    const gctId = await newPlayer(service.server);
+    const before = await snapshot(service.server);
     const routes: ['GET' | 'POST', string, unknown][] = [
       ['POST', PaymentPath.verify, google(gctId, token)],
       ['GET', `${PaymentPath.list}?userId=${gctId}&appId=${APP}`, undefined],
@@ -102,20 +95,20 @@ describe('purchase call refusals', () => {
       ],
     ];
     for (const [method, url, body] of routes) {
-      const missing = await call(server, method, url, body, {});
+      const missing = await call(service.server, method, url, body, {});
       expect(missing.statusCode, url).toBe(401);
       expect(missing.json()).toMatchObject({
         code: 'unauthorized',
         message: 'The X-Server-Key header is required.',
       });
-      const wrong = await call(server, method, url, body, { 'x-server-key': `${SERVER_KEY}-not` });
+      const wrong = await call(service.server, method, url, body, { 'x-server-key': `${SERVER_KEY}-not` });
       expect(wrong.statusCode, url).toBe(403);
       expect(wrong.json()).toMatchObject({
         code: 'forbidden',
         message: 'The X-Server-Key header is not valid.',
       });
     }
-    expect(await snapshot(server)).toEqual(before);
+    expect(await snapshot(service.server)).toEqual(before);
   });
 });
 

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PurchaseResponse } from '@xtalk/protocol';
 import {
   startFakeStripe,
   stripeEvent as event,
@@ -7,6 +6,7 @@ import {
   type FakeStripe,
 } from './testing/fake-stripe.js';
 import { expectBalanced, member, startPaymentServer, type TestService } from './testing/payment-server.js';
+import { startPurchase } from './testing/wallet-calls.js';
 
 /*
  * The Stripe path: the official SDK pointed (STRIPE_API_URL -> host/port/protocol) at a Stripe-compatible
@@ -19,16 +19,7 @@ let fake: FakeStripe;
 let server: TestService;
 let alice: { id: string; headers: Record<string, string> };
 
-async function purchase(amount: number): Promise<PurchaseResponse> {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/wallet/purchase',
-    headers: alice.headers,
-    payload: { currency: 't_free', amount },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
+const purchase = (amount: number) => startPurchase(server.app, alice.headers, amount);
 
 function deliver(payload: string, signature = stripeSignature(payload, WEBHOOK_SECRET)) {
   return server.app.inject({
@@ -101,11 +92,8 @@ describe('Stripe checkout', () => {
     expect(replies.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
     expect(await balance()).toEqual({ free: before.free, premium: before.premium + 1000 });
     expect(await orderStatus(orderId)).toBe('paid');
-    const { rows } = await server.db.query(
-      `select id from payment_ledger where kind = 'purchase' and reference = $1`,
-      [orderId],
-    );
-    expect(rows).toHaveLength(1);
+    const txns = await server.ledger.list(alice.id, { limit: 100, page: 0 });
+    expect(txns.filter((t) => t.kind === 'purchase' && t.reference === orderId)).toHaveLength(1);
   });
 
   it('refuses a bad or missing signature with 400 and changes nothing', async () => {

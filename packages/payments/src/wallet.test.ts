@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Balance, PurchaseResponse, TxnListResponse } from '@xtalk/protocol';
+import type { Balance, TxnListResponse } from '@xtalk/protocol';
+import { createOrdersRepo } from './orders-repo.js';
 import { expectBalanced, member, startPaymentServer, type TestService } from './testing/payment-server.js';
+import { startPurchase, submitCheckoutForm } from './testing/wallet-calls.js';
 
 /*
  * The client wallet calls and the built-in TEST MODE checkout (no Stripe configured), through app.inject.
@@ -12,16 +14,7 @@ let alice: Login;
 
 const auth = (login: Login) => login.headers;
 
-async function purchase(login: Login, amount: number): Promise<PurchaseResponse> {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/wallet/purchase',
-    headers: auth(login),
-    payload: { currency: 't_free', amount },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
+const purchase = (login: Login, amount: number) => startPurchase(server.app, auth(login), amount);
 
 async function balance(login: Login): Promise<Balance> {
   const response = await server.app.inject({
@@ -42,14 +35,7 @@ const status = async (login: Login, orderId: string) =>
     })
   ).json();
 
-/** What the test checkout's form does: a POST with an empty urlencoded body. */
-const submit = (path: string) =>
-  server.app.inject({
-    method: 'POST',
-    url: path,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: '',
-  });
+const submit = (path: string) => submitCheckoutForm(server.app, path);
 
 beforeAll(async () => {
   server = await startPaymentServer({ PUBLIC_URL: 'http://xtalk.test:8787' });
@@ -99,8 +85,7 @@ describe('wallet routes', () => {
       payload: { currency: 't_free', amount: 1000 },
     });
     expect(refused.statusCode).toBe(403);
-    const { rows } = await server.db.query('select id from credit_orders');
-    expect(rows).toEqual([]);
+    expect(await createOrdersRepo(server.db, { now: Date.now }).count()).toBe(0);
   });
 
   it('buy 1,000 credits through the TEST MODE page, credited once however often Pay is pressed', async () => {

@@ -1,4 +1,5 @@
-import { CREDIT_CURRENCY, type ServerWallet } from '@xtalk/protocol';
+import type { ServerWallet } from '@xtalk/protocol';
+import { walletOf } from '@xtalk/service-base';
 import type { Db } from '../store/db.js';
 
 /*
@@ -25,12 +26,7 @@ export function createWalletQueries(db: Db) {
          order by ${measure} desc, user_id limit $3 offset $4`,
         [query.min ?? null, query.max ?? null, query.limit, query.page * query.limit],
       );
-      return rows.map((row) => ({
-        gctId: row.user_id,
-        currency: CREDIT_CURRENCY,
-        free: Number(row.free),
-        premium: Number(row.premium),
-      }));
+      return rows.map(walletOf);
     },
   };
 }

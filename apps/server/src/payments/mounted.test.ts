@@ -1,10 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ServerPath,
-  type GuestLoginResponse,
-  type PurchaseResponse,
-  type SystemFrame,
-} from '@xtalk/protocol';
+import { ServerPath, type GuestLoginResponse, type SystemFrame } from '@xtalk/protocol';
+import { startPurchase, submitCheckoutForm } from '@xtalk/payments/testing';
 import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../test/credits.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
 import { memberLogin } from '../test/members.js';
@@ -20,25 +16,10 @@ let server: TestServer;
 
 const auth = (login: GuestLoginResponse) => ({ authorization: `Bearer ${login.token}` });
 
-async function purchase(login: GuestLoginResponse, amount: number): Promise<PurchaseResponse> {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/wallet/purchase',
-    headers: auth(login),
-    payload: { currency: 't_free', amount },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
+const purchase = (login: GuestLoginResponse, amount: number) =>
+  startPurchase(server.app, auth(login), amount);
 
-/** What the test checkout's form does: a POST with an empty urlencoded body. */
-const submit = (path: string) =>
-  server.app.inject({
-    method: 'POST',
-    url: path,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: '',
-  });
+const submit = (path: string) => submitCheckoutForm(server.app, path);
 
 beforeAll(async () => {
   server = await startServer({

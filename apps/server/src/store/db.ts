@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { openPglite, type Queryable } from '@xtalk/pglite-engine';
+import { openPostgres } from '@xtalk/service-base';
 
 export type { Queryable };
 
@@ -38,7 +39,7 @@ export interface DbOptions {
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openEmbedded(options.dataDir);
+  return options.databaseUrl ? openPostgresDb(options.databaseUrl) : openEmbedded(options.dataDir);
 }
 
 /**
@@ -75,41 +76,16 @@ const openEmbedded = (dataDir: string | undefined): Promise<Db> =>
 /** How long a transaction may wait on its node between statements before PostgreSQL ends it. */
 const IDLE_IN_TRANSACTION_MS = 15_000;
 
-async function openPostgres(databaseUrl: string): Promise<Db> {
-  // the driver is loaded only with DATABASE_URL: the embedded default never needs it (decision 0116)
-  const { default: pg } = await import('pg');
+async function openPostgresDb(databaseUrl: string): Promise<Db> {
   // A node that stalls or dies inside a transaction (no FIN reaches the server) would keep its row locks,
   // a room row's among them, and every node's inserts into that room would wait: PostgreSQL ends such a
   // transaction itself (docs/decisions/0167-no-room-waits-for-a-stalled-node.md).
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: 10,
-    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
-  });
-  // An idle client's error (server restart) must not crash the process; the pool replaces it.
-  pool.on('error', () => undefined);
-  await pool.query('select 1');
+  const pool = await openPostgres(databaseUrl, { idleInTransactionMs: IDLE_IN_TRANSACTION_MS });
   const db: Omit<Db, 'close' | 'background'> = {
     kind: 'postgres',
-    query: (sql, params) => pool.query(sql, params as unknown[]) as never,
-    transaction: async (fn) => {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        const result = await fn({
-          query: (sql, params) => client.query(sql, params as unknown[]) as never,
-          exec: async (sql) => void (await client.query(sql)),
-        });
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    query: pool.query,
+    transaction: pool.transaction,
   };
   // a pool of connections: nothing queues behind background work, so it needs no lane of its own
-  return { ...db, background: db, close: () => pool.end() };
+  return { ...db, background: db, close: pool.close };
 }

@@ -1,6 +1,7 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { httpErrorCodeOf } from '@xtalk/protocol';
-import { errorBody, PaymentError } from '../errors.js';
+import { registerErrorShape } from '@xtalk/service-base';
+import { PaymentError } from '../errors.js';
 import type { PaymentsOptions } from '../options.js';
 import type { AuthenticatorPort, Clock, LedgerPort, UsersPort } from '../ports.js';
 import { paymentRoutes } from '../routes.js';
@@ -21,23 +22,13 @@ export interface PaymentService {
   close(): Promise<void>;
 }
 
-const INTERNAL_MESSAGE = 'Something went wrong on the server; please try again.';
-
 /** The product's shape for errors no route scope answered: Fastify's own refusals and the unexpected. */
-function rootErrors(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = Number(error.statusCode);
-    const statusCode = Number.isInteger(status) && status >= 400 && status <= 599 ? status : 500;
-    if (statusCode >= 500 && !(error instanceof PaymentError)) {
-      request.log.error({ err: error }, 'request failed');
-      return reply.code(statusCode).send(errorBody(statusCode, INTERNAL_MESSAGE, 'internal'));
-    }
-    // Fastify's own codes (FST_ERR_CTP_INVALID_JSON_BODY...) say little to a client; the status's does
-    const own = typeof error.code === 'string' && !error.code.startsWith('FST_') ? error.code : undefined;
-    const message = error.message || 'Invalid request.';
-    return reply.code(statusCode).send(errorBody(statusCode, message, own ?? httpErrorCodeOf(statusCode)));
+const rootErrors = (app: FastifyInstance) =>
+  registerErrorShape(app, {
+    deliberate: (error) => error instanceof PaymentError,
+    codeOf: httpErrorCodeOf,
+    internalCode: 'internal',
   });
-}
 
 export function optionsOf(
   settings: StandaloneSettings,

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { openPglite } from '@xtalk/pglite-engine';
+import { openPostgres } from '@xtalk/service-base';
 import { ORDERS_AND_WITHDRAWALS_SQL, SERVICE_TABLES_SQL, STANDALONE_LEDGER_SQL } from '../schema.js';
 import type { Db } from '../ports.js';
 
@@ -11,40 +12,10 @@ import type { Db } from '../ports.js';
 
 export type StandaloneDb = Db & { close(): Promise<void> };
 
-async function openPostgres(databaseUrl: string): Promise<StandaloneDb> {
-  // the driver is loaded only with DATABASE_URL: the embedded default never needs it
-  const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  // an idle client's error (a server restart) must not end the process; the pool replaces it
-  pool.on('error', () => undefined);
-  await pool.query('select 1');
-  return {
-    query: (sql, params) => pool.query(sql, params as unknown[]) as never,
-    transaction: async (fn) => {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        const result = await fn({
-          query: (sql, params) => client.query(sql, params as unknown[]) as never,
-          exec: async (sql) => void (await client.query(sql)),
-        });
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-    close: () => pool.end(),
-  };
-}
-
 export function openStandaloneDb(options: {
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
-}) {
+}): Promise<StandaloneDb> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
   return openPglite({ dir: options.dataDir && join(options.dataDir, 'db') });
 }

@@ -9,16 +9,8 @@ import {
   type Queryable,
   type SpendResult,
 } from '../ports.js';
-import {
-  append,
-  filterByBalance,
-  findById,
-  findByKey,
-  isReversal,
-  list,
-  sumOf,
-  type NewRow,
-} from './ledger-rows.js';
+import type { NewTxn } from '@xtalk/service-base';
+import { append, filterByBalance, rows } from './ledger-rows.js';
 
 /*
  * The standalone service's ledger: the LedgerPort over its own table (payment_ledger), for a service
@@ -46,21 +38,22 @@ async function reversalOf(
   tx: Queryable,
   entry: Parameters<LedgerPort['reverse']>[0],
   balance: Balance,
-): Promise<NewRow> {
-  const original = await findById(tx, entry.userId, entry.txnId);
+): Promise<NewTxn> {
+  const original = await rows.findRow(tx, entry.userId, entry.txnId);
   if (!original) throw new LedgerRefusal('not_found', `No transaction ${entry.txnId} in this account.`);
-  if (original.status === 'reversed')
+  if (original.reversed_by)
     throw new LedgerRefusal('invalid', `Transaction ${entry.txnId} is already reversed.`);
-  if (await isReversal(tx, entry.txnId))
-    throw new LedgerRefusal('invalid', 'A reversal cannot itself be reversed.');
-  if (overdraws(balance, -original.free, -original.premium))
+  if (original.reverses) throw new LedgerRefusal('invalid', 'A reversal cannot itself be reversed.');
+  const free = -Number(original.free_delta);
+  const premium = -Number(original.premium_delta);
+  if (overdraws(balance, free, premium))
     throw new LedgerRefusal('insufficient', 'Reversing it would overdraw the balance.');
   return {
     ...entry,
     reference: entry.reference ?? entry.txnId,
     kind: entry.kind ?? 'reversal',
-    free: -original.free,
-    premium: -original.premium,
+    free,
+    premium,
     reverses: entry.txnId,
   };
 }
@@ -75,9 +68,9 @@ export function createStandaloneLedger(
   /** The account's balance under its lock, after its opening grant. */
   async function locked(tx: Queryable, userId: string): Promise<Balance> {
     await tx.query('select pg_advisory_xact_lock(hashtext($1))', [userId]);
-    const balance = await sumOf(tx, userId);
-    if (openingFree <= 0 || (await findByKey(tx, userId, 'opening'))) return balance;
-    const row: NewRow = {
+    const balance = await rows.sum(tx, userId);
+    if (openingFree <= 0 || (await rows.findByKey(tx, userId, 'opening'))) return balance;
+    const row: NewTxn = {
       userId,
       key: 'opening',
       cause: 'opening',
@@ -92,13 +85,13 @@ export function createStandaloneLedger(
   function change(entry: LedgerEntry, decide: (tx: Queryable, balance: Balance) => Promise<LedgerResult>) {
     return db.transaction(async (tx) => {
       const balance = await locked(tx, entry.userId);
-      const earlier = await findByKey(tx, entry.userId, entry.key);
+      const earlier = await rows.findByKey(tx, entry.userId, entry.key);
       if (earlier) return { txn: earlier, balance, applied: false };
       return decide(tx, balance);
     });
   }
 
-  const appendNow = (tx: Queryable, row: NewRow, balance: Balance) =>
+  const appendNow = (tx: Queryable, row: NewTxn, balance: Balance) =>
     append(tx, new Date(clock.now()), row, balance);
 
   return {
@@ -117,12 +110,12 @@ export function createStandaloneLedger(
       positiveInt(entry.amount, 'amount');
       return db.transaction(async (tx): Promise<SpendResult> => {
         const balance = await locked(tx, entry.userId);
-        const earlier = await findByKey(tx, entry.userId, entry.key);
+        const earlier = await rows.findByKey(tx, entry.userId, entry.key);
         if (earlier) return { ok: true, txn: earlier, balance, applied: false };
         if (balance.free + balance.premium < entry.amount)
           return { ok: false, balance, needed: entry.amount };
         const free = Math.min(balance.free, entry.amount);
-        const row: NewRow = { ...entry, kind: 'spend', free: -free, premium: free - entry.amount };
+        const row: NewTxn = { ...entry, kind: 'spend', free: -free, premium: free - entry.amount };
         return { ok: true, ...(await appendNow(tx, row, balance)) };
       });
     },
@@ -145,8 +138,8 @@ export function createStandaloneLedger(
       );
     },
 
-    list: (userId, query) => list(db, userId, query),
-    findByKey: (userId, key) => findByKey(db, userId, key),
+    list: (userId, query) => rows.list(db, userId, query),
+    findByKey: (userId, key) => rows.findByKey(db, userId, key),
 
     filterByBalance: (query) => filterByBalance(db, query),
   };

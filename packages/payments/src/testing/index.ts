@@ -9,3 +9,4 @@ export {
 export { startFakeGooglePlay, type FakeGooglePlay, type FakePlayPurchase } from './google-play-server.js';
 export { signRequest } from './facebook.js';
 export * from './payment-server.js';
+export * from './wallet-calls.js';

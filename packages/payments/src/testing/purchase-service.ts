@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { FakeGooglePlay } from './google-play-server.js';
 import { startFakeGooglePlay } from './google-play-server.js';
 import { startPaymentServer, type TestService } from './payment-server.js';
@@ -45,6 +46,31 @@ export async function startPurchaseService(): Promise<PurchaseService> {
       await server.close();
       await play.close();
     },
+  };
+}
+
+/**
+ * The purchase service for the tests of one `describe`: started before them, closed after them. Its
+ * members are read inside the tests, once the service runs.
+ */
+export function usePurchaseService(): Omit<PurchaseService, 'close'> {
+  let service: PurchaseService | undefined;
+  beforeAll(async () => {
+    service = await startPurchaseService();
+  });
+  afterAll(() => service?.close());
+  const running = (): PurchaseService => {
+    if (!service) throw new Error('the purchase service runs only inside its tests');
+    return service;
+  };
+  return {
+    get play() {
+      return running().play;
+    },
+    get server() {
+      return running().server;
+    },
+    googlePurchase: (...args) => running().googlePurchase(...args),
   };
 }
 

@@ -1,0 +1,14 @@
+/* What XTalk's server and the standalone payment service share: the pieces each would otherwise repeat. */
+export { errorBody, INTERNAL_MESSAGE, registerErrorShape, type ErrorShapeOptions } from './error-shape.js';
+export {
+  ledgerRows,
+  toTxn,
+  walletOf,
+  type LedgerEntry,
+  type LedgerResult,
+  type LedgerRows,
+  type NewTxn,
+  type TxnRow,
+} from './ledger-rows.js';
+export { openPostgres, type PostgresDb, type PostgresOptions } from './postgres.js';
+export type { Queryable, Reader } from './sql.js';
