@@ -4,7 +4,7 @@ import { isOgg } from './ogg.js';
 import { resample } from './resample.js';
 
 /*
- * Ogg/Opus (what the browser records, spec section 9: 16 kHz mono Opus) decoded in-process to 16 kHz mono
+ * Ogg/Opus (what the browser records: 16 kHz mono Opus) decoded in-process to 16 kHz mono
  * Float32 PCM: for the voiced-audio check before transcription and for local Whisper, which takes PCM.
  * `ogg-opus-decoder` is libopus compiled to WebAssembly: no native build, no ffmpeg
  * (docs/decisions/0004-voice-capture.md).

@@ -4,7 +4,7 @@ import { resample } from './resample.js';
 
 /*
  * WAV (RIFF/WAVE, PCM16 little-endian) encoding and reading. Which headers are acceptable is the protocol's
- * `readWavHeader`, the rule the web client applies before playback (spec section 5), so every provider's
+ * `readWavHeader`, the rule the web client applies before playback, so every provider's
  * speech goes through `isWav` before it reaches a room.
  */
 

@@ -47,7 +47,7 @@ let connectionsMade = 0;
 // classes' prototypes, not an object literal of closures (docs/decisions/0087-connection-memory.md).
 
 /**
- * One client's conversation with the server (spec section 7), independent of `ws`: frames in, frames
+ * One client's conversation with the server, independent of `ws`: frames in, frames
  * out. Every inbound frame is validated; a bad one gets an `error` frame and the socket stays open. It is
  * also the state its frame handlers share (ConnectionCore: connection-join.ts, frame-handlers.ts).
  */

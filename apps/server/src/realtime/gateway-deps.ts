@@ -80,7 +80,7 @@ export function createReturners(
   return createFileReturners(join(config.DATA_DIR, 'presence-at-shutdown.json'), graceMs, clock);
 }
 
-/** Signed-in users see their balance from the start; guests see none (spec section 6). */
+/** Signed-in users see their balance from the start; guests hold no credits (docs/product.md#people). */
 export function balanceFrameOf(
   ledger: { balance(userId: string): Promise<{ free: number; premium: number }> },
   clock: Clock,

@@ -9,7 +9,7 @@ import type { Person, PresenceEvent } from './presence-event.js';
  * costs n²/2 frames (every joiner is announced to everyone already there): half a million for 1,000.
  * Here the first event in a quiet room goes out at once, exactly as before (one name, not to the
  * person's own connections); events within the next `windowMs` wait and leave together as one frame
- * that lists everyone: `usernames` / `displayUsernames` (the spec's '{A and B} have joined'). Such a
+ * that lists everyone: `usernames` / `displayUsernames` (the room's '{A and B} have joined'). Such a
  * frame also carries the first person in `username` / `displayUsername`, so a client that does not know
  * the lists still reads a valid frame. It goes to the whole room; a client leaves itself out (a client
  * below protocol 3 gets one frame per person instead, without its own: realtime/legacy-frames.ts).

@@ -5,7 +5,7 @@ import { HttpError } from '../http-errors.js';
 import type { Db } from '../store/db.js';
 
 /*
- * Past Rooms (spec sections 2, 3, 6): the rooms a signed-in user joined, from the memberships POST /xtalk
+ * Past Rooms: the rooms a signed-in user joined, from the memberships POST /xtalk
  * records (added on the first join, updated on every one), so the history follows them to any device.
  */
 

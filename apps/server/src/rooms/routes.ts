@@ -11,7 +11,7 @@ import { HttpError, parseOr400 } from '../http-errors.js';
 import type { RoomsRepo } from './rooms-repo.js';
 import type { SessionHandoffs } from './session-handoffs.js';
 
-/** POST /xtalk: create or join a room and get a session for the socket (spec section 7). */
+/** POST /xtalk: create or join a room and get a session for the socket. */
 export async function roomRoutes(
   app: FastifyInstance,
   deps: {

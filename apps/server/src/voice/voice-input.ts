@@ -20,7 +20,7 @@ import { analyseVoice, type VoicedAnalysis, type VoicedOptions } from './voiced.
 import type { MetricsReport } from '../metrics/report.js';
 
 /*
- * Voice input (spec sections 4, 7, 9): one binary WebSocket frame is one Ogg/Opus clip of at most 60 s.
+ * Voice input: one binary WebSocket frame is one Ogg/Opus clip of at most 60 s.
  *
  *   size cap -> Ogg/Opus container check and duration (ogg.ts) -> decode to 16 kHz PCM -> voiced-audio check
  *   (voiced.ts) -> translation.transcribe (metered in audio seconds, timeout, retries) -> hallucination

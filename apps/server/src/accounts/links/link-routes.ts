@@ -9,7 +9,7 @@ import { publicBase } from '../sessions/sign-in-session.js';
 import { HttpError, parseOr400 } from '../../http-errors.js';
 
 /*
- * One player, several sign-ins (spec section 7, link/unlink, store link): list, link and unlink the
+ * One player, several sign-ins (link/unlink, store link): list, link and unlink the
  * identities of the bearer's own player. The last sign-in cannot be unlinked.
  */
 export async function linkRoutes(

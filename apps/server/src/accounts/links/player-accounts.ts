@@ -30,7 +30,7 @@ export interface PlayerAccountsDeps {
 }
 
 /**
- * The rest of the player service (spec sections 3, 5, 7): email accounts, wallets, Telegram, the token
+ * The rest of the player service: email accounts, wallets, Telegram, the token
  * endpoint and linked sign-ins, composed here so app.ts registers them in one line.
  */
 export async function playerAccounts(app: FastifyInstance, deps: PlayerAccountsDeps) {

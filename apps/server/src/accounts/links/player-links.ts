@@ -10,7 +10,7 @@ export { LinkConflictError, type Identity } from './identities.js';
 export class LastSignInError extends Error {}
 
 /*
- * One player, several sign-ins (spec section 7, link/unlink). `player_links` maps every identity (an OIDC
+ * One player, several sign-ins (link/unlink). `player_links` maps every identity (an OIDC
  * subject, an email, a wallet address, a Telegram id, the guest identity the player began as, an
  * app-store account) to one user row; signing in with any of them finds that row, so room history,
  * username and usage stay with the player. See docs/decisions/0050-linked-sign-ins.md.

@@ -18,9 +18,10 @@ import { APP_ID, PLATFORM, type UserRow, type UsersRepo } from '../users/users-r
 import { HttpError, parseOr400 } from '../../http-errors.js';
 
 /*
- * The player service (spec section 7): the same profiles as PATCH /users, as players (id, name, data).
+ * The player service: the same profiles as PATCH /users, as players (id, name, data).
  * Bearer-authenticated; each user reads and writes only their own player. The admin key (ADMIN_API_KEY,
- * header X-Admin-Key) reads and writes any. Guests may read theirs but not change it (spec section 6).
+ * header X-Admin-Key) reads and writes any. Guests may read theirs but not change it
+ * (a guest edits no profile, docs/product.md#people).
  */
 
 const MAX_DATA_BYTES = 16 * 1024;

@@ -3,7 +3,7 @@ import { playerSchema, playersResponseSchema } from '@xtalk/protocol';
 import { guestLogin, startServer, type TestServer } from '../../test/harness.js';
 import { memberLogin } from '../../test/members.js';
 
-/* The player service (spec section 7): own player only, unless the admin key is given. */
+/* The player service: own player only, unless the admin key is given. */
 
 const SECRET = 'test-secret-that-is-long-enough-to-sign-tokens';
 const ADMIN_KEY = 'admin-key-for-the-player-tests';

@@ -5,7 +5,7 @@ import { HttpError } from '../../http-errors.js';
 import { sameText } from '../sessions/same-text.js';
 
 /*
- * Telegram (spec section 5, platform tg), checked with TELEGRAM_BOT_TOKEN per Telegram's documented rules:
+ * Telegram (platform tg), checked with TELEGRAM_BOT_TOKEN per Telegram's documented rules:
  * - tgw, the Login Widget: hash = hex(HMAC-SHA256(data-check-string, key = SHA256(bot token))).
  * - tga, a Mini App's initData: hash = hex(HMAC-SHA256(data-check-string,
  *   key = HMAC-SHA256("WebAppData" keyed, bot token))).
@@ -61,7 +61,7 @@ export function createTelegramSignIn(botToken: string | undefined, clock: Clock)
       return { id: String(data.id), name: fullName(data.first_name, data.last_name) };
     },
 
-    /** tga: a Mini App's initData (the signedPayload), with `data.bot` required by spec section 5. */
+    /** tga: a Mini App's initData (the signedPayload), which must come with `data.bot`. */
     miniApp(initData: string, bot: string | undefined): TelegramUser {
       if (!initData || !bot) throw new HttpError(400, 'signedPayload and data.bot are required for tga.');
       const params = new URLSearchParams(initData);

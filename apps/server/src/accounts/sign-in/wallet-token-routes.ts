@@ -10,7 +10,7 @@ import type { WalletSignIn } from './wallet.js';
 
 /**
  * Wallet sign-in (GET /api/auth/nonce/{address}, POST /api/auth/wallet) and the token endpoint of native
- * clients (POST /api/auth/token, spec section 7), which signs in with any proof the other routes take.
+ * clients (POST /api/auth/token), which signs in with any proof the other routes take.
  */
 export async function walletTokenRoutes(
   app: FastifyInstance,

@@ -137,7 +137,7 @@ export function displayNameOf(row: Pick<UserRow, 'username' | 'display_name'>): 
   return row.display_name ?? generatedDisplayName(row.username);
 }
 
-/** The user as the API tells it (spec section 3, User). */
+/** The user as the API tells it (`User`). */
 export function toUser(row: UserRow, claims: Pick<TokenClaims, 'expiresAt'>): User {
   return {
     userId: row.id,

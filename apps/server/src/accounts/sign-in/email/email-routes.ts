@@ -30,7 +30,7 @@ const accountIssue: IssueCode = (issue) => {
 const parseOr400 = <T>(schema: Parameters<typeof parseBody<T>>[0], value: unknown): T =>
   parseBody(schema, value, accountIssue);
 
-/** The email account routes (spec section 7: email register/verify/forgot/resend, password change). */
+/** The email account routes: register, verify, forgot, resend and password change. */
 export async function emailRoutes(
   app: FastifyInstance,
   deps: { emails: EmailAccounts; sessions: Sessions; publicUrl: string | undefined },
