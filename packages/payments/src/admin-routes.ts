@@ -12,7 +12,7 @@ import { toApiPurchase, type StorePurchasesRepo } from './store-purchases-repo.j
 import type { StorePurchases } from './store-purchases.js';
 
 /*
- * The payment service's admin calls (spec sections 6, 7: "Admin can list and delete purchases"), behind
+ * The payment service's admin calls (an administrator lists and deletes purchases), behind
  * the admin key of the player API. Delete revokes: the purchase's credits leave through the ledger.
  */
 export async function paymentAdminRoutes(

@@ -7,7 +7,7 @@ import { StoreVerifyError } from './store-verify/verifier.js';
 
 /*
  * Every non-2xx answer is the product's one error shape, `{statusCode, error, message, code}`. The payment
- * service's calls always carry a code of their own (the client shows spec section 8's 'API returned a non
+ * service's calls always carry a code of their own (a client shows it as 'API returned a non
  * success status code: {error}' with the code and status), a stable machine word so a client can tell
  * "pending, try later" from "refused for good" without parsing the message. The wallet and checkout
  * routes answer as every other route of the product: the status's code unless a finer one is given.

@@ -11,14 +11,14 @@ import {
 import { APP, google, usePurchaseService } from './testing/purchase-service.js';
 
 /*
- * Refused purchase calls: the validation messages of spec section 5 word for word, the server key, and
- * the settings a call needs; none stores anything.
+ * Refused purchase calls: the fixed validation messages word for word (docs/payment-api.md), the
+ * server key, and the settings a call needs; none stores anything.
  */
 
 describe('purchase call refusals', () => {
   const service = usePurchaseService();
 
-  it('answers the validation messages of spec section 5 word for word, storing nothing', async () => {
+  it('answers the fixed validation messages word for word, storing nothing', async () => {
     const gctId = await newPlayer(service.server);
     const googleMessage = 'appId, productId and purchaseToken are required.';
     const cases: [string, unknown, string][] = [

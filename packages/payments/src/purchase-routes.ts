@@ -16,7 +16,7 @@ import { toApiPurchase, type StorePurchasesRepo } from './store-purchases-repo.j
 import type { StorePurchases } from './store-purchases.js';
 
 /*
- * The app-store purchase calls of the payment service (spec section 7): verify (server key, or the
+ * The app-store purchase calls of the payment service: verify (server key, or the
  * anonymous form that credits only when it names a player), list, consume and consume-error.
  */
 

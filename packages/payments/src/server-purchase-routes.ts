@@ -15,8 +15,8 @@ import type { Order, OrdersRepo } from './orders-repo.js';
 import type { StripeGateway } from './stripe-gateway.js';
 
 /*
- * Orders started by another server for a player (spec section 7, "wallet purchase, purchase status,
- * purchase list"): the same orders and checkout as the client's POST /api/wallet/purchase (Stripe when
+ * Orders started by another server for a player (wallet purchase, purchase status,
+ * purchase list): the same orders and checkout as the client's POST /api/wallet/purchase (Stripe when
  * configured, else the TEST MODE page), credited by the same webhook or test-checkout path.
  */
 

@@ -20,7 +20,7 @@ import { createWithdrawDecisions } from './withdraw-decisions.js';
 
 /*
  * Transactions (create, get, list, confirm, revert) and withdraw requests (create, get, approve,
- * reject) for other servers (spec section 7), with the server key. Each answer carries the player's
+ * reject) for other servers, with the server key. Each answer carries the player's
  * balance after it, so a caller never needs a second read to show it.
  */
 

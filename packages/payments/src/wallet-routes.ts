@@ -23,7 +23,7 @@ import type { StripeGateway } from './stripe-gateway.js';
 import type { WithdrawRequests } from './withdraw-requests.js';
 
 /*
- * The client wallet calls of spec section 7 (bearer): balance, wallets, purchase and its status, the
+ * The client wallet calls (bearer): balance, wallets, purchase and its status, the
  * transaction list, and withdraw requests. A purchase creates a pending order and returns where to pay:
  * Stripe Checkout when Stripe is configured, else the server's own TEST MODE page.
  */
@@ -41,7 +41,7 @@ export interface WalletRoutesDeps {
 export async function walletRoutes(app: FastifyInstance, deps: WalletRoutesDeps) {
   const { ledger, orders } = deps;
 
-  /** Spec section 5: a wallet call without a session says so in its own words. */
+  /** A wallet call without a session says so in its fixed words (docs/product.md). */
   async function signedIn(request: FastifyRequest): Promise<{ user: PaymentUser }> {
     if (!request.headers.authorization) throw refusal(401, 'No session found, please login.');
     return { user: await deps.authenticator.fromRequest(request) };

@@ -19,8 +19,8 @@ import { parseOr400, PaymentError, usePaymentErrors } from './errors.js';
 import type { KeyCheck } from './keys.js';
 
 /*
- * Wallet calls of other servers (spec section 7, "wallet create, balance, add, withdraw, list,
- * filterByBalance, transactions"), with the server key. Amounts move only through the ledger; a
+ * Wallet calls of other servers (wallet create, balance, add, withdraw, list,
+ * filterByBalance, transactions), with the server key. Amounts move only through the ledger; a
  * server's idempotencyKey becomes the ledger key (prefixed, so it never meets the ledger's own keys),
  * and the same key with another amount is refused rather than silently answered with the first.
  */

@@ -49,7 +49,7 @@ afterEach(async () => {
 });
 
 describe('wallet routes', () => {
-  it('need a session, in the spec words', async () => {
+  it('need a session, in their fixed words', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/api/wallet/balance?currency=t_free' });
     expect(response.statusCode).toBe(401);
     expect(response.json().message).toBe('No session found, please login.');

@@ -4,7 +4,7 @@ import type { Clock } from './ports.js';
 import type { Db } from './ports.js';
 
 /*
- * Withdraw requests (spec section 7): recorded for an administrator, who approves or rejects them (issue
+ * Withdraw requests: recorded for an administrator, who approves or rejects them (issue
  * 10's admin API). Recording one moves no credits.
  */
 

@@ -5,7 +5,7 @@ import { playerLinkSchema } from './player-accounts.js';
 import { FULL_NAME_MAX_LENGTH, USERNAME_MAX_LENGTH } from './usernames.js';
 
 /*
- * HTTP bodies of accounts (spec sections 2, 3, 6, 7): sign-in exchange, profile, room history and the
+ * HTTP bodies of accounts: sign-in exchange, profile, room history and the
  * player service. Paths are in ApiPath (http.ts).
  */
 
@@ -34,7 +34,7 @@ export type AuthConfig = z.infer<typeof authConfigSchema>;
 export const exchangeBodySchema = z.object({
   token: z.string().max(200),
   provider: z.enum(PROVIDERS).default('ggl'),
-  /** The spec's second form (provider guest, empty token); refused: guests enter through the bot check. */
+  /** The guest form (provider guest, empty token); refused: guests enter through the bot check. */
   platformPlayerId: z.string().max(200).optional(),
 });
 export type ExchangeBody = z.input<typeof exchangeBodySchema>;
@@ -43,7 +43,7 @@ export const exchangeResponseSchema = z.object({ token: z.string(), user: userSc
 export type ExchangeResponse = z.infer<typeof exchangeResponseSchema>;
 
 /**
- * PATCH /users: `name` is the username (spec section 7, "PATCH /users, bearer, body name"); `fullName`
+ * PATCH /users (bearer): `name` is the username; `fullName`
  * optionally sets the Full Name of the Profile Settings dialog in the same call. Lengths are checked by
  * the username rules, not here, so the answer carries the rule's error code.
  */
@@ -79,9 +79,9 @@ export type RoomHistoryEntry = z.infer<typeof roomHistoryEntrySchema>;
 export const roomHistoryResponseSchema = z.object({ rooms: z.array(roomHistoryEntrySchema) });
 export type RoomHistoryResponse = z.infer<typeof roomHistoryResponseSchema>;
 
-/* Player service (spec section 7). A player is the profile of a user: id, name and free-form data. */
+/* Player service. A player is the profile of a user: id, name and free-form data. */
 
-/** Spec section 5: "Player calls with an id need a string or number id". */
+/** Player calls with an id need a string or number id. */
 export const playerIdSchema = z.union(
   [z.string().min(1).max(200), z.number().int().nonnegative().transform(String)],
   { message: 'id must be a string or a number.' },
@@ -95,7 +95,7 @@ export const playerSchema = z.object({
   platform: z.string(),
   appId: z.string(),
   platformPlayerID: z.string(),
-  /** Free-form data; always carries `name` (spec section 3, "data (with name)"). */
+  /** Free-form data; always carries `name`. */
   data: z.record(z.string(), z.unknown()),
   /** Every sign-in the player holds (never secrets; another player's email is masked). */
   links: z.array(playerLinkSchema).optional(),

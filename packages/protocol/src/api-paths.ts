@@ -22,13 +22,13 @@ export const ApiPath = {
   roomHistory: '/api/rooms/history',
   /** A room's glossary (glossary.ts): GET for members, PUT for signed-in members. Bearer. */
   glossary: (roomId: string) => `/api/rooms/${encodeURIComponent(roomId)}/glossary`,
-  /** Player service (spec section 7). */
+  /** Player service. */
   player: '/api/player',
   playerById: (id: string) => `/api/player/${encodeURIComponent(id)}`,
   playerData: (id: string) => `/api/player/${encodeURIComponent(id)}/data`,
   playersByPlatformId: '/api/players/load_by_platform_id',
   playersByGctId: '/api/players/load_by_gct_id',
-  /** Wallet, client calls (spec section 7; bodies in wallet.ts). Bearer. */
+  /** Wallet, client calls (bodies in wallet.ts). Bearer. */
   walletBalance: '/api/wallet/balance',
   walletList: '/api/wallet/list',
   walletPurchase: '/api/wallet/purchase',

@@ -3,7 +3,7 @@ import { areAuthOptionsValid, isStoredTokenValid, sessionTokenKeys } from './aut
 
 const base = { platformID: 'web', appID: 'xtalk', identityProvider: 'ggl' };
 
-describe('authentication options (spec section 5)', () => {
+describe('authentication options', () => {
   it('needs platformID, appID and identityProvider as non-empty strings', () => {
     expect(areAuthOptionsValid(base)).toBe(true);
     for (const key of ['platformID', 'appID', 'identityProvider'] as const) {
@@ -56,7 +56,7 @@ describe('authentication options (spec section 5)', () => {
   });
 });
 
-describe('session token storage (spec sections 3 and 4)', () => {
+describe('session token storage', () => {
   it('keys the token by app id and platform player id, else the identity provider, with a time key', () => {
     expect(sessionTokenKeys('xtalk', 'p-1', 'ggl')).toEqual({
       token: 'token:xtalk:p-1',

@@ -1,10 +1,10 @@
 /*
- * Spec sections 3 and 5: the authentication options a client signs in with, when they are valid, and
+ * The authentication options a client signs in with, when they are valid, and
  * where the session token they lead to is stored. Pure functions, shared by the web client and native
  * clients' reference code.
  */
 
-/** Spec section 3, authentication options. `data` carries `bot` for Telegram Mini Apps. */
+/** The authentication options. `data` carries `bot` for Telegram Mini Apps. */
 export interface AuthOptions {
   platformID?: unknown;
   appID?: unknown;
@@ -17,7 +17,7 @@ export interface AuthOptions {
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /**
- * Spec section 5: valid only if platformID, appID and identityProvider are non-empty strings. On
+ * Valid only if platformID, appID and identityProvider are non-empty strings. On
  * platform tg, provider tgw is valid only with a non-empty stored valid token (the widget signs in once,
  * then the token stands for it); provider tga is invalid when signedPayload or data.bot is missing or
  * empty. Any exception (a throwing getter, a hostile object) makes them invalid.
@@ -39,7 +39,7 @@ export function areAuthOptionsValid(options: AuthOptions, storedValidToken?: str
 }
 
 /**
- * Spec section 3: the session token is stored under a key built from the app id and the platform player
+ * The session token is stored under a key built from the app id and the platform player
  * id (or the identity provider when the player id is empty), with its stored time under a separate key.
  */
 export function sessionTokenKeys(
@@ -51,7 +51,7 @@ export function sessionTokenKeys(
   return { token, time: `${token}:time` };
 }
 
-/** Spec section 4: a stored token is valid only if non-empty and younger than the session duration. */
+/** A stored token is valid only if non-empty and younger than the session (docs/product.md#rules). */
 export function isStoredTokenValid(
   token: string | null | undefined,
   storedAtMs: number | null | undefined,

@@ -4,7 +4,7 @@ import { languageSchema } from './language.js';
 import { chatTextSchema } from './text-rules.js';
 
 /*
- * The frames a client sends (spec section 7, "Own backend"), keyed on `type`; the server's are in
+ * The frames a client sends, keyed on `type`; the server's are in
  * frames.ts. A module of their own so that the web app, which sends these but never parses them, does not
  * build their schemas when it loads the ones it parses with (the package has no side effects, so an
  * unused module is left out: decision 0085).

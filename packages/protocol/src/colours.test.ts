@@ -20,7 +20,7 @@ const usernames = [
   ...Array.from({ length: 2000 }, (_, i) => `user-${i}`),
 ];
 
-describe('name colours (WCAG AA in both themes, spec section 9 hue rule)', () => {
+describe('name colours (WCAG AA in both themes, hue from the hash)', () => {
   it('computes WCAG contrast ratios', () => {
     expect(contrastRatio([0, 0, 0], [255, 255, 255])).toBeCloseTo(21, 5);
     expect(contrastRatio([255, 255, 255], [255, 255, 255])).toBe(1);

@@ -1,9 +1,9 @@
 import { userColour } from './names.js';
 
 /*
- * Name colours that stay readable (WCAG AA, 4.5:1) in both themes while keeping the hue rule of spec
- * section 9: the hue (and saturation) come from the username's hash, only the lightness moves, and only as
- * far as the contrast needs. Each name is checked against every background it is drawn on in that theme.
+ * Name colours that stay readable (WCAG AA, 4.5:1) in both themes while keeping the avatar colour's hue:
+ * the hue (and saturation) come from the username's hash, only the lightness moves, and only as far as
+ * the contrast needs. Each name is checked against every background it is drawn on in that theme.
  */
 
 export const MIN_TEXT_CONTRAST = 4.5;
@@ -84,7 +84,7 @@ export interface NameColours {
   dark: string;
 }
 
-/** The author name's text colour in each theme: the avatar colour of spec section 9, made readable. */
+/** The author name's text colour in each theme: the avatar colour (names.ts), made readable. */
 export function nameColours(username: string, isMe: boolean): NameColours {
   const base = parseHsl(userColour(username, isMe).userColor);
   return { light: formatHsl(readableOn(base, 'light')), dark: formatHsl(readableOn(base, 'dark')) };
@@ -99,7 +99,7 @@ export interface AvatarColours {
 }
 
 /**
- * An avatar's fill and initials: the spec's colour (section 9) with white or slate-900 initials, whichever
+ * An avatar's fill and initials: the avatar colour (names.ts) with white or slate-900 initials, whichever
  * reads better; when neither reaches AA (mid-tone colours), the fill darkens along its own hue until white
  * does, as the name colour does.
  */

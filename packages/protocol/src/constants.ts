@@ -1,7 +1,7 @@
-/** Shared constants of the product (spec section 9). One source of truth for server and web. */
+/** Shared constants of the product. One source of truth for server and web. */
 
 export const PRODUCT_NAME = 'XTalk';
-/** The app id of this product's players (spec section 7): the token endpoint's `app_id`. */
+/** The app id of this product's players: the token endpoint's `app_id`. */
 export const APP_ID = 'xtalk';
 /** The platform the token endpoint's Telegram sign-ins (tgw, tga) belong to. */
 export const TELEGRAM_PLATFORM = 'tg';
@@ -65,7 +65,7 @@ export const TRANSLATION_FAILED_PROTOCOL_VERSION = 4;
 /** The oldest version a server serves by default (a setUsername without a version is version 1). */
 export const MIN_PROTOCOL_VERSION = 1;
 
-/** The mascot/system user (spec section 6). */
+/** The mascot/system user (docs/product.md#people). */
 export const SYSTEM_USERNAME = '_xtalkchan';
 export const SYSTEM_DISPLAY_NAME = 'XTalkChan';
 

@@ -82,7 +82,7 @@ describe('server frames', () => {
   });
 });
 
-describe('room codes (spec section 5)', () => {
+describe('room codes', () => {
   it('trims and upper-cases, then needs exactly 7 characters', () => {
     expect(normalizeRoomCode('  abc2def ')).toBe('ABC2DEF');
     expect(roomCodeSchema.parse(' abc2def')).toBe('ABC2DEF');

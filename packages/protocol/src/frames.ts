@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { languageSchema } from './language.js';
 
 /*
- * Every WebSocket frame the server sends, keyed on `type` (spec section 7, "Own backend"); the client's
+ * Every WebSocket frame the server sends, keyed on `type`; the client's
  * are in client-frames.ts. JSON text frames both ways; binary frames carry audio (client -> server: an
  * Ogg/Opus clip; server -> client: a WAV translation).
  */
@@ -10,7 +10,7 @@ import { languageSchema } from './language.js';
 /** The room's sequence number of a stored change (1, 2, 3, ...), gap-free per room and epoch. */
 const offsetField = z.number().int().min(1).optional();
 
-/** A chat message as stored and sent (spec section 3, Message). `id` is the server timestamp in ms. */
+/** A chat message as stored and sent (`Message`). `id` is the server timestamp in ms. */
 export const messageFrame = z.object({
   type: z.literal('message'),
   id: z.number().int(),

@@ -5,7 +5,7 @@ import { roomRequestSchema } from './room-code.js';
 
 /* HTTP bodies of the own backend. Errors are `{ statusCode, error, message }`. */
 
-/** The signed-in user (spec section 3, User), as the server tells it. */
+/** The signed-in user (`User`), as the server tells it. */
 export const userSchema = z.object({
   userId: z.string(),
   appId: z.string(),

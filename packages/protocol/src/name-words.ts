@@ -1,4 +1,4 @@
-/** Word lists for generated display names (spec section 1): ~120 adjectives, ~150 animal or food nouns. */
+/** Word lists for generated display names (docs/product.md#people): adjectives, animal or food nouns. */
 
 export const ADJECTIVES = [
   'Able',

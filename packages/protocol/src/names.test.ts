@@ -23,7 +23,7 @@ describe('display names', () => {
     expect(generatedDisplayName('_xtalkchan')).toBe('XTalkChan');
   });
 
-  it('tells custom names from generated and reserved ones (spec section 5)', () => {
+  it('tells custom names from generated and reserved ones', () => {
     expect(isCustomName('')).toBe(false);
     expect(isCustomName('xtalkchan')).toBe(false);
     expect(isCustomName('_xtalkchan')).toBe(false);
@@ -39,7 +39,7 @@ describe('display names', () => {
   });
 });
 
-describe('avatar colours (spec section 9)', () => {
+describe('avatar colours', () => {
   it('uses fixed colours for me and the mascot', () => {
     expect(userColour('anyone', true).userColor).toBe('hsl(216, 76%, 36%)');
     expect(userColour('_xtalkchan', false).userColor).toBe('hsl(48, 89%, 50%)');

@@ -27,7 +27,7 @@ export function isGeneratedName(name: string): boolean {
   return generatedNamePattern.test(name);
 }
 
-/** Spec section 5, custom-name test: empty, the mascot's names and generated names are not custom. */
+/** The custom-name test: empty, the mascot's names and generated names are not custom. */
 export function isCustomName(name: string): boolean {
   const lower = name.trim().toLowerCase();
   if (lower === '') return false;
@@ -40,7 +40,7 @@ export interface UserColour {
   userColorDarker: string;
 }
 
-/** Avatar colours (spec section 9): own messages a fixed blue, the mascot yellow, others from the hash. */
+/** Avatar colours: own messages a fixed blue, the mascot yellow, others from the hash. */
 export function userColour(username: string, isMe: boolean): UserColour {
   if (username === SYSTEM_USERNAME)
     return { userColor: 'hsl(48, 89%, 50%)', userColorDarker: 'hsl(48, 89%, 40%)' };

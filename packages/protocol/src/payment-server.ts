@@ -3,10 +3,10 @@ import { pageQueryFields } from './store-purchases.js';
 import { balanceSchema, CREDIT_CURRENCY, TXN_STATUSES, txnSchema, WITHDRAW_STATUSES } from './wallet.js';
 
 /*
- * The payment service's server calls on wallets, transactions and withdraw requests (spec section 7,
- * "Server (private key)"), under /api/server, with the header X-Server-Key. Every amount moves through
- * the credits ledger; every call that moves one carries a natural key (`idempotencyKey`, or the id of
- * the transaction or request it acts on), so a retried call moves nothing twice.
+ * The payment service's server calls on wallets, transactions and withdraw requests, under /api/server,
+ * with the private key in the header X-Server-Key. Every amount moves through the credits ledger; every
+ * call that moves one carries a natural key (`idempotencyKey`, or the id of the transaction or request it
+ * acts on), so a retried call moves nothing twice.
  */
 
 const required = (name: string, max = 200) =>

@@ -3,7 +3,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.js';
 import { userSchema } from './http.js';
 
 /*
- * The rest of the player service (spec sections 3, 5 and 7): several sign-ins per player (links), email
+ * The rest of the player service: several sign-ins per player (links), email
  * accounts, Ethereum wallets, Telegram and the token endpoint for native clients. Its paths (PlayerPath,
  * MailPagePath) are in api-paths.ts, free of zod for the web's first load.
  */
@@ -59,7 +59,7 @@ export type MailSentResponse = z.infer<typeof mailSentResponseSchema>;
 export const signInResponseSchema = z.object({ token: z.string(), user: userSchema });
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
 
-/** Spec section 3, wallets: the payload of signing in or linking with a wallet. */
+/** Wallets: the payload of signing in or linking with a wallet. */
 export const walletBodySchema = z.object({
   nonce: z.string().min(1).max(200),
   signature: z.string().min(1).max(2000),
@@ -115,7 +115,7 @@ export const linkBodySchema = z.discriminatedUnion('provider', [
 ]);
 export type LinkBody = z.input<typeof linkBodySchema>;
 
-/** Spec section 7: the token endpoint of native clients. */
+/** The token endpoint of native clients (docs/product.md#calls-other-clients-rely-on). */
 export const tokenBodySchema = z.object({
   app_id: z.string().min(1).max(50),
   platform: z.string().min(1).max(50),

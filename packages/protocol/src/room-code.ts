@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NEW_ROOM, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from './constants.js';
 
-/** Trim and upper-case what a person typed (spec section 5). */
+/** Trim and upper-case what a person typed (docs/product.md#rules). */
 export function normalizeRoomCode(input: string): string {
   return input.trim().toUpperCase();
 }

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { balanceSchema, CREDIT_PACKAGES } from './wallet.js';
 
 /*
- * App-store purchases (spec sections 3 "Purchase verify payload", 5 "Purchase verification",
- * 7 "Payment service"): verify (server and anonymous), list, consume, consume-error, and the admin
- * list and delete. The messages of spec section 5 are kept word for word; each check answers one
- * message naming every field it needs, as the spec does.
+ * App-store purchases (the verify payload, its checks, the payment service's calls): verify (server
+ * and anonymous), list, consume, consume-error, and the admin list and delete. The messages are the
+ * fixed wording of docs/payment-api.md#app-store-purchases, kept word for word; each check answers one
+ * message naming every field it needs.
  */
 
 export const STORE_PLATFORMS = ['google', 'facebook'] as const;
@@ -191,7 +191,7 @@ export const adminPurchaseDeleteBodySchema = z
     }
   });
 
-/** Paths of the payment service's server and admin calls (spec section 7), under /api. */
+/** Paths of the payment service's server and admin calls, under /api. */
 export const PaymentPath = {
   verify: '/api/purchase/verify',
   verifyAnonymous: '/api/purchase/verify/a',

@@ -2,7 +2,7 @@ import { SYSTEM_USERNAME } from './constants.js';
 import { isGeneratedName } from './names.js';
 
 /*
- * Chosen usernames (spec sections 5 and 8). One set of rules for the profile form and the server, so the
+ * Chosen usernames (docs/product.md#rules). One set of rules for the profile form and the server, so the
  * form says exactly what the server would say. The server adds the one rule the form cannot know: taken.
  */
 
@@ -21,7 +21,7 @@ export const UsernameError = {
 } as const;
 export type UsernameErrorCode = (typeof UsernameError)[keyof typeof UsernameError];
 
-/** The English text of each rule (spec sections 5 and 8 where the spec gives one). */
+/** The English text of each rule; the product's fixed wording where it has one (docs/product.md). */
 export const usernameErrorText: Record<UsernameErrorCode, string> = {
   ErrInvalidUsernameLength: 'Username is too short, please try again.',
   ErrUsernameAlreadyTaken: 'The given username is taken, please try another one.',

@@ -9,7 +9,7 @@ import {
 } from './index.js';
 
 describe('wallet contract', () => {
-  it('sells the three packages of spec section 9', () => {
+  it('sells the three packages on offer', () => {
     expect(CREDIT_PACKAGES.map((p) => [p.productId, p.amount, p.priceJpy])).toEqual([
       ['credits_1000', 1000, 149],
       ['credits_5000', 5000, 499],

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 
 /*
- * Credits (spec sections 3 "Balance", 7 "wallet", 9): the currency, the packages on sale, the
+ * Credits (docs/product.md#rules): the currency, the packages on sale, the
  * price of every AI task, and the HTTP bodies of the client wallet calls. Paths are in ApiPath (http.ts);
  * the live balance arrives as the `system BALANCE` frame (frames.ts).
  */
 
-/** The one credit currency the chat uses (spec section 7: "The chat uses only balance (currency t_free)"). */
+/** The one credit currency the chat uses: its balance counts only `t_free`. */
 export const CREDIT_CURRENCY = 't_free';
 export type CreditCurrency = typeof CREDIT_CURRENCY;
 
-/** The packages on sale (spec section 9). `productId` is also the app-store product id. */
+/** The packages on sale (docs/product.md#rules). `productId` is also the app-store product id. */
 export const CREDIT_PACKAGES = [
   { productId: 'credits_1000', amount: 1000, priceJpy: 149 },
   { productId: 'credits_5000', amount: 5000, priceJpy: 499 },
@@ -25,7 +25,7 @@ export function creditPackageOf(amount: number): CreditPackage | undefined {
 
 /** The default daily free allowance (server CREDITS_DAILY_FREE), topped up at 00:00 Asia/Tokyo. */
 export const DEFAULT_DAILY_FREE_CREDITS = 1000;
-/** The time zone whose midnight replenishes free credits (spec section 9, "end of day Tokyo time"). */
+/** The time zone whose midnight replenishes free credits (docs/product.md#rules). */
 export const CREDITS_TIME_ZONE = 'Asia/Tokyo';
 
 /**

@@ -1,5 +1,5 @@
 /*
- * The one WAV header rule (spec section 5): spoken translations are RIFF/WAVE with a `fmt ` chunk before the
+ * The one WAV header rule: spoken translations are RIFF/WAVE with a `fmt ` chunk before the
  * `data` chunk and a positive sample rate. The server checks every provider's speech with it before the
  * audio reaches a room, and the web client checks every frame with it before playback, so both sides
  * accept exactly the same files.
