@@ -18,7 +18,7 @@ describe('guests chatting in a room', () => {
     await expect.poll(() => alice.page.getByTestId('room-id').textContent()).toContain(roomId);
     await expect.poll(() => alice.page.getByText('Start chatting by tapping the mic!').count()).toBe(1);
 
-    // the invite dialog carries the share link by the spec's rule
+    // the invite dialog carries the room's share link
     await alice.page.getByTestId('invite-button').click();
     const link = await alice.page.getByTestId('share-link').inputValue();
     expect(link).toBe(`${product.server.url}/translate?r=${roomId}`);

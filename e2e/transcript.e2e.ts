@@ -6,7 +6,7 @@ import { enterAsGuest } from './lib/people.js';
 import { messageWith, say, twoGuestsInRoom } from './lib/room.js';
 
 /*
- * The transcript menu (spec section 2 header, section 7 Export) and the landscape view, in Chromium:
+ * The transcript menu (the header's copy, email and download) and the landscape view, in Chromium:
  * two guests chat both ways, one downloads the chat as markdown and copies it; a phone held sideways
  * shows the latest message's translation large.
  */
@@ -59,7 +59,7 @@ describe('chat transcript', () => {
     expect(markdown.indexOf(headings[0]!)).toBeLessThan(markdown.indexOf(chat[0]!));
     expect(markdown).not.toContain('joined');
 
-    // Copy Chat to Clipboard: the same document, and the spec's toast
+    // Copy Chat to Clipboard: the same document, and the product's toast
     await alice.page.getByTestId('transcript-menu').click();
     await alice.page.getByTestId('transcript-copy').click();
     await alice.page.getByText('Chat transcript has been copied to clipboard!').waitFor();

@@ -193,7 +193,7 @@ describe('web app', () => {
     await messageWith(erin.page, 'hello erin').waitFor();
     expect(await frank.page.locator('[data-tutorial]').count()).toBe(0);
 
-    // a first connection to a room that has a chat log gets none either (spec section 4)
+    // a first connection to a room that has a chat log gets none either (the tutorial greets an empty room)
     const hana = await newPerson(product.browser, product.server.url, { tutorial: true });
     await enterAsGuest(hana.page, `/translate?r=${roomId}`); // returns once READY is past
     await messageWith(hana.page, 'hello erin').waitFor();
