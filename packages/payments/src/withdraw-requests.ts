@@ -4,8 +4,8 @@ import type { Clock } from './ports.js';
 import type { Db } from './ports.js';
 
 /*
- * Withdraw requests: recorded for an administrator, who approves or rejects them (issue
- * 10's admin API). Recording one moves no credits.
+ * Withdraw requests: recorded for an administrator, who approves or rejects them through the admin
+ * calls. Recording one moves no credits.
  */
 
 interface Row {
