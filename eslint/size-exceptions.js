@@ -27,7 +27,6 @@ export const undecomposedSizeExceptions = [
       'apps/web/src/features/chat/components/message-item.tsx',
       'apps/web/src/features/chat/utils/messages-reducer.ts',
       'apps/web/src/features/settings/components/settings-menu.tsx',
-      'apps/web/src/lib/socket-client.ts',
       'apps/server/src/ai/testing/fake-openai-server.ts',
       'apps/server/src/ai/testing/fake-realtime.ts',
       'apps/server/src/accounts/sign-in/sign-in.test.ts',
