@@ -24,7 +24,6 @@ export const undecomposedSizeExceptions = [
       'apps/web/src/features/auth/components/email-form.tsx',
       'apps/web/src/features/auth/components/guest-login.tsx',
       'apps/web/src/features/auth/components/wallet-sign-in.tsx',
-      'apps/web/src/features/chat/components/message-item.tsx',
       'apps/web/src/features/settings/components/settings-menu.tsx',
       'apps/server/src/ai/testing/fake-openai-server.ts',
       'apps/server/src/ai/testing/fake-realtime.ts',
