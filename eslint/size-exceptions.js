@@ -31,7 +31,6 @@ export const undecomposedSizeExceptions = [
       'apps/server/src/realtime/connection-frames.test.ts',
       'apps/web/src/app/routes/translate-page.tsx',
       'apps/web/src/features/credits/components/credit-dialog.tsx',
-      'apps/web/src/features/room/hooks/use-room-connection.ts',
       'apps/web/src/features/settings/components/profile-dialog.tsx',
       'apps/web/src/features/voice/utils/recorder-machine.ts',
       'bench/chat-load.ts',
