@@ -32,7 +32,6 @@ export const undecomposedSizeExceptions = [
       'apps/web/src/app/routes/translate-page.tsx',
       'apps/web/src/features/credits/components/credit-dialog.tsx',
       'apps/web/src/features/settings/components/profile-dialog.tsx',
-      'apps/web/src/features/voice/utils/recorder-machine.ts',
       'bench/chat-load.ts',
       'bench/report.ts',
       'bench/translation-e2e.ts',
