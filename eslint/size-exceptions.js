@@ -29,7 +29,6 @@ export const undecomposedSizeExceptions = [
       'apps/server/src/ai/testing/fake-realtime.ts',
       'apps/server/src/accounts/sign-in/sign-in.test.ts',
       'apps/server/src/realtime/connection-frames.test.ts',
-      'apps/web/src/app/routes/translate-page.tsx',
       'apps/web/src/features/credits/components/credit-dialog.tsx',
       'apps/web/src/features/settings/components/profile-dialog.tsx',
       'bench/chat-load.ts',
