@@ -17,12 +17,6 @@ export const sizeExceptions = [
 export const undecomposedSizeExceptions = [
   {
     files: [
-      'apps/web/src/features/chat/components/message-item.tsx',
-      'apps/web/src/features/chat/utils/messages-reducer.ts',
-      'apps/web/src/lib/socket-client.ts',
-      'apps/web/src/app/routes/translate-page.tsx',
-      'apps/web/src/features/room/hooks/use-room-connection.ts',
-      'apps/web/src/features/voice/utils/recorder-machine.ts',
       'bench/chat-load.ts',
       'bench/report.ts',
       'bench/translation-e2e.ts',
