@@ -37,7 +37,6 @@ export const undecomposedSizeExceptions = [
       'apps/web/src/features/room/hooks/use-room-connection.ts',
       'apps/web/src/features/settings/components/profile-dialog.tsx',
       'apps/web/src/features/voice/utils/recorder-machine.ts',
-      'bench/chat-load.ts',
       'bench/report.ts',
       'bench/translation-e2e.ts',
       'bench/translation-run.ts',
