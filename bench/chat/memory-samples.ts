@@ -23,7 +23,7 @@ export class MemorySamples {
     return rssKiB;
   }
 
-  /** The median of three samples a second apart: the RSS moves on its own, so one read is not enough. */
+  /** The median of samples a second apart: the RSS moves on its own, so one read is not enough. */
   async settled(phase: string): Promise<number> {
     const values: number[] = [];
     for (let i = 0; i < 3; i += 1) {
