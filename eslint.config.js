@@ -12,7 +12,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { functionSizeRule } from './eslint/function-size.js';
 import { serverModuleZones } from './eslint/server-modules.js';
-import { sizeExceptions, undecomposedSizeExceptions } from './eslint/size-exceptions.js';
+import { sizeExceptions } from './eslint/size-exceptions.js';
 import { serverTableOwners, tableOwnerRule } from './eslint/table-owner.js';
 
 const root = import.meta.dirname;
@@ -191,7 +191,7 @@ export default tseslint.config(
     },
   },
   // the named exceptions, each with its reason in eslint/size-exceptions.js
-  ...[...sizeExceptions, ...undecomposedSizeExceptions].map(({ files }) => ({
+  ...sizeExceptions.map(({ files }) => ({
     files,
     rules: { 'max-lines': 'off', 'xtalk/function-size': 'off' },
   })),

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type WebSocket from 'ws';
-import type { GuestLoginResponse, JoinRoomResponse, ServerFrame } from '@xtalk/protocol';
-import { guestLogin, joinRoom, mapLimit, openSocket } from './lib/guest.js';
 import type { ServerProcess } from './lib/server-process.js';
 import { median, round, summarise, type Summary } from './lib/stats.js';
+import { closeClients, openInBatches, seatClients } from './chat/clients.js';
+import { Deliveries } from './chat/deliveries.js';
+import { MemorySamples, type MemorySample } from './chat/memory-samples.js';
+import { drain, sendAtRate } from './chat/sending.js';
 
 /*
  * The chat run: many guests in many rooms over real sockets to the server child process. Every client sends
@@ -26,13 +25,6 @@ export interface ChatLoadOptions {
   /** Parallel logins / socket opens. */
   setupConcurrency: number;
   log: (line: string) => void;
-}
-
-export interface MemorySample {
-  /** Seconds since the chat run started. */
-  t: number;
-  phase: string;
-  rssKiB: number;
 }
 
 export interface ChatLoadResult {
@@ -86,254 +78,27 @@ export interface ChatLoadResult {
   serverTranslation: { completes: number; chunks: number; messageToCompleteMs: Summary } | undefined;
 }
 
-interface Tracked {
-  sentAt: number;
-  measured: boolean;
-  room: number;
-  deliveries: number;
-}
-
-interface Client {
-  index: number;
-  room: number;
-  login: GuestLoginResponse;
-  session?: JoinRoomResponse;
-  ws?: WebSocket;
-  seq: number;
-  closedByUs: boolean;
-}
-
-const PREFIX = 'bench:';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export async function runChatLoad(server: ServerProcess, options: ChatLoadOptions): Promise<ChatLoadResult> {
-  const { log } = options;
-  const started = performance.now();
-  const samples: MemorySample[] = [];
-  const sample = (phase: string) => {
-    const rssKiB = server.rssKiB();
-    samples.push({ t: round((performance.now() - started) / 1000, 2), phase, rssKiB });
-    return rssKiB;
-  };
-  const total = options.rooms * options.clientsPerRoom;
-  const errorFrames: Record<string, number> = {};
-  const otherFrames: Record<string, number> = {};
-  let unexpectedCloses = 0;
-  let socketErrors = 0;
-  let setupFailures = 0;
+  const memory = new MemorySamples(server);
+  const idleKiB = await memory.settled('idle');
+  const seated = await seatClients(server, options);
+  const beforeConnectKiB = await memory.settled('before-connect');
 
-  const settled = async (phase: string) => {
-    const values: number[] = [];
-    for (let i = 0; i < 3; i += 1) {
-      await sleep(1000);
-      values.push(sample(phase));
-    }
-    return median(values);
-  };
-  const idleKiB = await settled('idle');
+  const deliveries = new Deliveries();
+  const sockets = await openInBatches(server, seated.clients, deliveries, memory, beforeConnectKiB, options);
+  const connected = seated.clients.filter((client) => client.ws);
+  const serverReportedConnections = await reportedConnections(server);
 
-  // ---------------------------------------------------------------- guests and sessions (HTTP)
-  log(`logging in ${total} guests (ALTCHA solved in-process)...`);
-  let t0 = performance.now();
-  const logins = await mapLimit(Array.from({ length: total }), options.setupConcurrency, async () =>
-    guestLogin(server.baseUrl),
-  );
-  const loginMs = performance.now() - t0;
-  const clients: Client[] = logins.map((login, index) => ({
-    index,
-    room: Math.floor(index / options.clientsPerRoom),
-    login,
-    seq: 0,
-    closedByUs: false,
-  }));
+  const stopSampling = memory.everySecond(() => (deliveries.measuring ? 'load' : 'warm-up'));
+  const load = await sendAtRate(server, connected, deliveries, options);
+  const afterLoadKiB = memory.sample('after-load');
+  const drained = await drain(connected, deliveries, options.drainMs);
+  stopSampling();
 
-  t0 = performance.now();
-  const roomIds: string[] = [];
-  await mapLimit(
-    Array.from({ length: options.rooms }, (_, room) => room),
-    options.setupConcurrency,
-    async (room) => {
-      const owner = clients[room * options.clientsPerRoom] as Client;
-      owner.session = await joinRoom(server.baseUrl, owner.login.token, null);
-      roomIds[room] = owner.session.roomId;
-    },
-  );
-  await mapLimit(clients, options.setupConcurrency, async (client) => {
-    if (client.session) return;
-    client.session = await joinRoom(server.baseUrl, client.login.token, roomIds[client.room] ?? null);
-  });
-  const joinMs = performance.now() - t0;
-  const beforeConnectKiB = await settled('before-connect');
-
-  // ---------------------------------------------------------------- sockets
-  const tracked = new Map<string, Tracked>();
-  let measuring = false;
-  let deliveries = 0;
-  const latencies: number[] = [];
-  const echoLatencies: number[] = [];
-  // server translation, when the app translates: per client, when each message arrived
-  const messageSeenAt = new Map<string, number>();
-  const toComplete: number[] = [];
-  let translationChunks = 0;
-  let translationCompletes = 0;
-
-  const onFrame = (client: Client) => (frame: ServerFrame, receivedAt: number) => {
-    switch (frame.type) {
-      case 'message': {
-        if (!frame.message.startsWith(PREFIX)) return;
-        const [, id, sentAtText] = frame.message.split(':', 3);
-        const sentAt = Number.parseFloat(sentAtText ?? '');
-        const entry = id === undefined ? undefined : tracked.get(id);
-        if (!entry) return; // replayed from before this process (cannot happen on a fresh server)
-        entry.deliveries += 1;
-        if (!entry.measured) return;
-        deliveries += 1;
-        const latency = receivedAt - sentAt;
-        latencies.push(latency);
-        if (frame.username === client.login.user.username) echoLatencies.push(latency);
-        messageSeenAt.set(`${client.index}:${frame.id}`, receivedAt);
-        return;
-      }
-      case 'error':
-        errorFrames[frame.code] = (errorFrames[frame.code] ?? 0) + 1;
-        return;
-      case 'translationChunk':
-        translationChunks += 1;
-        otherFrames[frame.type] = (otherFrames[frame.type] ?? 0) + 1;
-        return;
-      case 'translationComplete': {
-        translationCompletes += 1;
-        otherFrames[frame.type] = (otherFrames[frame.type] ?? 0) + 1;
-        const seen = messageSeenAt.get(`${client.index}:${frame.originalTimestamp}`);
-        if (seen !== undefined && measuring) toComplete.push(receivedAt - seen);
-        return;
-      }
-      default: {
-        const key = frame.type === 'system' ? `system ${frame.message}` : frame.type;
-        otherFrames[key] = (otherFrames[key] ?? 0) + 1;
-      }
-    }
-  };
-
-  // Sockets open in 5 batches with the RSS sampled after each: the server's RSS also moves by hundreds of
-  // MiB on its own (see BENCH.md), so the median per-batch step is reported beside (after - before) / n.
-  const batches = 5;
-  const batchSize = Math.ceil(total / batches);
-  const batchSteps: number[] = [];
-  let previousKiB = beforeConnectKiB;
-  log(`opening ${total} sockets in ${options.rooms} rooms (${batches} batches)...`);
-  let connectMsTotal = 0;
-  for (let batch = 0; batch < batches; batch += 1) {
-    const batchStart = performance.now();
-    await mapLimit(
-      clients.slice(batch * batchSize, (batch + 1) * batchSize),
-      options.setupConcurrency,
-      async (client) => {
-        try {
-          const ws = await openSocket(
-            server.wsBase,
-            client.login,
-            client.session as JoinRoomResponse,
-            'en',
-            onFrame(client),
-          );
-          client.ws = ws;
-          ws.on('close', () => {
-            if (!client.closedByUs) unexpectedCloses += 1;
-          });
-          ws.on('error', () => (socketErrors += 1));
-        } catch (error) {
-          setupFailures += 1;
-          log(`socket for client ${client.index} failed: ${(error as Error).message}`);
-        }
-      },
-    );
-    connectMsTotal += performance.now() - batchStart;
-    const opened = clients.slice(batch * batchSize, (batch + 1) * batchSize).filter((c) => c.ws).length;
-    const nowKiB = await settled(`connect batch ${batch + 1}`);
-    if (opened > 0) batchSteps.push((nowKiB - previousKiB) / opened);
-    previousKiB = nowKiB;
-  }
-  const connectMs = connectMsTotal;
-  const connected = clients.filter((client) => client.ws);
-  const afterConnectKiB = previousKiB;
-  let serverReportedConnections: number | undefined;
-  try {
-    const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as { connections?: number };
-    serverReportedConnections = health.connections;
-  } catch {
-    // health is informative only
-  }
-
-  // ---------------------------------------------------------------- load
-  const memoryTimer = setInterval(() => sample(measuring ? 'load' : 'warm-up'), 1000);
-  let measuredSent = 0;
-  const intervalMs = 1000 / options.rate;
-  const timers: NodeJS.Timeout[] = [];
-  const send = (client: Client) => {
-    const ws = client.ws;
-    if (!ws || ws.readyState !== ws.OPEN) return;
-    const id = `${client.index}-${client.seq++}`;
-    const sentAt = performance.now();
-    tracked.set(id, { sentAt, measured: measuring, room: client.room, deliveries: 0 });
-    if (measuring) measuredSent += 1;
-    ws.send(
-      JSON.stringify({
-        type: 'chat',
-        language: 'en',
-        room: client.session?.roomId,
-        message: `${PREFIX}${id}:${sentAt.toFixed(3)} hello from client ${client.index}`,
-        clientId: randomUUID(),
-      }),
-    );
-  };
-  log(
-    `sending ${options.rate} msg/s per client (${round(options.rate * connected.length)} msg/s in all): ` +
-      `${options.warmupSeconds}s warm-up, ${options.seconds}s measured...`,
-  );
-  for (const client of connected) {
-    // spread the clients over the interval so the sends do not come in waves
-    const first = setTimeout(() => {
-      send(client);
-      timers.push(setInterval(() => send(client), intervalMs));
-    }, Math.random() * intervalMs);
-    timers.push(first);
-  }
-  await sleep(options.warmupSeconds * 1000);
-
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
-  const cpuStart = { server: server.cpuMs(), self: process.cpuUsage(), at: performance.now() };
-  measuring = true;
-  await sleep(options.seconds * 1000);
-  measuring = false;
-  for (const timer of timers) clearTimeout(timer);
-  const wallMs = performance.now() - cpuStart.at;
-  const selfCpu = process.cpuUsage(cpuStart.self);
-  const serverPercent = ((server.cpuMs() - cpuStart.server) / wallMs) * 100;
-  const loadGeneratorPercent = ((selfCpu.user + selfCpu.system) / 1000 / wallMs) * 100;
-  loopDelay.disable();
-  const afterLoadKiB = sample('after-load');
-
-  // ---------------------------------------------------------------- drain
-  const inRoom = new Map<number, number>();
-  for (const client of connected) inRoom.set(client.room, (inRoom.get(client.room) ?? 0) + 1);
-  const measuredEntries = [...tracked.values()].filter((entry) => entry.measured);
-  const expectedDeliveries = measuredEntries.reduce((sum, entry) => sum + (inRoom.get(entry.room) ?? 0), 0);
-  const deadline = performance.now() + options.drainMs;
-  const delivered = () => measuredEntries.reduce((sum, entry) => sum + entry.deliveries, 0);
-  while (delivered() < expectedDeliveries && performance.now() < deadline) await sleep(50);
-  clearInterval(memoryTimer);
-  const missingDeliveries = expectedDeliveries - delivered();
-
-  // ---------------------------------------------------------------- close
-  for (const client of connected) {
-    client.closedByUs = true;
-    client.ws?.close(1000);
-  }
-  const afterCloseKiB = await settled('after-close');
-  const peakKiB = server.peakRssKiB();
-
+  closeClients(connected);
+  const afterCloseKiB = await memory.settled('after-close');
+  const { afterConnectKiB, batchSteps, trouble } = sockets;
+  const perSecond = (count: number) => round((count / load.wallMs) * 1000);
   return {
     params: {
       rooms: options.rooms,
@@ -348,46 +113,43 @@ export async function runChatLoad(server: ServerProcess, options: ChatLoadOption
     rooms: options.rooms,
     serverReportedConnections,
     setup: {
-      loginMs: round(loginMs),
-      loginsPerSecond: round((total / loginMs) * 1000),
-      joinMs: round(joinMs),
-      connectMs: round(connectMs),
+      loginMs: round(seated.loginMs),
+      loginsPerSecond: round((seated.clients.length / seated.loginMs) * 1000),
+      joinMs: round(seated.joinMs),
+      connectMs: round(sockets.connectMs),
     },
-    messagesSent: measuredSent,
-    deliveries,
-    expectedDeliveries,
-    missingDeliveries,
-    deliveriesPerSecond: round((deliveries / wallMs) * 1000),
-    messagesPerSecond: round((measuredSent / wallMs) * 1000),
-    latencyMs: summarise(latencies),
-    echoLatencyMs: summarise(echoLatencies),
+    messagesSent: deliveries.measuredSent,
+    deliveries: deliveries.deliveries,
+    ...drained,
+    deliveriesPerSecond: perSecond(deliveries.deliveries),
+    messagesPerSecond: perSecond(deliveries.measuredSent),
+    latencyMs: summarise(deliveries.latencies),
+    echoLatencyMs: summarise(deliveries.echoLatencies),
     memory: {
       idleKiB,
       beforeConnectKiB,
       afterConnectKiB,
       afterLoadKiB,
       afterCloseKiB,
-      peakKiB,
+      peakKiB: server.peakRssKiB(),
       perConnectionKiB: round((afterConnectKiB - beforeConnectKiB) / Math.max(1, connected.length)),
       perConnectionBatchMedianKiB: round(median(batchSteps)),
       perConnectionBatchStepsKiB: batchSteps.map((step) => round(step)),
-      samples,
+      samples: memory.samples,
     },
-    cpu: {
-      serverPercent: round(serverPercent),
-      loadGeneratorPercent: round(loadGeneratorPercent),
-      loadGeneratorLoopDelayP99Ms: round(loopDelay.percentile(99) / 1e6),
-      loadGeneratorLoopDelayMaxMs: round(loopDelay.max / 1e6),
-    },
-    errors: { frames: errorFrames, unexpectedCloses, socketErrors, setupFailures },
-    otherFrames,
-    serverTranslation:
-      translationChunks + translationCompletes > 0
-        ? {
-            completes: translationCompletes,
-            chunks: translationChunks,
-            messageToCompleteMs: summarise(toComplete),
-          }
-        : undefined,
+    cpu: load.cpu,
+    errors: { frames: deliveries.errorFrames, ...trouble },
+    otherFrames: deliveries.otherFrames,
+    serverTranslation: deliveries.serverTranslation(),
   };
+}
+
+/** The connections the server itself counts (informative only: undefined when health does not say). */
+async function reportedConnections(server: ServerProcess): Promise<number | undefined> {
+  try {
+    const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as { connections?: number };
+    return health.connections;
+  } catch {
+    return undefined;
+  }
 }

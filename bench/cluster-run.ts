@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import type { Redis } from 'ioredis';
-import { startServerProcess, type ServerProcess } from './lib/server-process.js';
+import { quiet, startServerProcess, type ServerProcess } from './lib/server-process.js';
 import {
   postgresDelta,
   postgresSnapshot,
@@ -11,8 +11,7 @@ import {
   type RedisSnapshot,
 } from './lib/service-stats.js';
 import { round } from './lib/stats.js';
-import type { LoadResult } from './peers/generator-protocol.js';
-import { quiet, startGenerator } from './peers/fanout-run.js';
+import { loadAtEachRate, startGenerator, type RateLoad } from './peers/generator-client.js';
 
 /*
  * One room spread evenly over several XTalk nodes that share a PostgreSQL and a Redis, driven by the
@@ -44,10 +43,7 @@ export interface TopologySettings {
   log: (line: string) => void;
 }
 
-export interface RateRun extends LoadResult {
-  rate: number;
-  serverCpuMs: number;
-  cpuSecondsPerMillion: number;
+export interface RateRun extends RateLoad<never> {
   /** Messages sent in the whole load (warm-up included), which the service counters span. */
   sent: number;
   redis?: RedisSnapshot;
@@ -94,6 +90,27 @@ const together = (nodes: ServerProcess[]) => ({
   cpuMs: () => nodes.reduce((sum, node) => sum + node.cpuMs(), 0),
 });
 
+/** One load with what Redis and PostgreSQL did for it, their counters given time to settle after it. */
+async function withServiceCounters(
+  rate: number,
+  load: () => Promise<RateLoad<never>>,
+  settings: TopologySettings,
+  services: ClusterServices,
+): Promise<RateRun> {
+  const redisBefore = services.redis ? await redisSnapshot(services.redis) : undefined;
+  const postgresBefore = await postgresSnapshot(services.databaseUrl);
+  const loaded = await load();
+  await sleep(settings.postgresSettleMs);
+  const redisAfter = services.redis ? await redisSnapshot(services.redis) : undefined;
+  const postgresAfter = await postgresSnapshot(services.databaseUrl);
+  return {
+    ...loaded,
+    sent: Math.ceil((settings.warmupSeconds + settings.seconds) * rate),
+    ...(redisBefore && redisAfter ? { redis: redisDelta(redisBefore, redisAfter) } : {}),
+    postgres: postgresDelta(postgresBefore, postgresAfter),
+  };
+}
+
 export async function runTopology(
   settings: TopologySettings,
   services: ClusterServices,
@@ -118,53 +135,21 @@ export async function runTopology(
     );
     await quiet(cluster);
     const connectBefore = cluster.cpuMs();
-    let opened = await generator.ask({ cmd: 'open', concurrency: settings.concurrency }, 'opened');
+    const opened = await generator.ask({ cmd: 'open', concurrency: settings.concurrency }, 'opened');
     await quiet(cluster);
     const connectCpuMs = cluster.cpuMs() - connectBefore;
-    const loads: RateRun[] = [];
     await sleep(settings.postgresSettleMs);
-    for (const rate of settings.rates) {
-      const redisBefore = services.redis ? await redisSnapshot(services.redis) : undefined;
-      const postgresBefore = await postgresSnapshot(services.databaseUrl);
-      let cpuAtMeasure = cluster.cpuMs();
-      const loaded = await generator.ask(
-        {
-          cmd: 'load',
-          rate,
-          seconds: settings.seconds,
-          warmupSeconds: settings.warmupSeconds,
-          drainMs: 10_000,
-          senders: settings.senders,
-        },
-        'loaded',
-        (reply) => {
-          if (reply.cmd === 'measuring') cpuAtMeasure = cluster.cpuMs();
-        },
-      );
-      const serverCpuMs = cluster.cpuMs() - cpuAtMeasure;
-      await sleep(settings.postgresSettleMs);
-      const redisAfter = services.redis ? await redisSnapshot(services.redis) : undefined;
-      const postgresAfter = await postgresSnapshot(services.databaseUrl);
-      loads.push({
-        ...loaded.result,
-        rate,
-        serverCpuMs,
-        cpuSecondsPerMillion: (serverCpuMs / Math.max(1, loaded.result.deliveries)) * 1000,
-        sent: Math.ceil((settings.warmupSeconds + settings.seconds) * rate),
-        ...(redisBefore && redisAfter ? { redis: redisDelta(redisBefore, redisAfter) } : {}),
-        postgres: postgresDelta(postgresBefore, postgresAfter),
-      });
-      opened = { ...opened, unexpectedCloses: loaded.unexpectedCloses };
-      loadAverage.push(round(loadavg()[0] ?? 0, 2));
-    }
+    const loaded = await loadAtEachRate(generator, { serverCpuMs: cluster.cpuMs }, settings, (rate, load) =>
+      withServiceCounters(rate, load, settings, services),
+    );
     await generator.ask({ cmd: 'close' }, 'closed');
     return {
       nodes: settings.nodes,
       members: settings.members,
       connectCpuMs,
-      loads,
-      unexpectedCloses: opened.unexpectedCloses,
-      loadAverage,
+      loads: loaded.loads,
+      unexpectedCloses: loaded.unexpectedCloses ?? opened.unexpectedCloses,
+      loadAverage: [...loadAverage, ...loaded.loadAverage],
     };
   } finally {
     generator.stop();

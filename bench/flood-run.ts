@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import type { ServerFrame } from '@xtalk/protocol';
 import type { AttackerStats } from './flood-attacker.js';
-import { guestLogin, joinRoom, mapLimit, openSocket } from './lib/guest.js';
+import { chatFrame, guestLogin, joinRoom, mapLimit, openSocket } from './lib/guest.js';
+import { paceSenders } from './lib/pace.js';
 import type { ServerProcess } from './lib/server-process.js';
 import { round, summarise, type Summary } from './lib/stats.js';
 
@@ -89,32 +89,12 @@ export async function runFlood(server: ServerProcess, options: FloodOptions): Pr
     });
   });
   let seq = 0;
-  const timers: NodeJS.Timeout[] = [];
-  const senders = sockets.map((ws, index) => {
-    const room = Math.floor(index / options.clientsPerRoom);
-    const send = () => {
-      if (!phase || ws.readyState !== WebSocket.OPEN) return;
-      const text = `${PREFIX}${index}:${seq++}`;
-      sentAt.set(text, { at: performance.now(), phase, expected: options.clientsPerRoom, seen: 0 });
-      ws.send(
-        JSON.stringify({
-          type: 'chat',
-          language: 'en',
-          message: text,
-          room: roomIds[room],
-          clientId: randomUUID(),
-        }),
-      );
-    };
-    // a random phase so sends do not come in waves
-    const start = setTimeout(
-      () => {
-        send();
-        timers.push(setInterval(send, 1000 / options.rate));
-      },
-      Math.random() * (1000 / options.rate),
-    );
-    return start;
+  const stopSending = paceSenders(sockets.length, 1000 / options.rate, (index) => {
+    const ws = sockets[index]!;
+    if (!phase || ws.readyState !== WebSocket.OPEN) return;
+    const text = `${PREFIX}${index}:${seq++}`;
+    sentAt.set(text, { at: performance.now(), phase, expected: options.clientsPerRoom, seen: 0 });
+    ws.send(chatFrame(roomIds[Math.floor(index / options.clientsPerRoom)], 'en', text));
   });
 
   const measure = (name: 'quiet' | 'flood') =>
@@ -131,7 +111,7 @@ export async function runFlood(server: ServerProcess, options: FloodOptions): Pr
   const attackerStats = await attacker.stop();
 
   await sleep(5000); // deliveries still under way
-  for (const timer of [...senders, ...timers]) clearTimeout(timer);
+  stopSending();
   for (const ws of sockets) ws.close();
 
   const phaseResult = (name: 'quiet' | 'flood', measured: typeof quietPhase): PhaseResult => {

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type WebSocket from 'ws';
 import { envNumber } from './lib/env.js';
-import { guestLogin, joinRoom, mapLimit, openSocket } from './lib/guest.js';
+import { chatFrame, guestLogin, joinRoom, mapLimit, openSocket } from './lib/guest.js';
 import { startServerProcess, type ServerProcess } from './lib/server-process.js';
 
 /*
@@ -68,9 +67,7 @@ async function roomWithHistory(server: ServerProcess, messages: number) {
     for (let i = 0; i < BURST && sent < messages; i++) {
       sent += 1;
       const message = `history ${sent}: a line of chat about as long as people write them`;
-      socket.send(
-        JSON.stringify({ type: 'chat', language: 'en', room: room.roomId, message, clientId: randomUUID() }),
-      );
+      socket.send(chatFrame(room.roomId, 'en', message));
     }
   }
   const deadline = Date.now() + 60_000;

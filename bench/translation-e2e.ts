@@ -1,9 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type WebSocket from 'ws';
-import type { GuestLoginResponse, JoinRoomResponse, ServerFrame } from '@xtalk/protocol';
-import { guestLogin, joinRoom, mapLimit, openSocket } from './lib/guest.js';
+import type { GuestLoginResponse, JoinRoomResponse } from '@xtalk/protocol';
+import { chatFrame, mapLimit, openSocket } from './lib/guest.js';
+import { paceSenders, waitUntil } from './lib/pace.js';
+import { loginGuests, seatInRooms } from './lib/rooms.js';
 import type { ServerProcess } from './lib/server-process.js';
 import { round, summarise, type Summary } from './lib/stats.js';
+import { E2eTimings } from './translation/e2e-timings.js';
 
 /*
  * The translation run against the server child process (LANGUAGES=en,ja, AI_PROVIDER=fake with
@@ -54,14 +56,9 @@ export interface TranslationE2eResult {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const PREFIX = 'tr:';
 
-interface PerClient {
-  /** message id -> when the message frame arrived */
-  messageAt: Map<number, number>;
-  lastChunkAt: Map<number, number>;
-  firstChunkSeen: Set<number>;
-}
+/** Half of a room's clients speak English, half Japanese, alternately. */
+const languageOf = (index: number) => (index % 2 === 0 ? 'en' : 'ja');
 
 export async function runTranslationE2e(
   server: ServerProcess,
@@ -70,138 +67,36 @@ export async function runTranslationE2e(
   const { log } = options;
   const total = options.rooms * options.clientsPerRoom;
   log(`translation run (server process): logging in ${total} guests...`);
-  const logins = await mapLimit(Array.from({ length: total }), options.setupConcurrency, () =>
-    guestLogin(server.baseUrl),
+  const logins = await loginGuests(server.baseUrl, total, options.setupConcurrency);
+  const sessions = await seatInRooms(
+    server.baseUrl,
+    logins,
+    options.clientsPerRoom,
+    options.setupConcurrency,
   );
-  const sessions: JoinRoomResponse[] = [];
-  for (let room = 0; room < options.rooms; room += 1) {
-    const owner = room * options.clientsPerRoom;
-    sessions[owner] = await joinRoom(server.baseUrl, (logins[owner] as GuestLoginResponse).token, null);
-  }
-  await mapLimit(logins, options.setupConcurrency, async (login, index) => {
-    if (sessions[index]) return;
-    const owner = sessions[Math.floor(index / options.clientsPerRoom) * options.clientsPerRoom];
-    sessions[index] = await joinRoom(server.baseUrl, login.token, owner?.roomId ?? null);
-  });
-
-  const words = new Map<number, number>();
-  const sentAt = new Map<string, number>();
-  const toComplete: number[] = [];
-  const overhead: number[] = [];
-  const toFirstChunk: number[] = [];
-  const gapExcess: number[] = [];
-  const messageLatency: number[] = [];
-  const errors: Record<string, number> = {};
-  let measuring = false;
-  let completesReceived = 0;
-  let audioFrames = 0;
-  const measuredIds = new Set<number>();
-  const measuredKeys = new Set<string>();
-
-  const sockets: WebSocket[] = [];
-  const languages = logins.map((_, index) => (index % 2 === 0 ? 'en' : 'ja'));
-  await mapLimit(logins, options.setupConcurrency, async (login, index) => {
-    const state: PerClient = { messageAt: new Map(), lastChunkAt: new Map(), firstChunkSeen: new Set() };
-    const onFrame = (frame: ServerFrame, receivedAt: number) => {
-      if (frame.type === 'message') {
-        if (!frame.message.startsWith(PREFIX)) return;
-        const key = frame.message.split(' ', 1)[0] ?? '';
-        const sent = sentAt.get(key);
-        if (sent === undefined) return;
-        if (measuredKeys.has(key)) measuredIds.add(frame.id);
-        // the fake provider streams `[xx] <text>` one word per chunk
-        words.set(frame.id, `[xx] ${frame.message}`.match(/\S+\s*/gu)?.length ?? 1);
-        state.messageAt.set(frame.id, receivedAt);
-        if (measuredIds.has(frame.id)) messageLatency.push(receivedAt - sent);
-      } else if (frame.type === 'translationChunk') {
-        const messageAt = state.messageAt.get(frame.originalTimestamp);
-        if (messageAt === undefined || !measuredIds.has(frame.originalTimestamp)) return;
-        if (!state.firstChunkSeen.has(frame.originalTimestamp)) {
-          state.firstChunkSeen.add(frame.originalTimestamp);
-          toFirstChunk.push(receivedAt - messageAt);
-        } else {
-          const last = state.lastChunkAt.get(frame.originalTimestamp);
-          if (last !== undefined) gapExcess.push(receivedAt - last - options.chunkDelayMs);
-        }
-        state.lastChunkAt.set(frame.originalTimestamp, receivedAt);
-      } else if (frame.type === 'translationComplete') {
-        const messageAt = state.messageAt.get(frame.originalTimestamp);
-        if (messageAt === undefined || !measuredIds.has(frame.originalTimestamp)) return;
-        completesReceived += 1;
-        const took = receivedAt - messageAt;
-        toComplete.push(took);
-        overhead.push(took - (words.get(frame.originalTimestamp) ?? 0) * options.chunkDelayMs);
-      } else if (frame.type === 'error') {
-        errors[frame.code] = (errors[frame.code] ?? 0) + 1;
-      }
-    };
-    const ws = await openSocket(
-      server.wsBase,
-      login,
-      sessions[index] as JoinRoomResponse,
-      languages[index] ?? 'en',
-      onFrame,
-    );
-    ws.on('message', (_data, isBinary) => {
-      if (isBinary) audioFrames += 1;
-    });
-    sockets[index] = ws;
-  });
+  const timings = new E2eTimings(options.chunkDelayMs);
+  const sockets = await openClients(server, logins, sessions, timings, options.setupConcurrency);
 
   log(
     `translation run (server process): ${options.rooms} rooms x ${options.clientsPerRoom} clients, ` +
       `${options.ratePerRoom} msg/s per room, chunk delay ${options.chunkDelayMs} ms, ${options.seconds}s...`,
   );
-  let sequence = 0;
-  let messages = 0;
-  const timers: NodeJS.Timeout[] = [];
-  const intervalMs = 1000 / options.ratePerRoom;
-  for (let room = 0; room < options.rooms; room += 1) {
-    let turn = 0;
-    const post = () => {
-      // rotate the speaker so no connection comes near its rate limit; alternate en/ja speakers
-      const index = room * options.clientsPerRoom + (turn++ % options.clientsPerRoom);
-      const ws = sockets[index];
-      if (!ws || ws.readyState !== ws.OPEN) return;
-      const key = `${PREFIX}${sequence++}`;
-      sentAt.set(key, performance.now());
-      if (measuring) {
-        messages += 1;
-        measuredKeys.add(key);
-      }
-      ws.send(
-        JSON.stringify({
-          type: 'chat',
-          language: languages[index],
-          room: sessions[index]?.roomId,
-          message: `${key} a short sentence of about ten words for the fake translator`,
-          clientId: randomUUID(),
-        }),
-      );
-    };
-    timers.push(
-      setTimeout(() => {
-        post();
-        timers.push(setInterval(post, intervalMs));
-      }, Math.random() * intervalMs),
-    );
-  }
+  const stop = postInEveryRoom(sockets, sessions, timings, options);
   await sleep(2000); // warm-up
   const cpuStart = server.cpuMs();
   const started = performance.now();
-  measuring = true;
+  timings.measuring = true;
   await sleep(options.seconds * 1000);
-  measuring = false;
-  for (const timer of timers) clearTimeout(timer);
+  timings.measuring = false;
+  stop();
   const serverCpuPercent = ((server.cpuMs() - cpuStart) / (performance.now() - started)) * 100;
-  const completesExpected = messages * options.clientsPerRoom;
-  const deadline = performance.now() + options.drainMs;
-  while (completesReceived < completesExpected && performance.now() < deadline) await sleep(50);
+  const completesExpected = timings.messages * options.clientsPerRoom;
+  await waitUntil(() => timings.completesReceived >= completesExpected, options.drainMs);
   const serverRssAfterKiB = server.rssKiB();
   for (const ws of sockets) ws?.close(1000);
   await sleep(1000);
 
-  const sampleWords = words.values().next().value ?? 0;
+  const chunksPerTranslation = timings.chunksPerTranslation();
   return {
     mode: 'server-process',
     params: {
@@ -214,19 +109,61 @@ export async function runTranslationE2e(
       setupConcurrency: options.setupConcurrency,
     },
     connections: sockets.filter(Boolean).length,
-    messages,
+    messages: timings.messages,
     completesExpected,
-    completesReceived,
-    chunksPerTranslation: sampleWords,
-    nominalProviderMs: sampleWords * options.chunkDelayMs,
-    messageToCompleteMs: summarise(toComplete),
-    overheadMs: summarise(overhead),
-    messageToFirstChunkMs: summarise(toFirstChunk),
-    chunkGapExcessMs: summarise(gapExcess),
-    messageLatencyMs: summarise(messageLatency),
-    audioFrames,
-    errors,
+    completesReceived: timings.completesReceived,
+    chunksPerTranslation,
+    nominalProviderMs: chunksPerTranslation * options.chunkDelayMs,
+    messageToCompleteMs: summarise(timings.toComplete),
+    overheadMs: summarise(timings.overhead),
+    messageToFirstChunkMs: summarise(timings.toFirstChunk),
+    chunkGapExcessMs: summarise(timings.gapExcess),
+    messageLatencyMs: summarise(timings.messageLatency),
+    audioFrames: timings.audioFrames,
+    errors: timings.errors,
     serverCpuPercent: round(serverCpuPercent),
     serverRssAfterKiB,
   };
+}
+
+/** Every guest's socket, in its language, its frames timed; binary frames (audio) are counted. */
+async function openClients(
+  server: ServerProcess,
+  logins: readonly GuestLoginResponse[],
+  sessions: readonly JoinRoomResponse[],
+  timings: E2eTimings,
+  concurrency: number,
+): Promise<WebSocket[]> {
+  const sockets: WebSocket[] = [];
+  await mapLimit(logins, concurrency, async (login, index) => {
+    const ws = await openSocket(
+      server.wsBase,
+      login,
+      sessions[index]!,
+      languageOf(index),
+      timings.receiver(),
+    );
+    ws.on('message', (_data, isBinary) => {
+      if (isBinary) timings.audioFrames += 1;
+    });
+    sockets[index] = ws;
+  });
+  return sockets;
+}
+
+/** Each room posts `ratePerRoom` messages a second; returns the function that stops them. */
+function postInEveryRoom(
+  sockets: readonly WebSocket[],
+  sessions: readonly JoinRoomResponse[],
+  timings: E2eTimings,
+  options: TranslationE2eOptions,
+): () => void {
+  const turns = Array.from({ length: options.rooms }, () => 0);
+  return paceSenders(options.rooms, 1000 / options.ratePerRoom, (room) => {
+    // rotate the speaker so no connection comes near its rate limit; alternate en/ja speakers
+    const index = room * options.clientsPerRoom + (turns[room]!++ % options.clientsPerRoom);
+    const ws = sockets[index];
+    if (!ws || ws.readyState !== ws.OPEN) return;
+    ws.send(chatFrame(sessions[index]?.roomId, languageOf(index), timings.message()));
+  });
 }

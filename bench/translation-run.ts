@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import WebSocket, { WebSocketServer } from 'ws';
-import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
-import type { AiProvider, Logger, TranslateRequest } from '../apps/server/src/ai/provider.js';
+import type { MessageFrame } from '@xtalk/protocol';
+import type { Logger } from '../apps/server/src/ai/provider.js';
 import { createMemoryBus } from '../apps/server/src/bus/bus.js';
-import { createRoomHub, type HubMember } from '../apps/server/src/realtime/room-hub.js';
+import { createRoomHub } from '../apps/server/src/realtime/room-hub.js';
 import { createTranslationService, type PipelineEvent } from '../apps/server/src/translation/index.js';
 import {
   FakeProvider,
@@ -12,8 +10,11 @@ import {
   runPipelineBench,
   type PipelineBenchResult,
 } from '../apps/server/src/translation/testing/index.js';
-import { mapLimit } from './lib/guest.js';
+import { paceSenders, waitUntil } from './lib/pace.js';
 import { summarise, type Summary } from './lib/stats.js';
+import { listenAsHubMembers } from './translation/hub-sockets.js';
+import { connectClients, PipelineTimings } from './translation/pipeline-clients.js';
+import { TimedProvider } from './translation/timed-provider.js';
 
 /*
  * The translation run, IN-PROCESS, for what cannot be seen from outside the server process: when the
@@ -80,44 +81,8 @@ const silentLogger = {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Delegates to the fake provider and records when each translation chunk was handed to the service. */
-class TimedProvider implements AiProvider {
-  readonly name = 'fake' as const;
-  /** `${text}\u0000${target}` -> emit time of each chunk, in order. */
-  readonly chunkTimes = new Map<string, number[]>();
-  /** `${text}\u0000${target}` -> provider time (first request -> last chunk). */
-  readonly providerTimes = new Map<string, number>();
-
-  constructor(private readonly inner: FakeProvider) {}
-
-  supports: AiProvider['supports'] = (task, language) => (this.inner as AiProvider).supports(task, language);
-  note: AiProvider['note'] = (request) => this.inner.note(request);
-  summarize: AiProvider['summarize'] = (request) => this.inner.summarize(request);
-  synthesize: AiProvider['synthesize'] = (request) => this.inner.synthesize(request);
-  transcribe: AiProvider['transcribe'] = (audio, options) => this.inner.transcribe(audio, options);
-
-  async *translate(request: TranslateRequest): AsyncIterable<string> {
-    const key = `${request.text}\u0000${request.targetLanguage}`;
-    const times: number[] = [];
-    this.chunkTimes.set(key, times);
-    const start = performance.now();
-    for await (const piece of this.inner.translate(request)) {
-      times.push(performance.now());
-      yield piece;
-    }
-    this.providerTimes.set(key, performance.now() - start);
-  }
-}
-
-interface SentMessage {
-  roomId: string;
-  text: string;
-  language: string;
-  broadcastAt: number;
-}
-
-export async function runTranslation(options: TranslationRunOptions): Promise<TranslationRunResult> {
-  const { log, languages } = options;
+/** The server's translation path from its own modules, the fake engine timed and the rest in memory. */
+function buildPipeline(options: TranslationRunOptions) {
   const inner = new FakeProvider({ chunkDelayMs: options.chunkDelayMs, chunks: options.chunks });
   const provider = new TimedProvider(inner);
   const bus = createMemoryBus();
@@ -125,7 +90,7 @@ export async function runTranslation(options: TranslationRunOptions): Promise<Tr
   const store = new MemoryTranslationStore();
   const events: PipelineEvent[] = [];
   const service = createTranslationService({
-    config: { LANGUAGES: languages },
+    config: { LANGUAGES: options.languages },
     provider,
     output: hub,
     store,
@@ -134,154 +99,48 @@ export async function runTranslation(options: TranslationRunOptions): Promise<Tr
     options: { speech: options.speech, notes: options.notes },
     onEvent: (event) => events.push(event),
   });
+  return { provider, bus, hub, store, events, service };
+}
 
-  // ------------------------------------------------------------ sockets: server side = hub members
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
-  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
-  const port = (wss.address() as AddressInfo).port;
-  wss.on('connection', (ws, request) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const member: HubMember = {
-      roomId: url.searchParams.get('room') ?? '',
-      username: () => url.searchParams.get('user') ?? '',
-      language: () => url.searchParams.get('lang') ?? 'en',
-      deliverText: (json) => ws.send(json, { binary: false }),
-      deliverAudio: (wav) => ws.send(wav, { binary: true }),
-      deliverSpeech: (json, ogg) => {
-        ws.send(json, { binary: false });
-        ws.send(ogg, { binary: true });
-      },
-    };
-    void hub.attach(member).then(() => ws.send('attached'));
-    ws.on('close', () => void hub.detach(member));
-  });
+type Pipeline = ReturnType<typeof buildPipeline>;
 
-  // ------------------------------------------------------------ clients
-  const sent = new Map<number, SentMessage>();
-  const messageFanOut: number[] = [];
-  const chunkFanOut: number[] = [];
-  const toComplete: number[] = [];
-  const overheadNominal: number[] = [];
-  const overheadMeasured: number[] = [];
+/** Messages posted so far, and the last id given: ids count up from the run's start time. */
+interface Posted {
+  messages: number;
+  lastId: number;
+}
+
+export async function runTranslation(options: TranslationRunOptions): Promise<TranslationRunResult> {
+  const { log, languages } = options;
+  const pipeline = buildPipeline(options);
+  const { provider, events, service } = pipeline;
+  const sockets = await listenAsHubMembers(pipeline.hub);
   const nominal = options.chunks * options.chunkDelayMs;
-  let chunkFrames = 0;
-  let audioFrames = 0;
-  let audioBytes = 0;
-  const pendingComplete: Array<{ id: number; target: string; receivedAt: number }> = [];
+  const timings = new PipelineTimings(provider, nominal);
+  const clients = await connectClients(sockets.port, timings, options);
 
-  const clients: WebSocket[] = [];
-  const specs = Array.from({ length: options.rooms * options.clientsPerRoom }, (_, index) => ({
-    index,
-    room: `ROOM${Math.floor(index / options.clientsPerRoom)}`,
-    language: languages[index % languages.length] ?? 'en',
-  }));
-  await mapLimit(specs, 32, async (spec) => {
-    const ws = new WebSocket(
-      `ws://127.0.0.1:${port}/?room=${spec.room}&user=u${spec.index}&lang=${spec.language}`,
-      { perMessageDeflate: false },
-    );
-    const chunkIndex = new Map<string, number>();
-    await new Promise<void>((resolve, reject) => {
-      ws.once('error', reject);
-      ws.on('message', (data, isBinary) => {
-        const receivedAt = performance.now();
-        if (isBinary) {
-          audioFrames += 1;
-          audioBytes += (data as Buffer).length;
-          return;
-        }
-        const text = data.toString();
-        if (text === 'attached') return resolve();
-        const frame = JSON.parse(text) as ServerFrame;
-        const message = 'originalTimestamp' in frame ? sent.get(frame.originalTimestamp) : undefined;
-        if (frame.type === 'message') {
-          const own = sent.get(frame.id);
-          if (own) messageFanOut.push(receivedAt - own.broadcastAt);
-        } else if (frame.type === 'translationChunk' && message) {
-          chunkFrames += 1;
-          const key = `${frame.originalTimestamp}:${frame.targetLanguage}`;
-          const index = chunkIndex.get(key) ?? 0;
-          chunkIndex.set(key, index + 1);
-          const emitted = provider.chunkTimes.get(`${message.text}\u0000${frame.targetLanguage}`)?.[index];
-          if (emitted !== undefined) chunkFanOut.push(receivedAt - emitted);
-        } else if (frame.type === 'translationComplete' && message) {
-          const total = receivedAt - message.broadcastAt;
-          toComplete.push(total);
-          overheadNominal.push(total - nominal);
-          pendingComplete.push({ id: frame.originalTimestamp, target: frame.targetLanguage, receivedAt });
-        }
-      });
-    });
-    clients.push(ws);
-  });
-
-  // ------------------------------------------------------------ messages
   log(
     `translation run (in-process): ${options.rooms} rooms x ${options.clientsPerRoom} clients, ` +
       `${options.ratePerRoom} msg/s per room, ${options.chunks} chunks x ${options.chunkDelayMs} ms, ` +
       `${options.seconds}s...`,
   );
-  let nextId = Date.now();
-  let messages = 0;
-  const intervalMs = 1000 / options.ratePerRoom;
-  const timers: NodeJS.Timeout[] = [];
-  const post = async (room: number) => {
-    const roomId = `ROOM${room}`;
-    const language = languages[messages % languages.length] ?? 'en';
-    const id = (nextId += 1);
-    messages += 1;
-    const frame: MessageFrame = {
-      type: 'message',
-      id,
-      username: `u${room * options.clientsPerRoom}`,
-      message: `translation bench message ${id} in room ${room}, a sentence of a few words`,
-      language,
-      timestamp: id,
-      translations: {},
-      isTutorial: false,
-    };
-    store.add(roomId, frame);
-    const broadcastAt = performance.now();
-    sent.set(id, { roomId, text: frame.message, language, broadcastAt });
-    // what chat-service does once the message is stored: broadcast, then hand it to translation
-    await hub.broadcast(roomId, frame);
-    service.onMessage(roomId, frame, { userId: frame.username });
-  };
-  for (let room = 0; room < options.rooms; room += 1) {
-    timers.push(
-      setTimeout(() => {
-        void post(room);
-        timers.push(setInterval(() => void post(room), intervalMs));
-      }, Math.random() * intervalMs),
-    );
-  }
+  const posted: Posted = { messages: 0, lastId: Date.now() };
+  const stop = paceSenders(options.rooms, 1000 / options.ratePerRoom, (room) => {
+    void post(pipeline, timings, posted, room, options);
+  });
   await sleep(options.seconds * 1000);
-  for (const timer of timers) clearTimeout(timer);
+  stop();
 
-  const translationsExpected = messages * (languages.length - 1);
+  const translationsExpected = posted.messages * (languages.length - 1);
   const finished = () => events.filter((e) => e.kind === 'complete' || e.kind === 'failed').length;
-  const deadline = performance.now() + options.drainMs;
-  while (finished() < translationsExpected && performance.now() < deadline) await sleep(20);
+  await waitUntil(() => finished() >= translationsExpected, options.drainMs, 20);
   await sleep(200); // last frames on the wire
   await service.close();
   for (const ws of clients) ws.close();
-  await new Promise<void>((resolve) => wss.close(() => resolve()));
-  await bus.close();
-
-  for (const { id, target, receivedAt } of pendingComplete) {
-    const message = sent.get(id);
-    const spent = message && provider.providerTimes.get(`${message.text}\u0000${target}`);
-    if (message && spent !== undefined) overheadMeasured.push(receivedAt - message.broadcastAt - spent);
-  }
-  const receivedAt = new Map<number, number>();
-  const queue: number[] = [];
-  for (const event of events) {
-    if (event.kind === 'received') receivedAt.set(event.messageId, event.at);
-    if (event.kind === 'started') {
-      const at = receivedAt.get(event.messageId);
-      if (at !== undefined) queue.push(event.at - at);
-    }
-  }
+  await sockets.close();
+  await pipeline.bus.close();
+  const overheadMeasured = timings.overheadVsMeasured();
+  const queue = slotWaits(events);
 
   log('translation run: service-only pipeline bench (apps/server/src/translation/bench.ts)...');
   const serviceOnly = await runPipelineBench({
@@ -310,21 +169,64 @@ export async function runTranslation(options: TranslationRunOptions): Promise<Tr
       drainMs: options.drainMs,
     },
     connections: clients.length,
-    messages,
+    messages: posted.messages,
     translationsCompleted: events.filter((e) => e.kind === 'complete').length,
     translationsExpected,
     failedOrDropped: events.filter((e) => e.kind === 'failed' || e.kind === 'dropped').length,
     nominalProviderMs: nominal,
     providerMs: summarise([...provider.providerTimes.values()]),
-    broadcastToCompleteMs: summarise(toComplete),
-    overheadVsNominalMs: summarise(overheadNominal),
+    broadcastToCompleteMs: summarise(timings.toComplete),
+    overheadVsNominalMs: summarise(timings.overheadNominal),
     overheadVsMeasuredMs: summarise(overheadMeasured),
     queueMs: summarise(queue),
-    chunkFanOutMs: summarise(chunkFanOut),
-    messageFanOutMs: summarise(messageFanOut),
-    chunkFrames,
-    audioFrames,
-    audioBytes,
+    chunkFanOutMs: summarise(timings.chunkFanOut),
+    messageFanOutMs: summarise(timings.messageFanOut),
+    chunkFrames: timings.chunkFrames,
+    audioFrames: timings.audioFrames,
+    audioBytes: timings.audioBytes,
     serviceOnly,
   };
+}
+
+/** One message into `room`, as chat-service does once it is stored: broadcast, then handed to translation. */
+async function post(
+  pipeline: Pipeline,
+  timings: PipelineTimings,
+  posted: Posted,
+  room: number,
+  options: TranslationRunOptions,
+): Promise<void> {
+  const roomId = `ROOM${room}`;
+  const language = options.languages[posted.messages % options.languages.length] ?? 'en';
+  const id = (posted.lastId += 1);
+  posted.messages += 1;
+  const frame: MessageFrame = {
+    type: 'message',
+    id,
+    username: `u${room * options.clientsPerRoom}`,
+    message: `translation bench message ${id} in room ${room}, a sentence of a few words`,
+    language,
+    timestamp: id,
+    translations: {},
+    isTutorial: false,
+  };
+  pipeline.store.add(roomId, frame);
+  const broadcastAt = performance.now();
+  timings.sent.set(id, { roomId, text: frame.message, language, broadcastAt });
+  await pipeline.hub.broadcast(roomId, frame);
+  pipeline.service.onMessage(roomId, frame, { userId: frame.username });
+}
+
+/** How long each message waited for a concurrency slot: the service's `received` -> `started`. */
+function slotWaits(events: readonly PipelineEvent[]): number[] {
+  const receivedAt = new Map<number, number>();
+  const queue: number[] = [];
+  for (const event of events) {
+    if (event.kind === 'received') receivedAt.set(event.messageId, event.at);
+    if (event.kind === 'started') {
+      const at = receivedAt.get(event.messageId);
+      if (at !== undefined) queue.push(event.at - at);
+    }
+  }
+  return queue;
 }

@@ -4,4 +4,3 @@ export interface SizeException {
   reason: string;
 }
 export declare const sizeExceptions: SizeException[];
-export declare const undecomposedSizeExceptions: SizeException[];

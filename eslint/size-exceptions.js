@@ -9,25 +9,3 @@ export const sizeExceptions = [
     reason: 'forward-only history: each migration is written once and never edited or moved',
   },
 ];
-
-/**
- * TEMPORARY: not decomposed yet. Listed so lint passes
- * meanwhile; each entry goes when its file is split by meaning, and nothing new is added here.
- */
-export const undecomposedSizeExceptions = [
-  {
-    files: [
-      'apps/web/src/features/chat/components/message-item.tsx',
-      'apps/web/src/features/chat/utils/messages-reducer.ts',
-      'apps/web/src/lib/socket-client.ts',
-      'apps/web/src/app/routes/translate-page.tsx',
-      'apps/web/src/features/room/hooks/use-room-connection.ts',
-      'apps/web/src/features/voice/utils/recorder-machine.ts',
-      'bench/chat-load.ts',
-      'bench/report.ts',
-      'bench/translation-e2e.ts',
-      'bench/translation-run.ts',
-    ],
-    reason: 'not decomposed yet: each is to be split by meaning, then leaves this list',
-  },
-];

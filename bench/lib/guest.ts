@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import WebSocket from 'ws';
@@ -111,6 +112,11 @@ export function openSocket(
       reject(error);
     });
   });
+}
+
+/** A chat frame as the web client sends it, each with a fresh clientId. */
+export function chatFrame(room: string | undefined, language: string, message: string): string {
+  return JSON.stringify({ type: 'chat', language, room, message, clientId: randomUUID() });
 }
 
 /** Runs `task` over `items` with at most `limit` at once; collects results in order. */

@@ -200,3 +200,16 @@ export async function startServerProcess(options: {
   }
   return handle;
 }
+
+/** Waits until the server has used under 4 % of a core over two 250 ms polls in a row (max 60 s). */
+export async function quiet(server: Pick<ServerProcess, 'cpuMs'>): Promise<void> {
+  let last = server.cpuMs();
+  let calm = 0;
+  const deadline = Date.now() + 60_000;
+  while (calm < 2 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = server.cpuMs();
+    calm = now - last <= 10 ? calm + 1 : 0;
+    last = now;
+  }
+}

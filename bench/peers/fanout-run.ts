@@ -1,9 +1,9 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServerProcess, type ServerProcess } from '../lib/server-process.js';
+import { quiet, startServerProcess, type ServerProcess } from '../lib/server-process.js';
 import { median, round } from '../lib/stats.js';
-import type { GeneratorReply, GeneratorRequest, LoadResult, PeerKind } from './generator-protocol.js';
+import { loadAtEachRate, startGenerator, type LoadGenerator, type RateLoad } from './generator-client.js';
+import type { PeerKind } from './generator-protocol.js';
 
 /*
  * The fan-out comparison: XTalk beside a bare `ws` broadcast server and a Socket.IO rooms server, each a
@@ -49,15 +49,8 @@ export interface FanoutRun {
   /** (RSS after GC with the sockets open − RSS after GC before) / sockets. */
   idleKiBPerConnection: number;
   idleHeapKiBPerConnection: number;
-  loads: Array<
-    LoadResult & {
-      rate: number;
-      serverCpuMs: number;
-      /** The part of serverCpuMs spent on the main thread (the rest: other threads of the process). */
-      serverMainThreadCpuMs: number;
-      cpuSecondsPerMillion: number;
-    }
-  >;
+  /** serverMainThreadCpuMs: the part of serverCpuMs spent on the main thread (the rest: other threads). */
+  loads: Array<RateLoad<'serverMainThreadCpuMs'>>;
   unexpectedCloses: number;
   loadAverage: number[];
 }
@@ -70,55 +63,13 @@ function entryOf(kind: PeerKind): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until the server has used under 4 % of a core over two 250 ms polls in a row (max 60 s). */
-export async function quiet(server: Pick<ServerProcess, 'cpuMs'>): Promise<void> {
-  let last = server.cpuMs();
-  let calm = 0;
-  const deadline = Date.now() + 60_000;
-  while (calm < 2 && Date.now() < deadline) {
-    await sleep(250);
-    const now = server.cpuMs();
-    calm = now - last <= 10 ? calm + 1 : 0;
-    last = now;
-  }
-}
-
-export function startGenerator() {
-  const child: ChildProcess = fork(join(here, 'load-generator.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const listeners = new Set<(reply: GeneratorReply) => void>();
-  child.on('message', (reply: GeneratorReply) => {
-    for (const listener of listeners) listener(reply);
-  });
-  function ask<C extends GeneratorReply['cmd']>(
-    request: GeneratorRequest,
-    answer: C,
-    onReply?: (reply: GeneratorReply) => void,
-  ): Promise<Extract<GeneratorReply, { cmd: C }>> {
-    return new Promise((resolve, reject) => {
-      const listener = (reply: GeneratorReply) => {
-        onReply?.(reply);
-        if (reply.cmd === 'failed') reject(new Error(`load generator: ${reply.error}`));
-        else if (reply.cmd === answer) resolve(reply as Extract<GeneratorReply, { cmd: C }>);
-        else return;
-        listeners.delete(listener);
-      };
-      listeners.add(listener);
-      child.send(request);
-    });
-  }
-  return { ask, stop: () => child.kill() };
-}
-
 /**
  * Opens every room's members a quarter at a time (in join order), waiting for the server to be quiet
  * after each (READY sent, JOIN announced), and measures the server CPU of each quarter.
  */
 async function openByQuarters(
   server: ServerProcess,
-  generator: ReturnType<typeof startGenerator>,
+  generator: LoadGenerator,
   concurrency: number,
 ): Promise<{ cpuMs: number[]; mainThreadCpuMs: number; ms: number; unexpectedCloses: number }> {
   const cpuMs: number[] = [];
@@ -138,7 +89,7 @@ async function openByQuarters(
 
 async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettings): Promise<FanoutRun> {
   const { loadavg } = await import('node:os');
-  const loadAverage = [loadavg()[0] ?? 0];
+  const loadAverageAtStart = loadavg()[0] ?? 0;
   const server = await startServerProcess({
     entry: entryOf(kind),
     nodeArgs: [
@@ -175,40 +126,11 @@ async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettin
     const opened = await openByQuarters(server, generator, settings.concurrency);
     const connectCpuMs = opened.cpuMs.reduce((sum, each) => sum + each, 0);
     const after = await server.memoryAfterGc();
-    const loads: FanoutRun['loads'] = [];
-    let unexpectedCloses = opened.unexpectedCloses;
-    for (const rate of settings.rates) {
-      let cpuAtMeasure = server.cpuMs();
-      let mainCpuAtMeasure = server.mainThreadCpuMs();
-      const loaded = await generator.ask(
-        {
-          cmd: 'load',
-          rate,
-          seconds: settings.seconds,
-          warmupSeconds: settings.warmupSeconds,
-          drainMs: 10_000,
-          senders: settings.senders,
-        },
-        'loaded',
-        (reply) => {
-          if (reply.cmd !== 'measuring') return;
-          cpuAtMeasure = server.cpuMs();
-          mainCpuAtMeasure = server.mainThreadCpuMs();
-        },
-      );
-      const serverCpuMs = server.cpuMs() - cpuAtMeasure;
-      const serverMainThreadCpuMs = server.mainThreadCpuMs() - mainCpuAtMeasure;
-      const deliveries = Math.max(1, loaded.result.deliveries);
-      loads.push({
-        ...loaded.result,
-        rate,
-        serverCpuMs,
-        serverMainThreadCpuMs,
-        cpuSecondsPerMillion: (serverCpuMs / deliveries) * 1000,
-      });
-      unexpectedCloses = loaded.unexpectedCloses;
-      loadAverage.push(loadavg()[0] ?? 0);
-    }
+    const loaded = await loadAtEachRate(
+      generator,
+      { serverCpuMs: () => server.cpuMs(), serverMainThreadCpuMs: () => server.mainThreadCpuMs() },
+      settings,
+    );
     await generator.ask({ cmd: 'close' }, 'closed');
     return {
       kind,
@@ -221,9 +143,9 @@ async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettin
       idleKiBPerConnection: (after.rss - before.rss) / 1024 / settings.sockets,
       idleHeapKiBPerConnection:
         (after.heapUsed + after.external - before.heapUsed - before.external) / 1024 / settings.sockets,
-      loads,
-      unexpectedCloses,
-      loadAverage: loadAverage.map((value) => round(value, 2)),
+      loads: loaded.loads,
+      unexpectedCloses: loaded.unexpectedCloses ?? opened.unexpectedCloses,
+      loadAverage: [round(loadAverageAtStart, 2), ...loaded.loadAverage],
     };
   } finally {
     generator.stop();

@@ -15,20 +15,15 @@ import type {
   SocketClientOptions,
   WebSocketLike,
 } from './socket-client-types';
+import { CLOSED_ABNORMALLY, afterClose } from './socket-close';
+import { SocketEmitter } from './socket-emitter';
 import { SocketLiveness } from './socket-liveness';
-import {
-  ANSWER_TIMEOUT_MS,
-  INITIAL_BACKOFF_MS,
-  HELLO_FALLBACK_MS,
-  MAX_BACKOFF_MS,
-  GIVE_UP_AFTER_MS,
-  SESSION_TIMEOUT_MS,
-  backoffDelay,
-  browserTimers,
-  type Timers,
-} from './socket-timing';
+import { RetrySchedule } from './socket-retry';
+import { withDefaults, type ClientOptions } from './socket-client-options';
+import { HELLO_FALLBACK_MS, SESSION_TIMEOUT_MS, withTimeout } from './socket-timing';
 
 export type * from './socket-client-types';
+export { CLOSED_ABNORMALLY };
 
 /*
  * The room connection as a small state machine (spec section 4):
@@ -38,46 +33,25 @@ export type * from './socket-client-types';
  * online again or the tab comes back, each retry with a fresh session, so a server restart heals within
  * a second of the server answering, without a herd. The hello carries the protocol version and, on a
  * reconnect to the same room, where the client left off ({epoch, offset}): the server then sends
- * exactly what was missed and the message list is kept. A close with 1012 (the node drains for a restart)
- * is a handover: a new session at once, to whichever node answers, resumed by offset, with nothing shown.
- * A close with 4400 naming only older versions is a node of a rolling deploy: the client speaks the newest
- * of those and connects again (docs/decisions/0146). Any other 4400 means this page is older than the
- * server: no retry, the user is asked to reload. The WebSocket constructor, timers, the
- * random source and the browser's events are injected so this runs in Node tests.
+ * exactly what was missed and the message list is kept. What each close code leads to is in
+ * socket-close.ts, the backoff in socket-retry.ts. A close with 4400 naming only older versions is a node
+ * of a rolling deploy: the client speaks the newest of those and connects again (docs/decisions/0146).
+ * The WebSocket constructor, timers, the random source and the browser's events are injected so this
+ * runs in Node tests.
  *
  * A socket can also die without a close; `SocketLiveness` (socket-liveness.ts, docs/decisions/0139)
  * finds it and has it given up here, and the outbox resends by client id, so nothing doubles.
  */
 
-/** The code a browser reports for a connection that ended without a close frame (RFC 6455 7.1.5). */
-export const CLOSED_ABNORMALLY = 1006;
-
-function defaultIsFatal(error: unknown): boolean {
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === 'number' && status < 500;
-}
-
-type Listeners = { [K in keyof SocketClientEvents]: Set<SocketClientEvents[K]> };
-
 export class SocketClient {
-  private readonly options: Required<Omit<SocketClientOptions, 'timers'>> & { timers: Timers };
-  private readonly listeners: Listeners = {
-    state: new Set(),
-    session: new Set(),
-    sessionError: new Set(),
-    frame: new Set(),
-    binary: new Set(),
-    close: new Set(),
-  };
+  private readonly options: ClientOptions;
+  private readonly emitter = new SocketEmitter();
   private socket: WebSocketLike | undefined;
   /** Loaded with the first session (loadRoomSchemas); no socket opens before it is here. */
   private frameSchema: typeof serverFrameSchema | undefined;
-  private retryTimer: unknown;
+  private readonly retry: RetrySchedule;
   /** Whether the socket is alive: given up when the browser goes offline or it stays silent. */
   private readonly liveness: SocketLiveness;
-  private retries = 0;
-  /** When the client last began to reconnect: past GIVE_UP_AFTER_MS it gives up. */
-  private reconnectingSince = 0;
   /** Bumped on every join/leave so late callbacks of an abandoned attempt are ignored. */
   private generation = 0;
   private currentState: ConnectionState = 'idle';
@@ -92,18 +66,8 @@ export class SocketClient {
   /** Counts READYs: a streamed voice clip belongs to the connection it started on. */
   readyCount = 0;
   constructor(options: SocketClientOptions) {
-    this.options = {
-      isFatal: defaultIsFatal,
-      initialBackoffMs: INITIAL_BACKOFF_MS,
-      maxBackoffMs: MAX_BACKOFF_MS,
-      giveUpAfterMs: GIVE_UP_AFTER_MS,
-      now: Date.now,
-      random: Math.random,
-      answerTimeoutMs: ANSWER_TIMEOUT_MS,
-      events: typeof window === 'undefined' ? undefined : window,
-      timers: browserTimers,
-      ...options,
-    } as SocketClient['options'];
+    this.options = withDefaults(options);
+    this.retry = new RetrySchedule(this.options);
     this.liveness = new SocketLiveness(
       {
         isReady: () => this.currentState === 'ready',
@@ -119,9 +83,8 @@ export class SocketClient {
 
   /** The network or the tab is back: try now instead of waiting for the backoff. */
   private retryNow(): void {
-    if (this.currentState !== 'reconnecting' || this.retryTimer === undefined) return;
-    this.options.timers.clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
+    if (this.currentState !== 'reconnecting' || !this.retry.waiting) return;
+    this.retry.cancel();
     void this.attempt();
   }
 
@@ -147,22 +110,14 @@ export class SocketClient {
   }
 
   on<K extends keyof SocketClientEvents>(event: K, listener: SocketClientEvents[K]): () => void {
-    this.listeners[event].add(listener);
-    return () => this.listeners[event].delete(listener);
-  }
-
-  private emit<K extends keyof SocketClientEvents>(
-    event: K,
-    ...args: Parameters<SocketClientEvents[K]>
-  ): void {
-    for (const listener of this.listeners[event]) (listener as (...a: typeof args) => void)(...args);
+    return this.emitter.on(event, listener);
   }
 
   private setState(next: ConnectionState): void {
     if (next === this.currentState) return;
-    if (next === 'reconnecting') this.reconnectingSince = this.options.now();
+    if (next === 'reconnecting') this.retry.started();
     this.currentState = next;
-    this.emit('state', next);
+    this.emitter.emit('state', next);
   }
 
   /** Join a room (null = create one) with a fresh session; any current socket is closed first. */
@@ -172,7 +127,7 @@ export class SocketClient {
     this.targetRoom = roomId;
     this.session = undefined;
     this.position = undefined;
-    this.retries = 0;
+    this.retry.startOver();
     this.setState('connecting');
     void this.attempt();
   }
@@ -181,7 +136,7 @@ export class SocketClient {
   reconnectNow(): void {
     this.dropSocket();
     this.liveness.watch(true);
-    this.retries = 0;
+    this.retry.startOver();
     this.targetRoom = this.roomId;
     this.setState('reconnecting');
     void this.attempt();
@@ -215,8 +170,7 @@ export class SocketClient {
 
   private dropSocket(reason = 'leave'): void {
     this.generation++;
-    if (this.retryTimer !== undefined) this.options.timers.clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
+    this.retry.cancel();
     this.liveness.reset();
     const socket = this.socket;
     this.socket = undefined;
@@ -238,41 +192,19 @@ export class SocketClient {
   private lost(retryAtOnce: boolean): void {
     if (!this.socket) return;
     this.dropSocket('connection lost');
-    this.emit('close', CLOSED_ABNORMALLY, false);
+    this.emitter.emit('close', CLOSED_ABNORMALLY, false);
     this.setState('reconnecting');
     if (retryAtOnce) void this.attempt();
     else this.scheduleRetry();
   }
 
+  /** Tries again after the backoff, or gives up (`disconnected`) once it has retried long enough. */
   private scheduleRetry(): void {
-    if (this.options.now() - this.reconnectingSince >= this.options.giveUpAfterMs) {
-      this.setState('disconnected');
-      return;
-    }
-    const delay = backoffDelay(
-      this.retries,
-      this.options.initialBackoffMs,
-      this.options.maxBackoffMs,
-      this.options.random,
-    );
-    this.retries++;
     const generation = this.generation;
-    this.retryTimer = this.options.timers.setTimeout(() => {
-      this.retryTimer = undefined;
+    const scheduled = this.retry.schedule(() => {
       if (generation === this.generation) void this.attempt();
-    }, delay);
-  }
-
-  /** Runs `request` with a signal that aborts it after SESSION_TIMEOUT_MS. */
-  private async withTimeout<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const controller = new AbortController();
-    const { timers } = this.options;
-    const timer = timers.setTimeout(() => controller.abort(), SESSION_TIMEOUT_MS);
-    try {
-      return await request(controller.signal);
-    } finally {
-      timers.clearTimeout(timer);
-    }
+    });
+    if (!scheduled) this.setState('disconnected');
   }
 
   private async attempt(): Promise<void> {
@@ -281,12 +213,14 @@ export class SocketClient {
     try {
       // the frame schema loads (decision 0084) while the session is asked for; a socket opens only with it
       const schemas = loadRoomSchemas();
-      info = await this.withTimeout((signal) => this.options.openSession(this.targetRoom, signal));
+      info = await withTimeout(this.options.timers, SESSION_TIMEOUT_MS, (signal) =>
+        this.options.openSession(this.targetRoom, signal),
+      );
       this.frameSchema = (await schemas).serverFrameSchema;
     } catch (error) {
       if (generation !== this.generation) return;
       const fatal = this.options.isFatal(error);
-      this.emit('sessionError', error, fatal);
+      this.emitter.emit('sessionError', error, fatal);
       if (fatal) {
         this.setState('idle');
         return;
@@ -299,7 +233,7 @@ export class SocketClient {
     this.session = info;
     this.targetRoom = info.roomId;
     if (this.position && this.position.roomId !== info.roomId) this.position = undefined;
-    this.emit('session', info, this.position !== undefined);
+    this.emitter.emit('session', info, this.position !== undefined);
     this.open(info, generation);
   }
 
@@ -317,7 +251,7 @@ export class SocketClient {
 
     socket.onopen = () => {
       if (stale()) return;
-      this.retries = 0;
+      this.retry.startOver();
       this.setState('connected');
       this.liveness.answerOwed();
       if (!inUrl) return socket.send(hello);
@@ -342,21 +276,11 @@ export class SocketClient {
       this.liveness.reset();
       const refused = event.code === CloseCode.UnsupportedVersion;
       if (refused && this.spoken.fallBack(event.reason ?? '')) return this.handOver();
-      this.emit('close', event.code, false);
-      if (event.code === CloseCode.ServiceRestart) return this.handOver();
-      if (
-        event.code === CloseCode.Normal ||
-        event.code === CloseCode.TokenExpired ||
-        event.code === CloseCode.UnsupportedVersion
-      ) {
-        this.setState('idle');
-      } else if (event.code === CloseCode.SessionEnded) {
-        // Another tab took the session over: retrying by itself would make the tabs fight; wait for a tap.
-        this.setState('disconnected');
-      } else {
-        this.setState('reconnecting');
-        this.scheduleRetry();
-      }
+      this.emitter.emit('close', event.code, false);
+      const next = afterClose(event.code);
+      if (next === 'handover') return this.handOver();
+      this.setState(next);
+      if (next === 'reconnecting') this.scheduleRetry();
     };
   }
 
@@ -377,8 +301,8 @@ export class SocketClient {
   private receive(data: unknown): void {
     if (typeof data !== 'string') {
       const binary = binaryOf(data);
-      if (binary instanceof ArrayBuffer) this.emit('binary', binary);
-      else void binary?.then((buffer) => this.emit('binary', buffer));
+      if (binary instanceof ArrayBuffer) this.emitter.emit('binary', binary);
+      else void binary?.then((buffer) => this.emitter.emit('binary', buffer));
       return;
     }
     const frame = parseServerFrame(data, this.frameSchema);
@@ -395,6 +319,6 @@ export class SocketClient {
       this.liveness.ready();
       this.setState('ready');
     }
-    this.emit('frame', frame);
+    this.emitter.emit('frame', frame);
   }
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CloseCode, PROTOCOL_VERSION, type ServerFrame } from '@xtalk/protocol';
-import { FakeSocket, flush, last, setup, withFakeSockets } from '../test/fake-room-socket';
+import {
+  FakeSocket,
+  flush,
+  helloOf,
+  last,
+  message,
+  ready,
+  setup,
+  withFakeSockets,
+} from '../test/fake-room-socket';
 
 /*
  * Handovers (docs/decisions/0144, 0146): a node draining for a restart closes with 1012, and a node of an
@@ -9,44 +18,14 @@ import { FakeSocket, flush, last, setup, withFakeSockets } from '../test/fake-ro
  */
 withFakeSockets();
 
-const helloOf = (socket: FakeSocket) =>
-  (
-    socket.sent.map((data) => JSON.parse(data)) as {
-      type: string;
-      protocolVersion?: number;
-      resume?: unknown;
-    }[]
-  ).find((frame) => frame.type === 'setUsername');
-
-function ready(socket: FakeSocket, protocolVersion: number) {
-  socket.receive({
-    type: 'system',
-    message: 'READY',
-    timestamp: 1,
-    roomId: 'ABC2345',
-    epoch: 'e1',
-    protocolVersion,
-  });
-}
-
 describe('SocketClient handovers', () => {
   it('reconnects at once on 1012 without passing through reconnecting, resuming where it left off', async () => {
     const { client, sessions, states } = setup();
     client.join('ABC2345');
     await flush();
     last().open();
-    ready(last(), PROTOCOL_VERSION);
-    last().receive({
-      type: 'message',
-      id: 7,
-      username: 'g_you',
-      message: 'hi',
-      language: 'en',
-      timestamp: 7,
-      translations: {},
-      isTutorial: false,
-      offset: 7,
-    });
+    last().receive(ready(0));
+    last().receive(message(7));
     last().drop(CloseCode.ServiceRestart, 'Server is restarting; reconnect.');
     expect(client.state).toBe('handover');
     await flush();
@@ -55,7 +34,7 @@ describe('SocketClient handovers', () => {
     expect(FakeSocket.all).toHaveLength(2);
     last().open();
     expect(helloOf(last())).toMatchObject({ resume: { epoch: 'e1', offset: 7 } });
-    ready(last(), PROTOCOL_VERSION);
+    last().receive(ready(0));
     expect(states).toEqual(['connecting', 'connected', 'ready', 'handover', 'connected', 'ready']);
   });
 
@@ -89,7 +68,7 @@ describe('SocketClient handovers', () => {
     await flush();
     last().open();
     expect(helloOf(last())?.protocolVersion).toBe(5);
-    ready(last(), 5);
+    last().receive(ready(0, 5));
     expect(client.state).toBe('ready');
     // nothing reached the page: no error frame, no close (which would ask the person to reload)
     expect(frames.map((frame) => frame.type)).toEqual(['system']);
@@ -102,7 +81,7 @@ describe('SocketClient handovers', () => {
     await vi.advanceTimersByTimeAsync(1000);
     last().open();
     expect(helloOf(last())?.protocolVersion).toBe(5);
-    ready(last(), PROTOCOL_VERSION);
+    last().receive(ready(0));
     last().drop(CloseCode.ServiceRestart);
     await flush();
     last().open();

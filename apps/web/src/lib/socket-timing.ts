@@ -136,3 +136,18 @@ export function createQuietWatch(
   };
   return watch;
 }
+
+/** Runs `request` with a signal that aborts it after `timeoutMs`. */
+export async function withTimeout<T>(
+  timers: Timers,
+  timeoutMs: number,
+  request: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const timer = timers.setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    return await request(controller.signal);
+  } finally {
+    timers.clearTimeout(timer);
+  }
+}

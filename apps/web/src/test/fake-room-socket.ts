@@ -92,13 +92,13 @@ export function setup(
   return { client, sessions, states };
 }
 
-/** READY in room ABC2345, epoch e1, at `offset`. */
-export const ready = (offset: number) => ({
+/** READY in room ABC2345, epoch e1, at `offset`, from a server of `protocolVersion`. */
+export const ready = (offset = 0, protocolVersion: number = PROTOCOL_VERSION) => ({
   type: 'system',
   message: 'READY',
   timestamp: 1,
   roomId: 'ABC2345',
-  protocolVersion: PROTOCOL_VERSION,
+  protocolVersion,
   epoch: 'e1',
   offset,
 });
@@ -114,3 +114,13 @@ export const message = (offset: number) => ({
   isTutorial: false,
   offset,
 });
+
+/** The hello (setUsername) among what `socket` was sent, with what it offered. */
+export const helloOf = (socket: FakeSocket) =>
+  (
+    socket.sent.map((data) => JSON.parse(data)) as {
+      type: string;
+      protocolVersion?: number;
+      resume?: unknown;
+    }[]
+  ).find((frame) => frame.type === 'setUsername');

@@ -1,6 +1,6 @@
 import { LogIn } from 'lucide-react';
 import { HeaderButton } from '../../components/ui/header-button';
-import type { ChatItem } from '../../features/chat/utils/messages-reducer';
+import type { ChatItem } from '../../features/chat/utils/chat-items';
 import { BalanceButton } from '../../features/credits/components/balance-button';
 import { InviteButton } from '../../features/invite/components/invite-button';
 import { shareLink } from '../../features/invite/utils/share-link';

@@ -1,6 +1,7 @@
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
-import { chatReducer, initialChatState, type ChatState } from '../../features/chat/utils/messages-reducer';
+import { initialChatState, type ChatState } from '../../features/chat/utils/chat-items';
+import { chatReducer } from '../../features/chat/utils/messages-reducer';
 import { NotificationLedger } from '../../features/notifications/utils/notification-ledger';
 import { messageNotification } from '../../features/notifications/utils/notify-rules';
 

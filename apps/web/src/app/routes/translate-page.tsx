@@ -1,38 +1,22 @@
-import { NEW_ROOM, type ServerFrame, type User } from '@xtalk/protocol';
-import { useState } from 'react';
-import { lazyDialog } from '../../components/ui/lazy-dialog';
-import { useLocation, useNavigate, useSearchParams } from '../../lib/router';
+import type { ServerFrame } from '@xtalk/protocol';
+import { useSearchParams } from '../../lib/router';
 import { LandscapeView } from '../../features/chat/components/landscape-view';
-import { MessageList } from '../../features/chat/components/message-list';
 import { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
 import { useMessageNotifications } from '../../features/notifications/hooks/use-message-notifications';
 import { useUnreadTitle } from '../../features/notifications/hooks/use-unread-title';
 import { ConnectionOverlays, ReconnectBanner } from '../../features/room/components/connection-overlays';
-import { RoomMissing } from '../../features/room/components/room-missing';
 import { useAudioPlayback } from '../../features/voice/hooks/use-audio-playback';
 import { useMicrophones } from '../../features/voice/hooks/use-microphones';
-import { authStore, useAuthSession } from '../../lib/auth-session';
-import { saveRedirectAfterLogin } from '../../lib/storage';
+import { useAuthSession } from '../../lib/auth-session';
+import { RoomChat } from './room-chat';
+import { RoomDialogs, useRoomDialogs } from './room-dialogs';
 import { RoomHeader } from './room-header';
 import { listeningHandlers, RoomFooter } from './room-footer';
 import { useJoinedRoom } from './use-joined-room';
 import { useRoomFrames } from './use-room-frames';
+import { useRoomNavigation } from './use-room-navigation';
 import { useRoomRecorder } from './use-room-recorder';
 import { RoomAids, useRoomAids } from './room-aids';
-
-// Loaded when first opened (decision 0084): none is open when the room screen loads.
-const MicPickerDialog = lazyDialog(
-  async () => (await import('../../features/voice/components/mic-picker-dialog')).MicPickerDialog,
-);
-const JoinRoomDialog = lazyDialog(
-  async () => (await import('../../features/room/components/join-room-dialog')).JoinRoomDialog,
-);
-const PastRoomsDialog = lazyDialog(
-  async () => (await import('../../features/history/components/past-rooms-dialog')).PastRoomsDialog,
-);
-const ProfileDialog = lazyDialog(
-  async () => (await import('../../features/settings/components/profile-dialog')).ProfileDialog,
-);
 
 interface FrameSink {
   onFrame: (frame: ServerFrame) => void;
@@ -64,8 +48,6 @@ function roomHandlers(
 /** The room screen (spec section 2): composes the room, chat, invite, settings and voice features. */
 export function TranslatePage() {
   const session = useAuthSession()!;
-  const navigate = useNavigate();
-  const location = useLocation();
   const [search] = useSearchParams();
   const routeRoom = search.get('r')?.trim() || null;
   const typing = useTypingIndicator();
@@ -73,10 +55,7 @@ export function TranslatePage() {
   useUnreadTitle(chat.items, session.user.username);
   const audio = useAudioPlayback();
   const microphones = useMicrophones();
-  const [micPickerOpen, setMicPickerOpen] = useState(false);
-  const [joinOpen, setJoinOpen] = useState(false);
-  const [pastRoomsOpen, setPastRoomsOpen] = useState(false);
-  const [profileOpen, setProfileOpen] = useState(false);
+  const dialogs = useRoomDialogs();
   const notifications = useMessageNotifications({ items: chat.items, me: session.user.username, listening });
   const { connection, joinProblem } = useJoinedRoom({
     routeRoom,
@@ -87,25 +66,7 @@ export function TranslatePage() {
 
   const recorder = useRoomRecorder(microphones.selected, audio.stop, connection);
   const isGuest = session.user.provider === 'guest';
-  // Signing in comes back here: a guest who signs in keeps their room (spec section 2).
-  const goLogin = () => {
-    saveRedirectAfterLogin(location.pathname + location.search);
-    void navigate('/login');
-  };
-
-  // The profile is saved; the session carries the new name and the room is told (usernameUpdate).
-  const onProfileSaved = (user: User) => {
-    const renamed =
-      user.username !== session.user.username || user.displayUsername !== session.user.displayUsername;
-    authStore.set({ token: session.token, user });
-    if (renamed) {
-      connection.send({
-        type: 'updateUsername',
-        username: user.username,
-        displayUsername: user.displayUsername,
-      });
-    }
-  };
+  const { goLogin, joinRoom, createRoom, logout } = useRoomNavigation(connection.isCurrentRoom);
 
   const sendText = (text: string) => {
     const sent = connection.sendChat(text);
@@ -114,11 +75,9 @@ export function TranslatePage() {
   };
 
   const joinCode = (code: string) => {
-    setJoinOpen(false);
-    if (connection.isCurrentRoom(code)) return;
-    void navigate(`/translate?r=${encodeURIComponent(code)}`);
+    dialogs.setJoinOpen(false);
+    joinRoom(code);
   };
-  const createRoom = () => navigate(`/translate?r=${NEW_ROOM}`);
   const aids = useRoomAids({ ...frames, connection, token: session.token, listening });
 
   return (
@@ -128,42 +87,30 @@ export function TranslatePage() {
         items={chat.items}
         token={session.token}
         isGuest={isGuest}
-        onPastRooms={() => setPastRoomsOpen(true)}
+        onPastRooms={() => dialogs.setPastRoomsOpen(true)}
         onCreateRoom={createRoom}
-        onJoinRoom={() => setJoinOpen(true)}
-        onMicrophone={() => setMicPickerOpen(true)}
-        onProfile={() => setProfileOpen(true)}
+        onJoinRoom={() => dialogs.setJoinOpen(true)}
+        onMicrophone={() => dialogs.setMicPickerOpen(true)}
+        onProfile={() => dialogs.setProfileOpen(true)}
         onLogin={goLogin}
-        onLogout={() => void navigate('/logout')}
+        onLogout={logout}
         speech={audio}
         {...aids.header}
       />
       <RoomAids aids={aids} isGuest={isGuest} languages={room.languages} onLogin={goLogin} />
 
       <ReconnectBanner state={connection.state} onReconnect={connection.reconnect} />
-      {joinProblem ? (
-        <RoomMissing
-          room={joinProblem.room}
-          reason={joinProblem.reason}
-          onCreate={createRoom}
-          onJoinAnother={() => setJoinOpen(true)}
-        />
-      ) : (
-        <MessageList
-          items={chat.items}
-          myUsername={session.user.username}
-          isReady={connection.isReady}
-          pending={connection.outbox}
-          onRetry={connection.retry}
-          onDiscard={connection.discard}
-          listening={listening}
-          onEdit={connection.sendEdit}
-          onRetranslate={connection.sendRetranslate}
-          editWindowMs={room.editWindowMs}
-          captions={chat.captions}
-          speakingId={audio.speakingId}
-        />
-      )}
+      <RoomChat
+        joinProblem={joinProblem}
+        chat={chat}
+        connection={connection}
+        myUsername={session.user.username}
+        listening={listening}
+        editWindowMs={room.editWindowMs}
+        speakingId={audio.speakingId}
+        onCreateRoom={createRoom}
+        onJoinAnother={() => dialogs.setJoinOpen(true)}
+      />
 
       <RoomFooter
         onSend={sendText}
@@ -177,37 +124,16 @@ export function TranslatePage() {
       />
 
       <LandscapeView items={chat.items} myUsername={session.user.username} />
-      <MicPickerDialog
-        open={micPickerOpen}
-        onClose={() => setMicPickerOpen(false)}
-        devices={microphones.devices}
-        selected={microphones.selected}
-        onChoose={microphones.choose}
-        onOpen={() => void microphones.refresh()}
-      />
       <ConnectionOverlays state={connection.state} />
-      <JoinRoomDialog
-        open={joinOpen}
-        currentRoom={connection.roomId}
-        onClose={() => setJoinOpen(false)}
-        onJoin={joinCode}
-      />
-      <PastRoomsDialog
-        open={pastRoomsOpen}
-        onClose={() => setPastRoomsOpen(false)}
-        token={session.token}
+      <RoomDialogs
+        dialogs={dialogs}
+        session={session}
         isGuest={isGuest}
-        currentRoom={connection.roomId}
-        onRejoin={joinCode}
+        roomId={connection.roomId}
+        microphones={microphones}
+        onJoin={joinCode}
         onLogin={goLogin}
-      />
-      <ProfileDialog
-        open={profileOpen}
-        onClose={() => setProfileOpen(false)}
-        token={session.token}
-        user={session.user}
-        onSaved={onProfileSaved}
-        onLogin={goLogin}
+        send={connection.send}
       />
     </div>
   );

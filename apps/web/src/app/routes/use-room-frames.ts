@@ -5,7 +5,8 @@ import { balanceStore } from '../../features/credits/hooks/use-balance';
 import { useCatchUp } from '../../features/catch-up/hooks/use-catch-up';
 import { tutorialFrames } from '../../features/chat/utils/tutorial';
 import type { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
-import { chatReducer, initialChatState } from '../../features/chat/utils/messages-reducer';
+import { initialChatState } from '../../features/chat/utils/chat-items';
+import { chatReducer } from '../../features/chat/utils/messages-reducer';
 import {
   addFailure,
   failureRank,

@@ -3,7 +3,7 @@ import { cn } from '../../../lib/cn';
 import { useI18n } from '../../../lib/i18n';
 import { useMediaQuery } from '../../../lib/use-media-query';
 import { landscapeContent } from '../utils/landscape';
-import type { ChatItem } from '../utils/messages-reducer';
+import type { ChatItem } from '../utils/chat-items';
 
 /** Touch devices held sideways (spec section 2, Room screen). */
 export const LANDSCAPE_QUERY = '(pointer: coarse) and (orientation: landscape)';

@@ -1,7 +1,7 @@
 import { nameColours } from '@xtalk/protocol';
 import type { CSSProperties } from 'react';
 import { useI18n } from '../../../lib/i18n';
-import type { LiveCaption } from '../utils/messages-reducer';
+import type { LiveCaption } from '../utils/chat-items';
 
 /**
  * What someone is saying while they still speak (protocol 3): under the speaker's name, a provisional

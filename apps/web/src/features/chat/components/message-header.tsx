@@ -4,7 +4,7 @@ import type { CSSProperties } from 'react';
 import { useI18n } from '../../../lib/i18n';
 import { cn } from '../../../lib/cn';
 import { formatRelativeTime } from '../../../lib/time';
-import type { ChatMessage } from '../utils/messages-reducer';
+import type { ChatMessage } from '../utils/chat-items';
 import { EditedMark } from './message-editor';
 
 /** A message's header: the author ('(You)' for own), the relative time, an edit mark, and whether it is spoken now. */

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../utils/messages-reducer';
+import type { ChatMessage } from '../utils/chat-items';
 import { MessageItem } from './message-item';
 
 const base: ChatMessage = {

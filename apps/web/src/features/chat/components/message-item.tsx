@@ -1,12 +1,13 @@
-import { avatarColours } from '@xtalk/protocol';
-import { Lightbulb } from 'lucide-react';
 import { useRef, useState } from 'react';
-import { useI18n } from '../../../lib/i18n';
 import { cn } from '../../../lib/cn';
-import { stripQuotes, visibleTranslations, type ChatMessage } from '../utils/messages-reducer';
+import type { ChatMessage } from '../utils/chat-items';
+import { stripQuotes, visibleTranslations } from '../utils/message-display';
+import { FailedMark } from './failed-mark';
+import { MessageAvatar } from './message-avatar';
+import { MessageBubble } from './message-bubble';
 import { EditButton, MessageEditor } from './message-editor';
 import { MessageHeader } from './message-header';
-import { FailedMark } from './failed-mark';
+import { MessageHint } from './message-hint';
 
 export interface MessageItemProps {
   message: ChatMessage;
@@ -20,11 +21,6 @@ export interface MessageItemProps {
   speaking?: boolean;
   /** Given to the author: asks for the message's failed translations again. */
   onRetranslate?: ((id: number) => void) | undefined;
-}
-
-function initials(name: string): string {
-  const capitals = name.match(/[A-Z]/g);
-  return (capitals && capitals.length >= 2 ? capitals.slice(0, 2).join('') : name.slice(0, 2)).toUpperCase();
 }
 
 /**
@@ -42,7 +38,6 @@ export function MessageItem({
   speaking,
   onRetranslate,
 }: MessageItemProps) {
-  const { t } = useI18n();
   const [showNote, setShowNote] = useState(false);
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
@@ -51,12 +46,23 @@ export function MessageItem({
     // back to where the keyboard user was
     requestAnimationFrame(() => editButton.current?.focus());
   };
-  const avatar = avatarColours(message.username, isMe);
   const translations = visibleTranslations(message, listening);
   const note = message.note ? stripQuotes(message.note) : '';
   const canHint = !isMe && note !== '';
   // the listener sees the mark for their language; the author, whose languages are the others', for any
   const failed = isMe ? !!message.failed : !!listening && !!message.failed?.includes(listening);
+  const editor = editing && onEdit && (
+    <MessageEditor
+      initial={message.message}
+      language={message.language}
+      onCancel={closeEditor}
+      onSave={(text) => {
+        const sent = onEdit(message.id, text);
+        if (sent) closeEditor();
+        return sent;
+      }}
+    />
+  );
 
   return (
     <article
@@ -67,101 +73,21 @@ export function MessageItem({
       data-speaking={speaking || undefined}
       className={cn('flex gap-3', isMe && 'flex-row-reverse')}
     >
-      <div
-        aria-hidden="true"
-        className="mt-5 flex size-9 shrink-0 items-center justify-center rounded-full text-xs font-bold shadow-sm"
-        style={{ backgroundColor: avatar.background, color: avatar.text }}
-      >
-        {initials(message.displayUsername)}
-      </div>
+      <MessageAvatar username={message.username} displayUsername={message.displayUsername} isMe={isMe} />
       <div className={cn('flex max-w-[85%] min-w-0 flex-col sm:max-w-[75%]', isMe && 'items-end')}>
         <MessageHeader message={message} isMe={isMe} now={now} speaking={speaking} />
-        <div
-          className={cn(
-            'rounded-3xl px-4 py-3 shadow-sm ring-1',
-            speaking && 'ring-2 ring-indigo-400! dark:ring-indigo-500!',
-            isMe
-              ? 'rounded-tr-md bg-indigo-50 ring-indigo-100 dark:bg-indigo-950/60 dark:ring-indigo-900'
-              : 'rounded-tl-md bg-white ring-slate-200 dark:bg-slate-900 dark:ring-slate-800',
-          )}
-        >
-          {translations.map((translation) => (
-            <p
-              key={translation.language}
-              data-testid="translation"
-              data-lang={translation.language}
-              data-complete={translation.done || undefined}
-              lang={translation.language}
-              dir="auto"
-              className="text-[15px] leading-relaxed font-medium break-words whitespace-pre-wrap text-slate-900 dark:text-slate-50"
-            >
-              {translation.text}
-              {!translation.done && (
-                <span className="ml-0.5 inline-block animate-pulse text-indigo-500">▍</span>
-              )}
-            </p>
-          ))}
-          {editing && onEdit ? (
-            <div className={cn(translations.length > 0 && 'mt-2 border-t border-slate-200/80 pt-2')}>
-              <MessageEditor
-                initial={message.message}
-                language={message.language}
-                onCancel={closeEditor}
-                onSave={(text) => {
-                  const sent = onEdit(message.id, text);
-                  if (sent) closeEditor();
-                  return sent;
-                }}
-              />
-            </div>
-          ) : (
-            <p
-              data-testid="original"
-              lang={message.language}
-              dir="auto"
-              className={cn(
-                'break-words whitespace-pre-wrap',
-                translations.length > 0
-                  ? 'mt-2 border-t border-slate-200/80 pt-2 text-sm text-slate-600 dark:border-slate-700/80 dark:text-slate-400'
-                  : 'text-[15px] leading-relaxed text-slate-900 dark:text-slate-50',
-              )}
-            >
-              {message.message}
-            </p>
-          )}
-        </div>
+        <MessageBubble
+          message={message}
+          translations={translations}
+          isMe={isMe}
+          speaking={speaking}
+          editor={editor}
+        />
         {failed && (
           <FailedMark onRetry={isMe && onRetranslate ? () => onRetranslate(message.id) : undefined} />
         )}
         {onEdit && !editing && <EditButton ref={editButton} onClick={() => setEditing(true)} />}
-        {canHint && (
-          <div className="mt-1.5 px-1">
-            <button
-              type="button"
-              data-testid="hint-toggle"
-              aria-expanded={showNote}
-              onClick={() => setShowNote((value) => !value)}
-              className={cn(
-                'inline-flex cursor-pointer items-center gap-1 rounded-full px-2.5 py-1 text-xs font-medium transition-colors',
-                showNote
-                  ? 'bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200'
-                  : 'text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800',
-              )}
-            >
-              <Lightbulb className="size-3.5" aria-hidden="true" />
-              {showNote ? t('chat.hideHint') : t('chat.hint')}
-            </button>
-            {showNote && (
-              <p
-                data-testid="note"
-                dir="auto"
-                className="mt-1.5 rounded-2xl bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200 dark:bg-amber-950/40 dark:text-amber-100 dark:ring-amber-900"
-              >
-                {note}
-              </p>
-            )}
-          </div>
-        )}
+        {canHint && <MessageHint note={note} showNote={showNote} setShowNote={setShowNote} />}
       </div>
     </article>
   );

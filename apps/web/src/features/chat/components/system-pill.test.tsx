@@ -2,7 +2,9 @@ import { render, screen } from '@testing-library/react';
 import type { ServerFrame } from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../lib/i18n';
-import { chatReducer, initialChatState, toDisplayItems } from '../utils/messages-reducer';
+import { initialChatState } from '../utils/chat-items';
+import { toDisplayItems } from '../utils/display-items';
+import { chatReducer } from '../utils/messages-reducer';
 import { SystemPill } from './system-pill';
 
 /** The pills a member named `me` sees after these frames, newest first, as the list renders them. */

@@ -1,5 +1,5 @@
 import { useI18n } from '../../../lib/i18n';
-import { joinNames } from '../utils/messages-reducer';
+import { joinNames } from '../utils/display-items';
 
 /**
  * Names a pill spells out; more are counted ('A, B, C and 247 others'), all of them in its title. A burst

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { landscapeContent, latestMessage, otherLanguage } from './landscape';
-import type { ChatItem, ChatMessage, ChatSystemEvent } from './messages-reducer';
+import type { ChatItem, ChatMessage, ChatSystemEvent } from './chat-items';
 
 function message(id: number, partial: Partial<ChatMessage> = {}): ChatMessage {
   return {

@@ -1,4 +1,4 @@
-import type { ChatItem, ChatMessage } from './messages-reducer';
+import type { ChatItem, ChatMessage } from './chat-items';
 
 /*
  * What the landscape view shows (spec section 2: on touch devices in landscape a full-screen black view

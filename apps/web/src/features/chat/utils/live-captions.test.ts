@@ -1,6 +1,7 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
-import { chatReducer, initialChatState, type ChatMessage, type ChatState } from './messages-reducer';
+import { initialChatState, type ChatMessage, type ChatState } from './chat-items';
+import { chatReducer } from './messages-reducer';
 
 /* Live captions of streamed voice clips (protocol 3) in the room's chat state. */
 

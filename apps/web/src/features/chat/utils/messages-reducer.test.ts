@@ -1,16 +1,9 @@
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
-import {
-  chatReducer,
-  initialChatState,
-  joinNames,
-  stripQuotes,
-  toDisplayItems,
-  visibleTranslations,
-  type ChatMessage,
-  type ChatState,
-  type ChatSystemEvent,
-} from './messages-reducer';
+import { initialChatState, type ChatMessage, type ChatState, type ChatSystemEvent } from './chat-items';
+import { joinNames, toDisplayItems } from './display-items';
+import { stripQuotes, visibleTranslations } from './message-display';
+import { chatReducer } from './messages-reducer';
 
 const message = (id: number, overrides: Partial<MessageFrame> = {}): MessageFrame => ({
   type: 'message',

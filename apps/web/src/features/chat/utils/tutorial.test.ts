@@ -1,6 +1,8 @@
 import { SYSTEM_USERNAME } from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
-import { chatReducer, initialChatState, toDisplayItems } from './messages-reducer';
+import { initialChatState } from './chat-items';
+import { toDisplayItems } from './display-items';
+import { chatReducer } from './messages-reducer';
 import { tutorialFrames } from './tutorial';
 
 describe('XTalkChan tutorial', () => {

@@ -1,22 +1,24 @@
-import { NEW_ROOM, type ClientFrame, type UiLanguage } from '@xtalk/protocol';
+import type { ClientFrame } from '@xtalk/protocol';
 import { useCallback, useEffect, useRef } from 'react';
 import { toast } from '../../../lib/toast';
 import { getLanguage, translate } from '../../../lib/i18n';
 import type { SocketClient } from '../../../lib/socket-client';
-import { StorageKey, readString, remove } from '../../../lib/storage';
-import { listeningLanguage, pickListeningLanguage } from '../utils/listening';
 import { newClientId } from '../utils/outbox';
 import { toastNotConnected } from '../utils/room-toasts';
 import type { RoomConnectionOptions } from './room-connection-options';
+import { useJoinOnRoute } from './use-join-on-route';
+import { useListeningLanguage } from './use-listening-language';
 import { useOutbox } from './use-outbox';
 import { useRoomSocket } from './use-room-socket';
+import { useVoiceSending } from './use-voice-sending';
 
 export type { RoomConnectionHandlers, RoomConnectionOptions } from './room-connection-options';
 
 /**
- * Owns the room's SocketClient (spec section 4): picks the room to join on mount (route, else the stored
- * one, else a new one), stores rid/sid, and turns connection events into toasts and callbacks. The client
- * and its events live in useRoomSocket, the typed messages awaiting acknowledgement in useOutbox.
+ * Owns the room's SocketClient (spec section 4): picks the room to join (useJoinOnRoute), stores rid/sid,
+ * and turns connection events into toasts and callbacks. The client and its events live in useRoomSocket,
+ * the typed messages awaiting acknowledgement in useOutbox, voice in useVoiceSending and the listening
+ * language in useListeningLanguage.
  */
 export function useRoomConnection(options: RoomConnectionOptions) {
   const { routeRoom, username } = options;
@@ -28,78 +30,15 @@ export function useRoomConnection(options: RoomConnectionOptions) {
   const clientRef = useRef<SocketClient | null>(null);
   const { outbox, settle, flush, sendChat, retry, discard } = useOutbox(clientRef);
   const { state, roomId } = useRoomSocket(clientRef, handlersRef, { settle, flush });
-
-  // Join on mount and whenever the address names a room other than the one we are in.
-  useEffect(() => {
-    const client = clientRef.current;
-    if (!client) return;
-    if (routeRoom !== null && routeRoom === client.roomId && client.state !== 'idle') return;
-    // In a task of its own, not in the one that commits the room screen (decision 0084): starting the
-    // join (request, schema chunks) there made the first render one long task.
-    const start = setTimeout(() => {
-      remove(StorageKey.sid);
-      if (routeRoom === null) {
-        client.join(readString(StorageKey.rid) || null);
-      } else {
-        remove(StorageKey.rid);
-        client.join(routeRoom === NEW_ROOM ? NEW_ROOM : routeRoom);
-      }
-    });
-    return () => clearTimeout(start);
-  }, [routeRoom]);
+  useJoinOnRoute(clientRef, routeRoom);
+  const { sendAudio, openVoiceStream } = useVoiceSending(clientRef);
+  const { sendLanguage, chooseListening } = useListeningLanguage(clientRef);
 
   const send = useCallback((frame: ClientFrame): boolean => {
     const sent = clientRef.current?.send(frame) ?? false;
     // a handover (a node draining) is a moment without a socket that no one needs to hear about
     if (!sent && clientRef.current?.state !== 'handover') toastNotConnected();
     return sent;
-  }, []);
-
-  /** A voice clip; 'Not connected.' (2 s) when the socket is not open (spec section 5). */
-  const sendAudio = useCallback((clip: Uint8Array): boolean => {
-    const client = clientRef.current;
-    // the clip's client id goes just before it, so a resent clip is stored (and transcribed) once
-    const sent =
-      (client?.state === 'ready' &&
-        client.send({ type: 'voiceClip', clientId: newClientId() }) &&
-        client.sendBinary(clip)) ||
-      false;
-    if (!sent) toastNotConnected();
-    return sent;
-  }, []);
-
-  /**
-   * Streaming voice (protocol 3): announces a clip and returns where its pages go; undefined when the server
-   * speaks an older protocol or the socket is not ready (the recorder then sends the whole clip).
-   */
-  const openVoiceStream = useCallback(() => {
-    const language = getLanguage();
-    const client = clientRef.current;
-    const room = client?.roomId;
-    if (!client || !room || client.state !== 'ready' || client.serverProtocolVersion < 3) return undefined;
-    const clipId = newClientId();
-    if (!client.send({ type: 'voiceStart', clipId, language, room })) return undefined;
-    // after a reconnect the pages would reach a server that never saw voiceStart: the stream is broken
-    const connection = client.readyCount;
-    const same = () => client.state === 'ready' && client.readyCount === connection;
-    return {
-      send: (pages: Uint8Array) => same() && client.sendBinary(pages),
-      end: () => same() && client.send({ type: 'voiceEnd', clipId }),
-    };
-  }, []);
-
-  /** The interface language changed: the listening language follows it unless one was picked. */
-  const sendLanguage = useCallback((language: UiLanguage) => {
-    const client = clientRef.current;
-    if (client?.roomId && client.isOpen)
-      client.send({ type: 'setLanguage', language: listeningLanguage(language), room: client.roomId });
-  }, []);
-
-  /** A listening language picked from the server's list (more than EN/JA); kept for later visits. */
-  const chooseListening = useCallback((language: string) => {
-    pickListeningLanguage(language);
-    const client = clientRef.current;
-    if (client?.roomId && client.isOpen) client.send({ type: 'setLanguage', language, room: client.roomId });
   }, []);
 
   /** Sends the author's correction of their message `id` (protocol 3). */

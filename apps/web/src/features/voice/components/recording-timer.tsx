@@ -1,5 +1,5 @@
 import { cn } from '../../../lib/cn';
-import { formatTimer } from '../utils/recorder-machine';
+import { formatTimer } from '../utils/recording-clock';
 
 /** mm:ss since the recording started; 00:00 when idle. */
 export function RecordingTimer({ seconds, active }: { seconds: number; active: boolean }) {

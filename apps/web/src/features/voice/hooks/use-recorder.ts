@@ -5,10 +5,10 @@ import { startOpusCapture, type OpusCapture, type VoiceSink } from '../utils/opu
 import {
   createRecorder,
   type Recorder,
-  type RecorderClock,
   type RecorderProblem,
   type RecorderSnapshot,
 } from '../utils/recorder-machine';
+import type { RecorderClock } from '../utils/recording-clock';
 
 export interface UseRecorderOptions {
   /** The chosen microphone (undefined: the default one). */

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   createRecorder,
-  formatTimer,
   type Capture,
-  type RecorderClock,
   type RecorderOptions,
   type RecorderProblem,
   type RecorderSnapshot,
 } from './recorder-machine';
+import { formatTimer, type RecorderClock } from './recording-clock';
 import { NoAudioContextError } from './opus-capture';
 
 /** A clock whose time moves only when the test says so, with the timers that fire on the way. */

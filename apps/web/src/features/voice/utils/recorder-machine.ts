@@ -1,4 +1,5 @@
 import { MIC_DEBOUNCE_MS, RECORDING_MAX_MS, RECORDING_MIN_MS } from '@xtalk/protocol';
+import { browserClock, createRecordingTime, type RecorderClock } from './recording-clock';
 
 /*
  * The mic button's state machine (spec sections 4 and 9), free of the browser so it is tested with a fake
@@ -24,22 +25,6 @@ export interface Capture {
 export type RecorderProblem =
   { kind: 'tooShort' } | { kind: 'empty' } | { kind: 'mic'; message: string } | { kind: 'noAudioContext' };
 
-export interface RecorderClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-  setInterval(fn: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-}
-
-export const browserClock: RecorderClock = {
-  now: () => performance.now(),
-  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-  setInterval: (fn, ms) => globalThis.setInterval(fn, ms),
-  clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
-};
-
 export interface RecorderSnapshot {
   state: RecorderState;
   /** Whole seconds recorded so far (the timer shows it as mm:ss). */
@@ -60,130 +45,128 @@ export interface RecorderOptions {
   debounceMs?: number;
 }
 
-export const TICK_MS = 1000;
-
-export function createRecorder(options: RecorderOptions) {
-  const clock = options.clock ?? browserClock;
-  const minMs = options.minMs ?? RECORDING_MIN_MS;
-  const maxMs = options.maxMs ?? RECORDING_MAX_MS;
-  const debounceMs = options.debounceMs ?? MIC_DEBOUNCE_MS;
-
-  let state: RecorderState = 'idle';
-  let elapsedSeconds = 0;
-  let lastTapAt = Number.NEGATIVE_INFINITY;
-  let startedAt = 0;
-  let capture: Capture | undefined;
-  let ticker: unknown;
-  let limit: unknown;
-  let disposed = false;
+/** The machine behind the mic button; `createRecorder` makes one. */
+class RecorderMachine {
+  private current: RecorderState = 'idle';
+  private elapsed = 0;
+  private lastTapAt = Number.NEGATIVE_INFINITY;
+  private capture: Capture | undefined;
+  private disposed = false;
   /** Bumped on dispose so a start still in flight knows it is unwanted. */
-  let generation = 0;
+  private generation = 0;
+  private readonly clock: RecorderClock;
+  private readonly minMs: number;
+  private readonly debounceMs: number;
+  private readonly time: ReturnType<typeof createRecordingTime>;
 
-  const emit = () => options.onChange({ state, elapsedSeconds });
-  const set = (next: RecorderState) => {
-    state = next;
-    emit();
-  };
-
-  function clearTimers() {
-    if (ticker !== undefined) clock.clearInterval(ticker);
-    if (limit !== undefined) clock.clearTimeout(limit);
-    ticker = undefined;
-    limit = undefined;
+  constructor(private readonly options: RecorderOptions) {
+    this.clock = options.clock ?? browserClock;
+    this.minMs = options.minMs ?? RECORDING_MIN_MS;
+    this.debounceMs = options.debounceMs ?? MIC_DEBOUNCE_MS;
+    const onTick = (seconds: number) => {
+      this.elapsed = seconds;
+      this.emit();
+    };
+    this.time = createRecordingTime(this.clock, options.maxMs ?? RECORDING_MAX_MS, onTick, () => {
+      void this.finish();
+    });
   }
 
-  async function begin() {
-    const mine = generation;
-    options.onBeforeStart?.();
-    elapsedSeconds = 0;
-    set('initialising');
+  get state(): RecorderState {
+    return this.current;
+  }
+  get elapsedSeconds(): number {
+    return this.elapsed;
+  }
+
+  /** The mic button: start when idle, stop when recording; ignored while busy or within the debounce. */
+  tap(): void {
+    if (this.disposed) return;
+    const now = this.clock.now();
+    if (now - this.lastTapAt < this.debounceMs) return;
+    this.lastTapAt = now;
+    if (this.current === 'idle') void this.begin();
+    else if (this.current === 'recording') void this.finish();
+  }
+
+  /** Stop as if tapped (used when the room goes away); no debounce. */
+  stop(): void {
+    void this.finish();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.generation += 1;
+    this.time.clear();
+    this.capture?.cancel();
+    this.capture = undefined;
+    this.current = 'idle';
+  }
+
+  private emit(): void {
+    this.options.onChange({ state: this.current, elapsedSeconds: this.elapsed });
+  }
+
+  private set(next: RecorderState): void {
+    this.current = next;
+    this.emit();
+  }
+
+  /** Opens the microphone; a start that fails says why, one no longer wanted is cancelled. */
+  private async begin(): Promise<void> {
+    const mine = this.generation;
+    this.options.onBeforeStart?.();
+    this.elapsed = 0;
+    this.set('initialising');
     let started: Capture;
     try {
-      started = await options.start();
+      started = await this.options.start();
     } catch (error) {
-      if (mine !== generation) return;
-      set('idle');
-      options.onProblem(problemOf(error));
+      if (mine !== this.generation) return;
+      this.set('idle');
+      this.options.onProblem(problemOf(error));
       return;
     }
-    if (mine !== generation || disposed) {
+    if (mine !== this.generation || this.disposed) {
       started.cancel();
       return;
     }
-    capture = started;
-    startedAt = clock.now();
-    elapsedSeconds = 0;
-    set('recording');
-    ticker = clock.setInterval(() => {
-      elapsedSeconds = Math.floor((clock.now() - startedAt) / 1000);
-      emit();
-    }, TICK_MS);
-    limit = clock.setTimeout(() => void finish(), maxMs);
+    this.capture = started;
+    this.elapsed = 0;
+    this.time.start();
+    this.set('recording');
   }
 
-  async function finish() {
-    if (state !== 'recording' || !capture) return;
-    const running = capture;
-    capture = undefined;
-    clearTimers();
-    const durationMs = Math.min(maxMs, clock.now() - startedAt);
-    set('stopping');
+  /** Ends the recording: the clip goes to `onClip`, or the problem with it to `onProblem`. */
+  private async finish(): Promise<void> {
+    if (this.current !== 'recording' || !this.capture) return;
+    const running = this.capture;
+    this.capture = undefined;
+    this.time.clear();
+    const durationMs = this.time.durationMs();
+    this.set('stopping');
     let clip: Uint8Array;
     try {
       clip = await running.stop();
     } catch (error) {
-      elapsedSeconds = 0;
-      set('idle');
-      options.onProblem(problemOf(error));
+      this.elapsed = 0;
+      this.set('idle');
+      this.options.onProblem(problemOf(error));
       return;
     }
-    if (disposed) return;
-    elapsedSeconds = 0;
-    set('idle');
-    if (durationMs < minMs) return options.onProblem({ kind: 'tooShort' });
-    if (clip.length === 0) return options.onProblem({ kind: 'empty' });
-    options.onClip(clip, durationMs);
+    if (this.disposed) return;
+    this.elapsed = 0;
+    this.set('idle');
+    if (durationMs < this.minMs) return this.options.onProblem({ kind: 'tooShort' });
+    if (clip.length === 0) return this.options.onProblem({ kind: 'empty' });
+    this.options.onClip(clip, durationMs);
   }
+}
 
-  return {
-    get state() {
-      return state;
-    },
-    get elapsedSeconds() {
-      return elapsedSeconds;
-    },
-    /** The mic button: start when idle, stop when recording; ignored while busy or within the debounce. */
-    tap(): void {
-      if (disposed) return;
-      const now = clock.now();
-      if (now - lastTapAt < debounceMs) return;
-      lastTapAt = now;
-      if (state === 'idle') void begin();
-      else if (state === 'recording') void finish();
-    },
-    /** Stop as if tapped (used when the room goes away); no debounce. */
-    stop(): void {
-      void finish();
-    },
-    dispose(): void {
-      disposed = true;
-      generation += 1;
-      clearTimers();
-      capture?.cancel();
-      capture = undefined;
-      state = 'idle';
-    },
-  };
+export function createRecorder(options: RecorderOptions) {
+  return new RecorderMachine(options);
 }
 export type Recorder = ReturnType<typeof createRecorder>;
-
-/** 75 -> '01:15'. */
-export function formatTimer(totalSeconds: number): string {
-  const seconds = Math.max(0, Math.floor(totalSeconds));
-  const mm = String(Math.floor(seconds / 60)).padStart(2, '0');
-  const ss = String(seconds % 60).padStart(2, '0');
-  return `${mm}:${ss}`;
-}
 
 /** Why a recording failed: a browser without Web Audio has its own words (spec section 8). */
 function problemOf(error: unknown): RecorderProblem {
