@@ -25,11 +25,11 @@ const guestLogin = lazy(async () => ({
   default: (await import('../features/auth/components/guest-login')).GuestLogin,
 }));
 
-// The route table of spec section 2. The server's SPA fallback makes every path reloadable.
+// The route table (docs/product.md#screens). The server's SPA fallback makes every path reloadable.
 export const routes: RouteDefinition[] = [
   { path: '/', element: <HomeRedirect /> },
   { path: '/translate', lazy: translatePage },
-  // The chat page path may carry /npc (spec section 2, no effect shown): same screen.
+  // The chat page path may carry /npc, which changes nothing shown: same screen.
   { path: '/translate/npc', lazy: translatePage },
   { path: '/guest-login', lazy: guestLogin },
   { path: '/login', lazy: loginPage },

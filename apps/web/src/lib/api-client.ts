@@ -1,8 +1,8 @@
 import { httpErrorCodeOf, isHttpErrorCode, type HttpErrorCode } from '@xtalk/protocol';
 
 /*
- * HTTP helper (spec section 7, "HTTP helper behaviour"): credentials included, GET/DELETE carry params,
- * PUT/POST carry JSON, only the response body is returned. Spec section 8, retries: a request that got a
+ * HTTP helper: credentials included, GET/DELETE carry params,
+ * PUT/POST carry JSON, only the response body is returned. Retries: a request that got a
  * response is rejected with it and never retried; one that got no response is retried up to 3 times,
  * waiting 500 ms x |remaining - 3| before each retry.
  */

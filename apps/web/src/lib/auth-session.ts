@@ -14,7 +14,7 @@ export interface AuthSession {
 }
 
 /**
- * Spec section 4, token validity: present, non-empty and younger than the session duration. The server
+ * Token validity: present, non-empty and younger than the session duration. The server
  * tells the expiry (user.expiresAt, seconds), so "younger than the duration" is "not yet expired".
  * The force-new-authentication flag ('1') invalidates it exactly once and is then reset to '0'.
  */
@@ -81,7 +81,7 @@ export const authStore = {
     loaded = true;
     emit();
   },
-  /** Logout / rejected token: forget the user and every stored token (spec section 4). */
+  /** Logout / rejected token: forget the user and every stored token. */
   clear(): void {
     clearStoredSession();
     remove(StorageKey.sid);

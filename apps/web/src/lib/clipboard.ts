@@ -1,5 +1,5 @@
 /**
- * Copy text (spec section 4): the Clipboard API when the page is a secure context, otherwise the old
+ * Copy text: the Clipboard API when the page is a secure context, otherwise the old
  * execCommand('copy') on a hidden textarea, which throws 'Copy command was unsuccessful.' when refused.
  */
 export const COPY_REFUSED = 'Copy command was unsuccessful.';

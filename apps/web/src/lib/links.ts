@@ -1,5 +1,5 @@
 /*
- * The settings menu's two links (spec section 2: "links to the creator and to the powering provider").
+ * The settings menu's two links: to the creator and to the provider that powers it.
  * Set at build time (VITE_CREATOR_URL, VITE_POWERED_BY_NAME, VITE_POWERED_BY_URL) by whoever deploys
  * XTalk; the defaults point at this project and at the AI engine it runs by default (decision 0080).
  */

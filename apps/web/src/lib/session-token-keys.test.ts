@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { testUser } from '../test/fixtures';
 import { authStore } from './auth-session';
 
-/* Spec section 3: the token also under app id + platform player id, with its stored time; logout clears it. */
+/* The token also under app id + platform player id, with its stored time; logout clears it. */
 
 beforeEach(() => {
   localStorage.clear();

@@ -1,10 +1,10 @@
 import { sessionTokenKeys, type User } from '@xtalk/protocol';
 
 /*
- * Spec section 3: the session token is also kept under a key built from the app id and the platform
+ * The session token is also kept under a key built from the app id and the platform
  * player id (or the identity provider), with the time it was stored under a separate key, as native
  * clients of the player service keep it. `token`/`user` stay the keys the web app reads; these are
- * written beside them and removed with them (logout clears every stored token, spec section 4).
+ * written beside them and removed with them (logout clears every stored token).
  */
 
 const PREFIX = 'token:';

@@ -26,7 +26,7 @@ export type * from './socket-client-types';
 export { CLOSED_ABNORMALLY };
 
 /*
- * The room connection as a small state machine (spec section 4):
+ * The room connection as a small state machine:
  *   idle -> connecting (session requested, socket opening) -> connected (hello sent) -> ready (READY).
  * A close with 1000 ends it (idle). Any other close goes to `reconnecting` and retries on its own with a
  * short jittered backoff (0.3 s, 0.6 s, then every 0.5-1 s), and at once when the browser says it is

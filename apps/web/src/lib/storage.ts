@@ -1,5 +1,5 @@
 /*
- * Browser storage (spec section 3, "Browser storage keys"). Every access is guarded: private mode, quota
+ * Browser storage (the keys in docs/product.md#browser-storage). Every access is guarded: private mode, quota
  * errors or a missing window must never break the app, so failures are logged and read as "nothing".
  */
 
@@ -87,7 +87,7 @@ export function saveRedirectAfterLogin(target: string): void {
   writeString(StorageKey.redirectAfterLogin, target);
 }
 
-/** The saved post-login target, consumed once (spec section 4). */
+/** The saved post-login target, consumed once. */
 export function consumeRedirectAfterLogin(): string | undefined {
   const target = readString(StorageKey.redirectAfterLogin);
   remove(StorageKey.redirectAfterLogin);

@@ -9,12 +9,12 @@ function startOfDay(date: Date): number {
 }
 
 function clock(date: Date): string {
-  // 24-hour HH:MM in both languages (spec section 9).
+  // 24-hour HH:MM in both languages.
   return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
 }
 
 /**
- * Spec section 9, relative time: under 60 s 'Just now'; under an hour 'N minutes ago'; same day
+ * Relative time: under 60 s 'Just now'; under an hour 'N minutes ago'; same day
  * 'Today at HH:MM'; the day before 'Yesterday at HH:MM'; otherwise short month and day, then the time.
  * `now` is injectable so the rule is testable.
  */
@@ -47,7 +47,7 @@ export function formatRelativeTime(
   return `${monthDay} ${time}`;
 }
 
-/** The locale dates and times are written in for an interface language (spec: ja-JP or en-US). */
+/** The locale dates and times are written in for an interface language: ja-JP or en-US. */
 export function localeFor(language: string): 'ja-JP' | 'en-US' {
   return language === 'ja' ? 'ja-JP' : 'en-US';
 }

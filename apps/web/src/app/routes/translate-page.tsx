@@ -45,7 +45,7 @@ function roomHandlers(
   };
 }
 
-/** The room screen (spec section 2): composes the room, chat, invite, settings and voice features. */
+/** The room screen: composes the room, chat, invite, settings and voice features. */
 export function TranslatePage() {
   const session = useAuthSession()!;
   const [search] = useSearchParams();

@@ -70,7 +70,7 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
             });
             setListening(listeningLanguage());
           }
-          // Spec section 4: on a first connection with no chat log, XTalkChan's tutorial, for this user only.
+          // On a first connection with no chat log, XTalkChan's tutorial, for this user only.
           if (frame.message === 'READY' && !hasChatLog.current && readString(StorageKey.tut) !== '1') {
             writeString(StorageKey.tut, '1');
             tutorialAt.current = Date.now();

@@ -7,7 +7,7 @@ export function useRoomNavigation(isCurrentRoom: (code: string) => boolean) {
   const navigate = useNavigate();
   const location = useLocation();
   return {
-    // Signing in comes back here: a guest who signs in keeps their room (spec section 2).
+    // Signing in comes back here: a guest who signs in keeps their room (docs/product.md#people).
     goLogin: () => {
       saveRedirectAfterLogin(location.pathname + location.search);
       void navigate('/login');

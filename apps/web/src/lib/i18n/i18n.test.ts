@@ -20,7 +20,7 @@ describe('dictionaries', () => {
     expect(translate('ja', 'time.minutesAgo', { n: 3 })).toBe('3分前');
   });
 
-  it('carry the spec texts verbatim', () => {
+  it("carry the product's fixed texts verbatim", () => {
     expect(en['guest.micDenied']).toBe('Microphone access was denied. Some features may be limited.');
     expect(en['menu.createConfirm']).toBe('Create a new chat room? This will leave your current room.');
     expect(en['notFound.title']).toBe('Oops! Page Not Found.');

@@ -9,7 +9,7 @@ import { useMicPermission } from '../hooks/use-mic-permission';
 import { CheckStatus, MicStatus, Step } from './guest-steps';
 
 /**
- * /guest-login (spec section 2): bot check, JA/EN switch, microphone permission. Once the user exists and
+ * /guest-login: bot check, JA/EN switch, microphone permission. Once the user exists and
  * the microphone was granted or denied, go to the saved redirect target (consumed once) or /translate.
  */
 export function GuestLogin() {

@@ -31,7 +31,7 @@ function Providers({ signup }: { signup: boolean }) {
   );
 }
 
-/** /login (spec section 2). */
+/** /login. */
 export function LoginCard() {
   const { t } = useI18n();
   const navigate = useNavigate();
@@ -66,7 +66,7 @@ export function LoginCard() {
   );
 }
 
-/** /signup (spec section 2). */
+/** /signup. */
 export function SignupCard() {
   const { t } = useI18n();
   return (

@@ -6,7 +6,7 @@ import { authStore } from '../../../lib/auth-session';
 import { useI18n } from '../../../lib/i18n';
 import { StorageKey, remove } from '../../../lib/storage';
 
-/** /logout: forget the user and every stored token, then /login (spec section 2). */
+/** /logout: forget the user and every stored token, then /login. */
 export function Logout() {
   const { t } = useI18n();
   const navigate = useNavigate();

@@ -26,7 +26,7 @@ export function useGuestCheck(signedIn: boolean) {
         setCheck('solving');
       })
       .catch((error: unknown) => {
-        // Spec section 8: reported to the error handler, no UI beyond the failed state.
+        // Reported to the error handler, no UI beyond the failed state.
         console.error('[guest-login] bot check load failed', error);
         if (!cancelled) setCheck('failed');
       });

@@ -5,7 +5,7 @@ import { useMediaQuery } from '../../../lib/use-media-query';
 import { landscapeContent } from '../utils/landscape';
 import type { ChatItem } from '../utils/chat-items';
 
-/** Touch devices held sideways (spec section 2, Room screen). */
+/** Touch devices held sideways (docs/product.md#the-room-screen). */
 export const LANDSCAPE_QUERY = '(pointer: coarse) and (orientation: landscape)';
 
 /** The big line shrinks as the text grows so a long message still fits a phone held sideways. */

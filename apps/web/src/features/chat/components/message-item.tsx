@@ -24,7 +24,7 @@ export interface MessageItemProps {
 }
 
 /**
- * One message: translations into the other languages above the original transcription (spec section 2),
+ * One message: translations into the other languages above the original transcription,
  * the author ('(You)' for own), the relative time, and a Hint toggle on others' messages with a note.
  * Names and texts are bidi-isolated (<bdi>, dir="auto"): a right-to-left override or other bidi control
  * in them stays inside them and cannot reorder the name, the time or the text next to it.

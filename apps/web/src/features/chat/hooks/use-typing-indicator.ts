@@ -1,7 +1,7 @@
 import { TYPING_INDICATOR_MS } from '@xtalk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** Typing indicator (spec section 4): set after sending; cleared by any incoming message or after 5 s. */
+/** Typing indicator: set after sending; cleared by any incoming message or after 5 s. */
 export function useTypingIndicator(timeoutMs: number = TYPING_INDICATOR_MS) {
   const [isTyping, setIsTyping] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);

@@ -1,8 +1,9 @@
 import type { ChatItem, ChatMessage } from './chat-items';
 
 /*
- * What the landscape view shows (spec section 2: on touch devices in landscape a full-screen black view
- * shows the latest message, the translation into the other language large, the original below).
+ * What the landscape view shows (docs/product.md#the-room-screen): on touch devices in landscape a
+ * full-screen black view shows the latest message, the translation into the other language large, the
+ * original below.
  *
  * "The other language": the viewer's language when the message is in another one (a Japanese reader
  * sees an English message in Japanese); when the message is already in the viewer's language, the other

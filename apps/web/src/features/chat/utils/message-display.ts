@@ -24,7 +24,7 @@ export function visibleTranslations(
 
 const QUOTES = `"'\`“”‘’「」『』«»`;
 
-/** The note without the quote characters models like to wrap it in (spec section 2). */
+/** The note without the quote characters models like to wrap it in. */
 export function stripQuotes(note: string): string {
   const text = note.trim();
   let start = 0;

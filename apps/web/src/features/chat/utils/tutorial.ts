@@ -5,7 +5,7 @@ import { translate, type MessageKey } from '../../../lib/i18n';
 const STEPS: MessageKey[] = ['tutorial.welcome', 'tutorial.talk', 'tutorial.hint', 'tutorial.invite'];
 
 /**
- * XTalkChan's tutorial (spec sections 4, 6 and 9): shown on a first connection with no chat log, only to
+ * XTalkChan's tutorial: shown on a first connection with no chat log, only to
  * this user and in their language, so it is made here and never sent to the room (decision 0080). The
  * messages are `isTutorial` and carry the mascot's username, so they look and colour like the mascot's.
  */

@@ -11,14 +11,16 @@ import {
 import { ApiError, request } from '../../../lib/api-client';
 
 /*
- * The wallet calls the chat makes (spec section 7: "The chat uses only balance (currency t_free) and
- * purchase"), plus the order status the checkout landing page asks for. Answers are parsed with the
- * protocol's schemas, so a surprise from the server is an error here and not a NaN on screen.
+ * The wallet calls the chat makes (only the balance, in the currency t_free, and a purchase;
+ * docs/product.md#calls-other-clients-rely-on), plus the order status the checkout landing page asks
+ * for. Answers are parsed with the protocol's schemas, so a surprise from the server is an error here
+ * and not a NaN on screen.
  */
 
 /**
- * Spec section 8: a payment call answered above 201 is "API returned a non success status code: {error}",
- * carrying the code and the status; the caller words it in the interface language.
+ * A payment call answered above 201 is, in the product's fixed wording, "API returned a non success
+ * status code: {error}", carrying the code and the status; the caller words it in the interface
+ * language.
  */
 export class PaymentStatusError extends Error {
   constructor(

@@ -13,7 +13,7 @@ import { logPaymentFailure } from '../utils/payment-log';
 const CreditDialog = lazyDialog(async () => (await import('./credit-dialog')).CreditDialog);
 
 /**
- * The header's credit balance (spec section 2, Room screen; signed-in users only): the number in red below
+ * The header's credit balance (signed-in users only): the number in red below
  * 250, orange to 700, green above; a click opens Credit Balance. It shows the stored `bal` at once and asks
  * the server once on mount; `system BALANCE` frames keep it current after that.
  */

@@ -29,7 +29,7 @@ export function BalanceSummary({
   const { t, language } = useI18n();
   const balance = useBalance();
   const numbers = new Intl.NumberFormat(localeFor(language));
-  // Spec section 3: a balance is 0 and 0 until the server tells otherwise.
+  // A balance is 0 and 0 until the server tells otherwise.
   const credits = balance ? totalCredits(balance) : 0;
   const known = balance !== undefined || !loading;
   const [before, after] = t('credits.youHave', { count: '\u0000' }).split('\u0000');

@@ -30,7 +30,7 @@ export interface CheckoutResultOptions {
 }
 
 /**
- * The truth about the order behind /checkout (spec section 2). The address only says what the payment
+ * The truth about the order behind /checkout. The address only says what the payment
  * page claimed, and anyone can type `?status=success`; so when the order and the session are known the
  * server's order status decides, asked until it is no longer pending (a Stripe webhook may arrive after
  * the browser). Once paid, the new balance is fetched and written to `bal`: the room's tab, which opened

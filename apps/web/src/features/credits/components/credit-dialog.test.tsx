@@ -177,7 +177,7 @@ describe('CreditDialog', () => {
     fireEvent.click(packages()[2]!);
     await waitFor(() => expect(state.releasePurchase).toBeTypeOf('function'));
     act(() => state.releasePurchase!());
-    // spec section 8: a payment answer above 201 is logged in the catalogue's words with code and status
+    // a payment answer above 201 is logged in the catalogue's words with code and status
     await waitFor(() =>
       expect(logged).toHaveBeenCalledWith(
         '[credits] purchase failed: API returned a non success status code: down',

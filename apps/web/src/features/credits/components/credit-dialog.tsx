@@ -17,10 +17,10 @@ export interface CreditDialogProps {
 }
 
 /**
- * Credit Balance (spec sections 2, 4 and 9): 'You have N credits.', a refresh button that spins while
+ * Credit Balance (docs/product.md#dialogs): 'You have N credits.', a refresh button that spins while
  * loading, the 'Replenishes in …' hint below 1,000, 'Buy more credits:' with the three packages, Close.
  * The body mounts on every open, so the balance is fetched on each open, which includes the next open
- * after a purchase attempt. Failures are logged only (spec section 8).
+ * after a purchase attempt. Failures are logged only, never shown.
  */
 export function CreditDialog(props: CreditDialogProps) {
   const { t } = useI18n();

@@ -1,6 +1,6 @@
 import type { BalanceTone } from '../utils/balance';
 
-/** The balance colours (spec section 9) as text, for light and dark themes. */
+/** The balance colours (docs/product.md#rules) as text, for light and dark themes. */
 export const toneText: Record<BalanceTone, string> = {
   red: 'text-rose-600 dark:text-rose-400',
   orange: 'text-orange-600 dark:text-orange-400',

@@ -4,10 +4,11 @@ import { StorageKey, readJson, remove, writeJson } from '../../../lib/storage';
 
 /*
  * The signed-in user's balance, one truth for the header button and the Credit Balance dialog. It is
- * persisted under the `bal` key (spec section 3) so the header shows the last known balance at once, and
- * written from three places: the wallet API (dialog opens, checkout lands), `system BALANCE` frames (every
- * change the server makes while the room is open) and other tabs of the same browser (the checkout window
- * writes `bal` when the order is paid; the `storage` event carries it here without a reload).
+ * persisted under the `bal` key (docs/product.md#browser-storage) so the header shows the last known
+ * balance at once, and written from three places: the wallet API (dialog opens, checkout lands),
+ * `system BALANCE` frames (every change the server makes while the room is open) and other tabs of the
+ * same browser (the checkout window writes `bal` when the order is paid; the `storage` event carries it
+ * here without a reload).
  */
 
 type Listener = () => void;

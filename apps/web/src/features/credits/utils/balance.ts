@@ -7,14 +7,17 @@ export function totalCredits(balance: Balance): number {
 
 export type BalanceTone = 'red' | 'orange' | 'green';
 
-/** Spec sections 4 and 9: red below 250, orange from 250 to 700 (both included), green above 700. */
+/**
+ * The product's balance colours (docs/product.md#rules): red below 250, orange from 250 to 700 (both
+ * included), green above 700.
+ */
 export function balanceTone(credits: number): BalanceTone {
   if (credits < BALANCE_COLOUR_THRESHOLDS.red) return 'red';
   if (credits <= BALANCE_COLOUR_THRESHOLDS.orange) return 'orange';
   return 'green';
 }
 
-/** The 'Replenishes in …' hint shows below 1,000 credits (spec section 9). */
+/** The 'Replenishes in …' hint shows below 1,000 credits (docs/product.md#dialogs). */
 export function showsReplenishHint(credits: number): boolean {
   return credits < LOW_BALANCE_HINT_BELOW;
 }
@@ -31,7 +34,7 @@ export function msUntilTokyoMidnight(nowMs: number): number {
 }
 
 /**
- * How long until the top-up, in the three wordings of spec section 9: 'less than an hour', '~1 hour',
+ * How long until the top-up, in the product's three fixed wordings: 'less than an hour', '~1 hour',
  * 'about N hours'. N is rounded to the nearest hour (5 h 40 min is "about 6 hours"), so the hint is never
  * more than half an hour off; under one hour it says so rather than "about 0/1 hours".
  */

@@ -1,5 +1,5 @@
 /*
- * The checkout opens in a new window (spec section 4). The order's address is only known after a request,
+ * The checkout opens in a new window. The order's address is only known after a request,
  * and browsers (Safari above all) block a window opened after an `await`, so the window is opened empty
  * inside the click and pointed at the checkout once the order exists, or closed if there is none.
  */

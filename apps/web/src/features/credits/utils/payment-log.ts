@@ -11,7 +11,7 @@ const isPaymentStatusFailure = (error: unknown): error is PaymentStatusFailure =
   error instanceof Error && error.name === 'PaymentStatusError';
 
 /**
- * Spec section 8: balance and purchase failures are logged only. A payment call answered with a
+ * Balance and purchase failures are logged only, never shown. A payment call answered with a
  * non-success status is logged in the catalogue's words (interface language), with its code and status. The class is matched
  * by name so the wallet calls stay out of the first load.
  */

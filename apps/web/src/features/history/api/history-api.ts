@@ -2,7 +2,7 @@ import { ApiPath, PAST_ROOMS_LIMIT, roomHistoryResponseSchema, type RoomHistoryE
 import { request } from '../../../lib/api-client';
 import { readRoomHistory, writeRoomHistory, type RoomHistoryMap } from '../../../lib/storage';
 
-/** The rooms to show: most recently updated first, at most PAST_ROOMS_LIMIT (spec sections 2 and 9). */
+/** The rooms to show: most recently updated first, at most PAST_ROOMS_LIMIT (docs/product.md#dialogs). */
 export function sortHistory(rooms: RoomHistoryMap): RoomHistoryEntry[] {
   return Object.entries(rooms)
     .map(([roomId, entry]) => ({ roomId, added: entry.added, updated: entry.updated }))

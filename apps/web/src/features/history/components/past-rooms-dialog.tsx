@@ -23,9 +23,9 @@ export interface PastRoomsDialogProps {
 }
 
 /**
- * Past Rooms (spec section 2, Dialogs): up to 20 rooms by last update, each with its code and when it was
+ * Past Rooms (docs/product.md#dialogs): up to 20 rooms by last update, each with its code and when it was
  * joined, Rejoin (or a disabled "You're here" for the current room) and Clear History. Guests see a faded
- * list under 'Login to view room history.' (spec section 6).
+ * list under 'Login to view room history.' (guests keep no history, docs/product.md#people).
  */
 export function PastRoomsDialog(props: PastRoomsDialogProps) {
   const { t } = useI18n();

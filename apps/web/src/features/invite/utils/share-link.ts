@@ -1,7 +1,7 @@
 import { NEW_ROOM } from '@xtalk/protocol';
 
 /**
- * Share link rule (spec section 2): the current page address without a trailing /new segment and without a
+ * Share link rule: the current page address without a trailing /new segment and without a
  * trailing slash; when the room id is present and not 'new' it is added as ?r=. The page's own query and
  * hash are dropped so the link never carries a stale room.
  */

@@ -11,7 +11,7 @@ export interface JoinRoomDialogProps {
   onJoin: (code: string) => void;
 }
 
-/** Join Room: a 7-character code, Cancel and Join Room (spec section 2, Dialogs). */
+/** Join Room: a 7-character code, Cancel and Join Room (docs/product.md#dialogs). */
 export function JoinRoomDialog({ open, currentRoom, onClose, onJoin }: JoinRoomDialogProps) {
   const { t } = useI18n();
   const [value, setValue] = useState('');

@@ -1,6 +1,6 @@
 import { useI18n } from '../../../lib/i18n';
 
-/** The room code in the header; clicking it opens Past Rooms (spec section 2, Room screen). */
+/** The room code in the header; clicking it opens Past Rooms. */
 export function RoomIdButton({ roomId, onClick }: { roomId: string | null; onClick: () => void }) {
   const { t } = useI18n();
   return (

@@ -4,7 +4,7 @@ import type { WebSocketFactory } from '../../../lib/socket-client';
 export interface RoomConnectionHandlers {
   onFrame: (frame: ServerFrame) => void;
   onBinary: (data: ArrayBuffer) => void;
-  /** A new session was obtained: the message list starts empty (spec section 4). */
+  /** A new session was obtained: the message list starts empty. */
   onNewSession: () => void;
   /** The server placed us in `roomId`; the page shows it in the address (?r=). */
   onRoom: (roomId: string) => void;

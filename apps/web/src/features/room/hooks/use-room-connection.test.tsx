@@ -42,7 +42,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-describe('useRoomConnection without a user (spec section 5)', () => {
+describe('useRoomConnection without a user', () => {
   it("alerts 'Not logged in', asks for no session and sends the visitor to log in", async () => {
     const alert = vi.fn();
     const fetch = vi.fn();
@@ -72,7 +72,7 @@ describe('useRoomConnection without a user (spec section 5)', () => {
   });
 });
 
-describe("useRoomConnection's 'Ready!' toast (spec section 4)", () => {
+describe("useRoomConnection's 'Ready!' toast", () => {
   it('shows it on READY and takes it away when the connection is lost or the room screen goes', async () => {
     authStore.set({ token: 'tok', user: testUser() });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {}); // the dropped socket's error

@@ -15,7 +15,7 @@ import { useVoiceSending } from './use-voice-sending';
 export type { RoomConnectionHandlers, RoomConnectionOptions } from './room-connection-options';
 
 /**
- * Owns the room's SocketClient (spec section 4): picks the room to join (useJoinOnRoute), stores rid/sid,
+ * Owns the room's SocketClient: picks the room to join (useJoinOnRoute), stores rid/sid,
  * and turns connection events into toasts and callbacks. The client and its events live in useRoomSocket,
  * the typed messages awaiting acknowledgement in useOutbox, voice in useVoiceSending and the listening
  * language in useListeningLanguage.

@@ -42,7 +42,7 @@ function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketCli
   const client = new SocketClient({
     createSocket: handlers.current.createSocket ?? browserSocket,
     openSession: async (room, signal) => {
-      // Spec section 5: connecting without a user alerts 'Not logged in'. RequireAuth keeps visitors
+      // Connecting without a user alerts 'Not logged in'. RequireAuth keeps visitors
       // without a session off this screen, but a session can run out while the room stays open; the
       // automatic retries, 'Tap to Reconnect' and joining another room then arrive here. As a 401 the
       // failure is final and goes the onUnauthorized way (back to the login with the room remembered).
@@ -64,7 +64,7 @@ function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketCli
 }
 
 /**
- * Turns the client's events into stored rid/sid, toasts and callbacks (spec section 4). Returns the
+ * Turns the client's events into stored rid/sid, toasts and callbacks. Returns the
  * functions that unsubscribe.
  */
 function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => void)[] {

@@ -6,7 +6,7 @@ import { toastNotConnected } from '../utils/room-toasts';
 
 /** How a recorded voice goes to the room: a whole clip, or a stream of pages while it is spoken. */
 export function useVoiceSending(clientRef: RefObject<SocketClient | null>) {
-  /** A voice clip; 'Not connected.' (2 s) when the socket is not open (spec section 5). */
+  /** A voice clip; 'Not connected.' (2 s) when the socket is not open. */
   const sendAudio = useCallback(
     (clip: Uint8Array): boolean => {
       const client = clientRef.current;

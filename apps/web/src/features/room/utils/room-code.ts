@@ -5,7 +5,7 @@ export type RoomCodeCheck = { ok: true; code: string } | { ok: false; error: 'jo
 /**
  * What a person typed or pasted into Join Room, as a code: a full share link gives its
  * `r`; spaces anywhere (' 2jfkash', '2JF KASH') go before the 7-character length rule applies, and the
- * result is upper-cased and cut to 7 as the spec's max length would.
+ * result is upper-cased and cut to 7 as the field's max length would.
  */
 export function roomCodeInput(raw: string): string {
   let text = raw.trim();
@@ -21,7 +21,7 @@ export function roomCodeInput(raw: string): string {
 }
 
 /**
- * Join Room validation (spec section 5): trimmed and upper-cased, exactly 7 characters
+ * Join Room validation (docs/product.md#rules): trimmed and upper-cased, exactly 7 characters
  * ('Invalid Room Code (must be 7 characters).'), and not the room we are in ('You are already in this room.').
  */
 export function checkRoomCode(input: string, currentRoom: string | null | undefined): RoomCodeCheck {

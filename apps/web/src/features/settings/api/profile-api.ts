@@ -35,7 +35,7 @@ function isUsernameCode(code: unknown): code is UsernameErrorCode {
   return typeof code === 'string' && (Object.values(UsernameError) as string[]).includes(code);
 }
 
-/** The message key of a username rule, so the form says it in the interface language (spec section 8). */
+/** The message key of a username rule, so the form says it in the interface language. */
 export function usernameProblemKey(
   problem: Pick<UsernameProblem, 'code' | 'tooLong'>,
   name: string,

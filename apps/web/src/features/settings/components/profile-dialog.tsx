@@ -18,8 +18,8 @@ export interface ProfileDialogProps {
 }
 
 /**
- * Profile Settings (設定 in Japanese; spec section 2, Dialogs): read-only user ID, Username, Full Name,
- * Cancel and Save. Guests see it disabled under a Login prompt (spec section 6).
+ * Profile Settings (設定 in Japanese): read-only user ID, Username, Full Name,
+ * Cancel and Save. Guests see it disabled under a Login prompt (docs/product.md#people).
  */
 export function ProfileDialog(props: ProfileDialogProps) {
   const { t } = useI18n();

@@ -43,7 +43,7 @@ export interface SettingsMenuProps {
 
 type T = I18n['t'];
 
-/** The settings menu of the room header (spec section 2, Room screen). */
+/** The settings menu of the room header. */
 export function SettingsMenu(props: SettingsMenuProps) {
   const { t, language } = useI18n();
   const theme = useTheme();
@@ -137,8 +137,8 @@ function viewItems(t: T, theme: Theme): MenuItem[] {
       active: theme === 'dark',
       onSelect: () => setTheme('dark'),
     },
-    // Spec section 2: "System Mode (actually sets dark)". Kept as specified; the stored default `system`
-    // (no choice made yet) still follows the operating system.
+    // "System Mode" sets dark, as the original product's menu does, and is kept so; the stored default
+    // `system` (no choice made yet) still follows the operating system.
     {
       key: 'system',
       label: t('menu.system'),
@@ -186,7 +186,7 @@ function sessionItem(t: T, { isGuest, onLogin, onLogout }: SettingsMenuProps): M
       };
 }
 
-/** Spec section 2: links to the creator and to the powering provider. */
+/** Links to the creator and to the powering provider. */
 function linkItems(t: T): MenuItem[] {
   return [
     {

@@ -76,7 +76,7 @@ describe('TranscriptMenu', () => {
     expect(text).toContain('BraveOtter: "Hello" → JA: "こんにちは"');
   });
 
-  it('reports a refused fallback copy with the spec’s words', async () => {
+  it('reports a refused fallback copy in the fixed wording', async () => {
     clipboard.copyText.mockRejectedValue(new Error('Copy command was unsuccessful.'));
     await openMenu();
     fireEvent.click(screen.getByTestId('transcript-copy'));

@@ -24,7 +24,7 @@ export interface TranscriptMenuProps {
   loadGlossary?: () => Promise<readonly TranscriptGlossaryEntry[]>;
 }
 
-/** The header's transcript menu (spec section 2): copy, email or download the chat as markdown. */
+/** The header's transcript menu: copy, email or download the chat as markdown. */
 export function TranscriptMenu({ roomId, items, link, loadGlossary }: TranscriptMenuProps) {
   const { t, language } = useI18n();
   const room = roomId ?? '';

@@ -1,18 +1,18 @@
 import { PRODUCT_NAME } from '@xtalk/protocol';
 
 /*
- * The chat transcript (spec section 7, Export; DESIGN names): a markdown document headed
+ * The chat transcript (names in docs/product.md#calls-other-clients-rely-on): a markdown document headed
  * 'Transcript for XTalk Chat' with the room id and an 'Open Chat' link, then the messages oldest first,
  * grouped under date headings, each line: 12-hour time, display name, the quoted original and its
  * translation. Pure: the caller passes the locale and (for tests) the time zone.
  *
- * Decisions the spec leaves open:
+ * Choices the product leaves open:
  * - JOIN/LEAVE pills are room events, not chat lines: they are left out.
  * - Only complete translations are written; one still streaming in is skipped rather than half-quoted.
  * - "Japanese translation": a Japanese original has no Japanese translation, so its English one is
  *   written instead. Every other complete translation follows too (Japanese first, then English, then
  *   the rest alphabetically) so a room translating into more languages loses nothing.
- * - The document's fixed words (header, 'Room', 'Open Chat') stay English as the spec names them; dates
+ * - The document's fixed words (header, 'Room', 'Open Chat') stay English as the product names them; dates
  *   and times follow the user's locale.
  */
 
@@ -156,13 +156,13 @@ export function formatTranscript(items: readonly TranscriptItem[], options: Tran
   return `${lines.join('\n')}\n`;
 }
 
-/** `xtalk-{roomId}-{timestamp}.md` (DESIGN names); the timestamp is the export time in epoch ms. */
+/** `xtalk-{roomId}-{timestamp}.md`, a name other clients rely on; the timestamp is the export time in ms. */
 export function transcriptFileName(roomId: string, now: number): string {
   const safeRoom = roomId.replace(/[^A-Za-z0-9_-]/g, '') || 'room';
   return `${PRODUCT_NAME.toLowerCase()}-${safeRoom}-${now}.md`;
 }
 
-/** The spec's Email share payload (section 3). */
+/** What the transcript menu's Email share sends. */
 export interface EmailSharePayload {
   email?: string;
   subject: string;

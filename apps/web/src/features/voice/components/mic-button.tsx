@@ -11,7 +11,7 @@ export interface MicButtonProps {
   disabled?: boolean;
 }
 
-/** Tap to record, tap again to send (spec section 4). Disabled while the microphone starts. */
+/** Tap to record, tap again to send. Disabled while the microphone starts. */
 export function MicButton({ state, onTap, disabled = false }: MicButtonProps) {
   const { t } = useI18n();
   const recording = state === 'recording';

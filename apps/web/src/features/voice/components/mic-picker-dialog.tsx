@@ -16,7 +16,7 @@ export interface MicPickerDialogProps {
   onOpen?: () => void;
 }
 
-/** Microphone picker (spec section 2, Dialogs): inputs as radio choices; choosing one switches and closes. */
+/** Microphone picker: inputs as radio choices; choosing one switches and closes. */
 export function MicPickerDialog({
   open,
   onClose,

@@ -13,7 +13,7 @@ export interface VoiceControlsProps {
   disabled?: boolean;
 }
 
-/** The voice part of the bottom bar: mic button, recording timer and frequency bars (spec section 2). */
+/** The voice part of the bottom bar: mic button, recording timer and frequency bars. */
 export function VoiceControls({ state, elapsedSeconds, analyser, onTap, disabled }: VoiceControlsProps) {
   const { t } = useI18n();
   const recording = state === 'recording';

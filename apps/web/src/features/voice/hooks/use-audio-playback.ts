@@ -11,7 +11,7 @@ import { WavError, validateWav } from '../utils/wav';
 
 const AVATAR_ERROR_TOAST = 'avatar-error';
 
-/** Spec section 8: a clip the browser cannot play is the avatar's speech failing, said for 3 s. */
+/** A clip the browser cannot play is the avatar's speech failing, said for 3 s. */
 function avatarPlaybackFailed(error: unknown): void {
   console.warn('[audio] playback', error);
   toast.error(translate(getLanguage(), 'audio.avatarError'), { id: AVATAR_ERROR_TOAST, duration: 3000 });
@@ -29,7 +29,7 @@ const pageActivated = () => navigator.userActivation?.hasBeenActive ?? false;
  * Spoken translations: a `speech` frame's sentence (the binary frame after it, Ogg/Opus) goes to the
  * speech queue, in order by message and seq; a WAV (older servers) is validated and played in turn.
  * Muting is remembered; until the first tap in the page, speech waits. `stop` is for the mic button
- * (starting a recording stops playback, spec section 4).
+ * (starting a recording stops playback).
  */
 export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
   const { t } = useI18n();

@@ -13,7 +13,7 @@ import type { RecorderClock } from '../utils/recording-clock';
 export interface UseRecorderOptions {
   /** The chosen microphone (undefined: the default one). */
   deviceId?: string;
-  /** Starting a recording stops playing audio (spec section 4). */
+  /** Starting a recording stops playing audio. */
   onBeforeStart?: () => void;
   /**
    * A finished clip: Ogg/Opus bytes, to be sent as one binary frame; `streamed` when its pages already went
@@ -60,7 +60,7 @@ export function useRecorder(options: UseRecorderOptions) {
         else if (problem.kind === 'empty') toast.error(tr('voice.empty'));
         else if (problem.kind === 'noAudioContext')
           toast.error(tr('voice.noAudioContext'), { id: MIC_ERROR_TOAST, duration: Infinity });
-        // spec section 8: a persistent toast
+        // a persistent toast, dismissed once the microphone next starts
         else
           toast.error(tr('voice.micError', { message: problem.message }), {
             id: MIC_ERROR_TOAST,

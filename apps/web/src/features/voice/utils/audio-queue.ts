@@ -1,5 +1,5 @@
 /*
- * Audio playback queue (spec section 4): received clips play one by one; a playback error moves on to the
+ * Audio playback queue: received clips play one by one; a playback error moves on to the
  * next clip; stop() clears the queue and halts the clip playing now. The player is injected so the order
  * and error handling are testable without a browser audio stack.
  */

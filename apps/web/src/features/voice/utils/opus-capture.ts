@@ -60,7 +60,7 @@ export class MicError extends Error {
   }
 }
 
-/** The browser has no Web Audio at all: nothing can be recorded or measured (spec section 8). */
+/** The browser has no Web Audio at all: nothing can be recorded or measured. */
 export class NoAudioContextError extends Error {
   constructor() {
     super('Browser does not support AudioContext');

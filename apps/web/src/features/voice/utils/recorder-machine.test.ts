@@ -84,7 +84,7 @@ function setup(overrides: Partial<RecorderOptions> & { clip?: Uint8Array } = {})
   return { clock, recorder, snapshots, clips, problems, events, timer, captures: () => captures };
 }
 
-describe('recorder state machine (spec section 4)', () => {
+describe('recorder state machine', () => {
   it('tap starts (stopping playback first), the timer counts mm:ss each second, tap stops and sends', async () => {
     const { clock, recorder, clips, events, timer, snapshots } = setup();
     recorder.tap();

@@ -2,7 +2,7 @@ import { MIC_DEBOUNCE_MS, RECORDING_MAX_MS, RECORDING_MIN_MS } from '@xtalk/prot
 import { browserClock, createRecordingTime, type RecorderClock } from './recording-clock';
 
 /*
- * The mic button's state machine (spec sections 4 and 9), free of the browser so it is tested with a fake
+ * The mic button's state machine, free of the browser so it is tested with a fake
  * clock and fake timers:
  *
  *   idle --tap--> initialising (button disabled; playback stopped; microphone and encoder starting)
@@ -168,7 +168,7 @@ export function createRecorder(options: RecorderOptions) {
 }
 export type Recorder = ReturnType<typeof createRecorder>;
 
-/** Why a recording failed: a browser without Web Audio has its own words (spec section 8). */
+/** Why a recording failed: a browser without Web Audio has its own words. */
 function problemOf(error: unknown): RecorderProblem {
   if (error instanceof Error && error.name === 'NoAudioContextError') return { kind: 'noAudioContext' };
   return { kind: 'mic', message: error instanceof Error ? error.message : String(error) };

@@ -1,7 +1,7 @@
 import { readWavHeader } from '@xtalk/protocol';
 
 /*
- * Spoken translations arrive as WAV (spec section 5). The header rule is the protocol's `readWavHeader`, the
+ * Spoken translations arrive as WAV. The header rule is the protocol's `readWavHeader`, the
  * same one the server applies before sending; checked before playback so a broken frame gives a clear
  * message, not silence.
  */
