@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { FakeSocket, flush, last, setup, withFakeSockets } from '../test/fake-room-socket';
+import {
+  FakeSocket,
+  flush,
+  last,
+  ready as readyFrame,
+  setup,
+  withFakeSockets,
+} from '../test/fake-room-socket';
 import { CLOSED_ABNORMALLY } from './socket-client';
 import {
   ANSWER_TIMEOUT_MS,
@@ -16,15 +23,8 @@ import {
 
 withFakeSockets();
 
-const READY = {
-  type: 'system',
-  message: 'READY',
-  timestamp: 1,
-  roomId: 'ABC2345',
-  protocolVersion: 4,
-  epoch: 'e1',
-  offset: 3,
-};
+/** READY from a server that does not answer pings (protocol 4), at offset 3. */
+const READY = readyFrame(3, 4);
 const chat = { type: 'chat', language: 'en', message: 'hi', room: 'ABC2345', clientId: 'c1' } as const;
 
 /** A client in room ABC2345, READY on its first socket. */
@@ -115,7 +115,7 @@ describe('a socket that goes silent', () => {
 describe('a silent socket on a server that answers pings (protocol 5)', () => {
   async function readyOn5() {
     const made = await ready();
-    last().receive({ ...READY, protocolVersion: 5 });
+    last().receive(readyFrame(3, 5));
     return made;
   }
   const pings = () => last().sent.filter((data) => data === '{"type":"ping"}').length;
@@ -195,7 +195,7 @@ describe('asking a quiet socket (protocol 5)', () => {
     made.client.join('ABC2345');
     await flush();
     last().open();
-    last().receive({ ...READY, protocolVersion: version });
+    last().receive(readyFrame(3, version));
     return made;
   }
 
