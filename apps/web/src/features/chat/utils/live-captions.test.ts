@@ -1,12 +1,9 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
-import { initialChatState, type ChatMessage, type ChatState } from './chat-items';
-import { chatReducer } from './messages-reducer';
+import type { ChatMessage } from './chat-items';
+import { run } from './testing';
 
 /* Live captions of streamed voice clips (protocol 3) in the room's chat state. */
-
-const run = (frames: ServerFrame[], state: ChatState = initialChatState) =>
-  frames.reduce((s, frame) => chatReducer(s, { type: 'frame', frame }), state);
 
 const caption = (text: string): ServerFrame => ({
   type: 'captionPartial',

@@ -1,0 +1,161 @@
+import type { ServerFrame } from '@xtalk/protocol';
+import { describe, expect, it } from 'vitest';
+import { visibleTranslations } from './message-display';
+import { message, onlyMessage, run } from './testing';
+
+/* A message's frames in the chat state: replays, translations streamed or failed, corrections, notes. */
+
+describe('message frames', () => {
+  it('keeps a replay in chronological order with stored translations and notes', () => {
+    const state = run([
+      message(1000, { translations: { ja: 'こんにちは' }, note: '"a greeting"' }),
+      message(3000),
+      message(2000),
+    ]);
+    expect(state.items.map((item) => item.id)).toEqual([1000, 2000, 3000]);
+    expect(onlyMessage(state).translations).toEqual({ ja: 'こんにちは' });
+    expect(onlyMessage(state).note).toBe('"a greeting"');
+  });
+
+  it('drops the chunks of a translation that failed for good, and keeps a complete one', () => {
+    let state = run([
+      message(1000, { translations: { fr: 'bonjour' } }),
+      { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'ja', chunk: 'こん' },
+      { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'de', chunk: 'Hal' },
+    ]);
+    state = run([{ type: 'translationFailed', originalTimestamp: 1000, targetLanguage: 'ja' }], state);
+    expect(onlyMessage(state).partial).toEqual({ de: 'Hal' });
+    expect(onlyMessage(state).failed).toEqual(['ja']);
+    expect(visibleTranslations(onlyMessage(state), 'ja').map((each) => each.language)).toEqual(['de', 'fr']);
+    // nothing streaming in that language (or no such message): the state is kept as it is
+    for (const frame of [
+      { type: 'translationFailed', originalTimestamp: 1000, targetLanguage: 'fr' },
+      { type: 'translationFailed', originalTimestamp: 1000, targetLanguage: 'ja' },
+      { type: 'translationFailed', originalTimestamp: 999, targetLanguage: 'de' },
+    ] as const)
+      expect(run([frame], state)).toBe(state);
+    expect(onlyMessage(state).translations).toEqual({ fr: 'bonjour' });
+  });
+
+  it('keeps a failed language as a mark, from history or live, until a translation into it lands', () => {
+    let state = run([{ ...message(1000), failedTranslations: ['ja'] }]);
+    expect(onlyMessage(state).failed).toEqual(['ja']);
+    state = run([{ type: 'translationFailed', originalTimestamp: 1000, targetLanguage: 'de' }], state);
+    expect(onlyMessage(state).failed).toEqual(['ja', 'de']);
+    const done = { type: 'translationComplete', originalTimestamp: 1000, fullText: 'x' } as const;
+    state = run([{ ...done, targetLanguage: 'ja' }], state);
+    expect(onlyMessage(state).failed).toEqual(['de']);
+    state = run([{ ...done, targetLanguage: 'de' }], state);
+    expect(onlyMessage(state).failed).toBeUndefined();
+  });
+
+  it('appends only a chunk that continues what it shows, when the chunk says where it starts (0136)', () => {
+    const chunk = (chunk: string, at?: number): ServerFrame => ({
+      type: 'translationChunk',
+      originalTimestamp: 1000,
+      targetLanguage: 'ja',
+      chunk,
+      ...(at !== undefined ? { at } : {}),
+    });
+    // joined mid-stream: the first chunk it sees starts at 5, so nothing shows until the complete text
+    let state = run([message(1000), chunk('red ', 5), chunk('book', 9)]);
+    expect(onlyMessage(state).partial).toEqual({});
+    state = run(
+      [
+        {
+          type: 'translationComplete',
+          originalTimestamp: 1000,
+          targetLanguage: 'ja',
+          fullText: 'the red book',
+        },
+      ],
+      state,
+    );
+    expect(onlyMessage(state).translations).toEqual({ ja: 'the red book' });
+
+    // from the start: each chunk continues the last; one sent twice, or one after a gap, is not appended
+    state = run([message(1000), chunk('the ', 0), chunk('red ', 4), chunk('red ', 4), chunk('x', 20)]);
+    expect(onlyMessage(state).partial).toEqual({ ja: 'the red ' });
+    // a server that does not say where (a voice clip's tail continues its caption) is appended as before
+    state = run([chunk('book')], state);
+    expect(onlyMessage(state).partial).toEqual({ ja: 'the red book' });
+  });
+
+  it('applies a correction: new text, edited mark, old translations and hint void, new ones follow', () => {
+    let state = run([
+      message(1000, { translations: { ja: '古い' }, note: 'old note' }),
+      { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'fr', chunk: 'vieux' },
+      { type: 'messageEdited', id: 1000, message: 'hello fixed', editedAt: 5000, offset: 9 },
+    ]);
+    expect(onlyMessage(state)).toMatchObject({
+      message: 'hello fixed',
+      editedAt: 5000,
+      translations: {},
+      partial: {},
+      note: undefined,
+    });
+    state = run(
+      [
+        { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'ja', chunk: '新' },
+        { type: 'translationComplete', originalTimestamp: 1000, targetLanguage: 'ja', fullText: '新しい' },
+        // an older correction replayed late does not undo a newer one
+        { type: 'messageEdited', id: 1000, message: 'hello', editedAt: 4000 },
+      ],
+      state,
+    );
+    expect(onlyMessage(state)).toMatchObject({ message: 'hello fixed', translations: { ja: '新しい' } });
+    // a stored copy with another text (the replay after a correction) replaces the old one entirely
+    state = run([message(1000, { message: 'third', editedAt: 6000, translations: { ja: '三' } })], state);
+    expect(onlyMessage(state)).toMatchObject({
+      message: 'third',
+      editedAt: 6000,
+      translations: { ja: '三' },
+    });
+  });
+
+  it('does not duplicate a message replayed twice', () => {
+    const state = run([message(1000), message(1000, { translations: { ja: 'やあ' } })]);
+    expect(state.items).toHaveLength(1);
+    expect(onlyMessage(state).translations.ja).toBe('やあ');
+  });
+
+  it('appends chunks per target language, then the full text replaces them', () => {
+    let state = run([
+      message(1000),
+      { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'ja', chunk: 'こん' },
+      { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'fr', chunk: 'Bon' },
+      { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'ja', chunk: 'にち' },
+    ]);
+    expect(onlyMessage(state).partial).toEqual({ ja: 'こんにち', fr: 'Bon' });
+    expect(visibleTranslations(onlyMessage(state))).toEqual([
+      { language: 'fr', text: 'Bon', done: false },
+      { language: 'ja', text: 'こんにち', done: false },
+    ]);
+
+    state = run(
+      [
+        {
+          type: 'translationComplete',
+          originalTimestamp: 1000,
+          targetLanguage: 'ja',
+          fullText: 'こんにちは',
+        },
+        // a late chunk must not be glued onto the finished text
+        { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'ja', chunk: '!!' },
+      ],
+      state,
+    );
+    expect(onlyMessage(state).translations).toEqual({ ja: 'こんにちは' });
+    expect(onlyMessage(state).partial).toEqual({ fr: 'Bon' });
+  });
+
+  it('attaches a note that arrives later', () => {
+    const state = run([message(1000), { type: 'noteComplete', originalTimestamp: 1000, note: '「挨拶」' }]);
+    expect(onlyMessage(state).note).toBe('「挨拶」');
+  });
+
+  it('ignores frames for messages it does not hold', () => {
+    const state = run([message(1000)]);
+    expect(run([{ type: 'noteComplete', originalTimestamp: 5, note: 'x' }], state)).toBe(state);
+  });
+});
