@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
 import type { UserRow } from '../../accounts/users/users-repo.js';
 import { createMemoryBus } from '../../bus/bus.js';
+import type { Clock } from '../../clock.js';
 import { createChatService, type PostMessage } from '../../rooms/chat-service.js';
 import type { RoomsRepo, StoredMessage } from '../../rooms/rooms-repo.js';
 import { createConnection, type ConnectionDeps } from '../connection.js';
@@ -54,16 +55,26 @@ export class FakeSocket implements PeerSocket {
   }
 }
 
+/** What a test may set in its room; the rest is the same for every room. */
+interface RoomOptions {
+  history?: MessageFrame[];
+  onAudio?: ConnectionDeps['onAudio'];
+  logger?: FastifyBaseLogger;
+  /** A clock the test moves; otherwise time stands still. */
+  clock?: Clock;
+  balanceFrame?: ConnectionDeps['balanceFrame'];
+}
+
 /** One room: a stored history, the real hub and chat service, and peers joining it. */
-export function room(
-  options: { history?: MessageFrame[]; onAudio?: ConnectionDeps['onAudio']; logger?: FastifyBaseLogger } = {},
-) {
+export function room(options: RoomOptions = {}) {
   const stored: MessageFrame[] = [...(options.history ?? [])];
   const users = new Map<string, UserRow>();
   const hub = createRoomHub(createMemoryBus());
   let beforeReplay: () => Promise<void> = async () => undefined;
+  let beforeInsert: () => Promise<void> = async () => undefined;
   const repo = {
     async insertMessage(input: PostMessage): Promise<StoredMessage> {
+      await beforeInsert();
       const id = (stored.at(-1)?.id ?? 0) + 1;
       const { roomId: _room, userId: _user, text, ...rest } = input;
       // offsets as the room log gives them: 1, 2, 3... in the order messages are stored
@@ -96,7 +107,7 @@ export function room(
     rooms: repo,
     users: { findById: async (id: string) => users.get(id) } as unknown as ConnectionDeps['users'],
     languages: ['en', 'ja'],
-    clock: { now: () => 1_000 },
+    clock: options.clock ?? { now: () => 1_000 },
     logger: options.logger ?? logger,
     replayLimit: 100,
     // the room log's position is the stored count; every joiner here gets the recent window
@@ -104,6 +115,7 @@ export function room(
     resumeMaxEvents: 1000,
     maxBufferedBytes: 1000,
     onAudio: options.onAudio,
+    balanceFrame: options.balanceFrame,
   };
 
   function peer(n: number) {
@@ -138,6 +150,13 @@ export function room(
         beforeReplay = async () => undefined;
         await work();
       };
+    },
+    /** Holds every message store until the returned release is called (a database that stalls). */
+    holdInserts() {
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      beforeInsert = () => held;
+      return () => release();
     },
   };
 }
