@@ -1,14 +1,11 @@
-import { createOpusStreamDecoder } from '../audio/index.js';
+import { createOpusStreamDecoder, floatToPcm16, pcm16Bytes } from '../audio/index.js';
 
 /** The rate Realtime takes PCM16 at. */
 const PCM_RATE = 24_000;
 
 function pcm16Base64(samples: Float32Array): string {
-  const out = Buffer.alloc(samples.length * 2);
-  for (let i = 0; i < samples.length; i += 1) {
-    out.writeInt16LE(Math.round(Math.max(-1, Math.min(1, samples[i]!)) * 0x7fff), i * 2);
-  }
-  return out.toString('base64');
+  const bytes = pcm16Bytes(floatToPcm16(samples));
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
 
 /** The clip's audio on its way in to the session. */

@@ -9,6 +9,7 @@ export type { OggOpusCheck, OggOpusInfo, OggPage } from './ogg.js';
 export { decodeOggOpus, createOpusStreamDecoder, OpusDecodeError, PCM_SAMPLE_RATE } from './opus.js';
 export type { OpusStreamDecoder } from './opus.js';
 export { resample } from './resample.js';
+export { floatToPcm16, pcm16Bytes } from './pcm16.js';
 export { OggOpusStream } from './ogg-stream.js';
 export type { OggStreamResult } from './ogg-stream.js';
 export {

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { lazyModule } from '../lazy-module.js';
 import { writeOggOpus } from './ogg-writer.js';
+import { floatToPcm16 } from './pcm16.js';
 import { readWavInfo, wavToMonoFloat32 } from './wav.js';
 
 /*
@@ -41,10 +42,7 @@ export function wavToOpusInput(wav: Uint8Array): { samples: Int16Array; rate: nu
   const rate = OPUS_RATES.includes(info.sampleRate) ? info.sampleRate : DEFAULT_RATE;
   const floats = wavToMonoFloat32(wav, rate);
   if (!floats) throw new OpusEncodeError('only 16-bit WAV is encoded');
-  const samples = new Int16Array(floats.length);
-  for (let i = 0; i < floats.length; i += 1)
-    samples[i] = Math.round(Math.max(-1, Math.min(1, floats[i] ?? 0)) * 0x7fff);
-  return { samples, rate };
+  return { samples: floatToPcm16(floats), rate };
 }
 
 /** Encode mono PCM16 at `rate` (8, 12, 16, 24 or 48 kHz) as a self-contained Ogg/Opus stream. */

@@ -1,5 +1,6 @@
 import { readWavHeader } from '@xtalk/protocol';
 import type { WavHeader } from '@xtalk/protocol';
+import { floatToPcm16, pcm16Bytes } from './pcm16.js';
 import { resample } from './resample.js';
 
 /*
@@ -29,12 +30,7 @@ export function encodeWav(samples: Float32Array | Int16Array, sampleRate: number
   view.setUint16(34, 16, true); // bits per sample
   ascii(36, 'data');
   view.setUint32(40, dataBytes, true);
-  for (let i = 0; i < samples.length; i += 1) {
-    const sample = samples[i] ?? 0;
-    const value =
-      samples instanceof Int16Array ? sample : Math.round(Math.max(-1, Math.min(1, sample)) * 0x7fff);
-    view.setInt16(44 + i * 2, value, true);
-  }
+  out.set(pcm16Bytes(samples instanceof Int16Array ? samples : floatToPcm16(samples)), 44);
   return out;
 }
 

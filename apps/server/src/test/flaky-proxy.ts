@@ -1,4 +1,5 @@
 import { connect, createServer, type Socket } from 'node:net';
+import { listenOnFreePort } from './free-port.js';
 
 /*
  * A TCP proxy in front of a real server that a fault test can cut: every open link at once, or the
@@ -63,9 +64,7 @@ export async function startFlakyProxy(targetPort: number): Promise<FlakyProxy> {
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  port = typeof address === 'object' && address ? address.port : 0;
+  port = await listenOnFreePort(server);
   return {
     port,
     cutAll,

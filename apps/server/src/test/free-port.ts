@@ -1,13 +1,26 @@
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+/*
+ * Ports on 127.0.0.1 that the system picks, so that tests running side by side never meet on one.
+ */
+
+/** Starts `server` (TCP, HTTP or SMTP's) on 127.0.0.1 at a port nothing uses, and gives that port. */
+export async function listenOnFreePort(server: Server): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
     });
   });
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  const port = await listenOnFreePort(probe);
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }

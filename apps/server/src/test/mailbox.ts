@@ -1,5 +1,6 @@
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { listenOnFreePort } from './free-port.js';
 
 /*
  * A real SMTP server on 127.0.0.1 for tests (smtp-server): it accepts every mail and hands them out in
@@ -45,9 +46,7 @@ export async function startMailbox(): Promise<Mailbox> {
         .catch((error: Error) => callback(error));
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenOnFreePort(server.server);
   return {
     url: `smtp://tester:secret@127.0.0.1:${port}`,
     next(timeoutMs = 15_000) {

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnFreePort } from '../../test/free-port.js';
 import { startServer, type TestServer } from '../../test/harness.js';
 
 /* Turnstile mode against a siteverify endpoint started here, speaking Cloudflare's form-encoded protocol. */
@@ -25,9 +26,7 @@ describe('guest entry with Turnstile', () => {
         );
       });
     });
-    await new Promise<void>((resolve) => siteverify.listen(0, '127.0.0.1', resolve));
-    const address = siteverify.address();
-    verifyUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/siteverify`;
+    verifyUrl = `http://127.0.0.1:${await listenOnFreePort(siteverify)}/siteverify`;
     server = await startServer({
       TURNSTILE_SITE_KEY: 'ts-site',
       TURNSTILE_SECRET_KEY: 'ts-secret',
