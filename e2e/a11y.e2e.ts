@@ -10,7 +10,17 @@ import { messageWith, say } from './lib/room.js';
  * and theme (the pages, the room with messages, every dialog and menu, a bad room link).
  */
 
+/** axe reads colours as painted, so a toast still fading in reads as low contrast: let it finish first. */
+async function animationsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  );
+}
+
 async function seriousViolations(page: Page, what: string): Promise<string[]> {
+  await animationsSettled(page);
   const result = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
