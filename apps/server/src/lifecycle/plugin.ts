@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { TRANSLATION_CLOSE_MS } from '../translation/plugin.js';
 import { registerDrain } from './drain.js';
 import { healthRoute } from './health.js';
-import { registerReadiness, type Readiness } from './readiness.js';
+import { registerReadiness, type ReadinessProbe } from './readiness.js';
 import { startSweeps } from './sweeps.js';
 
 /*
@@ -16,7 +16,7 @@ import { startSweeps } from './sweeps.js';
 declare module 'fastify' {
   interface FastifyInstance {
     /** Whether this node takes new work (GET /api/health/ready); the drain turns it off. */
-    xtalkReadiness: Readiness;
+    xtalkReadiness: ReadinessProbe;
     /**
      * Drains the node (SIGTERM, lifecycle/drain.ts): not ready, new sockets and joins refused, sockets
      * closed with 1012 over `spreadMs` (DRAIN_SECONDS by default). `close()` follows it.

@@ -41,6 +41,8 @@ export function createReadiness() {
   };
 }
 export type Readiness = ReturnType<typeof createReadiness>;
+/** The node's readiness, and what GET /api/health/ready would answer now (the metrics read it too). */
+export type ReadinessProbe = Readiness & { notReady(): Promise<NotReadyReason[]> };
 
 async function databaseAnswers(db: Db, lost: () => boolean): Promise<boolean> {
   if (lost()) return false;
@@ -68,7 +70,7 @@ async function databaseAnswers(db: Db, lost: () => boolean): Promise<boolean> {
 export function registerReadiness(
   app: FastifyInstance,
   deps: { db: Db; bus: Bus; redisConfigured: boolean },
-): Readiness {
+): ReadinessProbe {
   const { db, bus } = deps;
   const readiness = createReadiness();
   let dbLost = false;
@@ -105,5 +107,5 @@ export function registerReadiness(
       .header('retry-after', String(retryAfterSeconds))
       .send({ statusCode: status, code, error: 'Service Unavailable', message });
   });
-  return readiness;
+  return Object.assign(readiness, { notReady });
 }

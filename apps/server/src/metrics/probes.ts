@@ -31,12 +31,14 @@ export function appSources(parts: {
   hub: { stats(): { rooms: number } };
   bus: { isConnected?(): boolean };
   db: Pick<Db, 'query' | 'lost'>;
+  readiness: { notReady(): Promise<unknown[]> };
 }): MetricsSources {
-  const { gateway, hub, bus, db } = parts;
+  const { gateway, hub, bus, db, readiness } = parts;
   return {
     connections: () => gateway.size(),
     rooms: () => hub.stats().rooms,
     busUp: () => bus.isConnected?.() ?? true,
     dbUp: databaseProbe(db),
+    ready: async () => (await readiness.notReady()).length === 0,
   };
 }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AiTask } from '../ai/provider.js';
-import type { FrameRefusalReason, MetricsReport } from './report.js';
+import type { AiRefusalReason, FrameRefusalReason, MetricsReport } from './report.js';
 
 /*
  * The app's metrics: one prom-client Registry per app (tests build many apps in one process), never the
@@ -16,6 +16,17 @@ export interface MetricsSources {
   rooms(): number;
   busUp(): boolean;
   dbUp(): Promise<boolean>;
+  /** What GET /api/health/ready would answer now. */
+  ready(): Promise<boolean>;
+}
+
+/** How a socket ended, for the socket service level: only a drop or a server error is abnormal. */
+export type SocketCloseKind = 'normal' | 'restart' | 'abnormal';
+
+/** 1006: gone without a closing handshake (a dropped link, a dead socket ended); 1011: a server error. */
+export function closeKind(code: number): SocketCloseKind {
+  if (code === 1012) return 'restart';
+  return code === 1006 || code === 1011 ? 'abnormal' : 'normal';
 }
 
 /** The metric's names for the engine tasks: the AiTask names read as nouns, these as verbs. */
@@ -37,6 +48,9 @@ class Tally implements MetricsReport {
   invalid = 0;
   spent = 0;
   refunded = 0;
+  opened = 0;
+  readonly closed: Record<SocketCloseKind, number> = { normal: 0, restart: 0, abnormal: 0 };
+  readonly refused: Record<AiRefusalReason, number> = { no_credits: 0, backlog: 0 };
   readonly failures: Record<AiTask, number> = {
     translation: 0,
     transcription: 0,
@@ -48,6 +62,7 @@ class Tally implements MetricsReport {
   constructor(
     private readonly deliverySeconds: Histogram,
     private readonly aiSeconds: Record<AiTask, Histogram.Internal<string>>,
+    private readonly firstTextSeconds: Histogram,
   ) {}
 
   messageStored(kind: 'text' | 'voice') {
@@ -71,6 +86,18 @@ class Tally implements MetricsReport {
   }
   creditsRefunded(amount: number) {
     this.refunded += amount;
+  }
+  socketOpened() {
+    this.opened++;
+  }
+  socketClosed(code: number) {
+    this.closed[closeKind(code)]++;
+  }
+  translationFirstText(seconds: number) {
+    this.firstTextSeconds.observe(seconds);
+  }
+  aiRefused(reason: AiRefusalReason) {
+    this.refused[reason]++;
   }
 }
 
@@ -151,6 +178,28 @@ function countersOf(registry: Registry, tally: Tally) {
     },
     'reason',
   );
+  tallied(registry, 'xtalk_ws_opened_total', 'WebSocket connections accepted.', () => tally.opened);
+  tallied(
+    registry,
+    'xtalk_ws_closed_total',
+    'WebSocket connections closed, by kind: normal, restart (a drain), abnormal (dropped, server error).',
+    {
+      normal: () => tally.closed.normal,
+      restart: () => tally.closed.restart,
+      abnormal: () => tally.closed.abnormal,
+    },
+    'kind',
+  );
+  tallied(
+    registry,
+    'xtalk_ai_refused_total',
+    "AI work for a message not done, by reason: its author's credits, its room's backlog.",
+    {
+      no_credits: () => tally.refused.no_credits,
+      backlog: () => tally.refused.backlog,
+    },
+    'reason',
+  );
 }
 
 export function createMetrics() {
@@ -175,7 +224,13 @@ export function createMetrics() {
     TASKS.map((task) => [task, aiHistogram.labels(TASK_LABELS[task])]),
   ) as Record<AiTask, Histogram.Internal<string>>;
   for (const task of TASKS) aiHistogram.zero({ task: TASK_LABELS[task] });
-  const tally = new Tally(deliverySeconds, aiSeconds);
+  const firstTextSeconds = new Histogram({
+    name: 'xtalk_translation_first_text_seconds',
+    help: "From a message reaching translation to its translation's first text sent, per language.",
+    buckets: [0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30],
+    registers: [registry],
+  });
+  const tally = new Tally(deliverySeconds, aiSeconds, firstTextSeconds);
 
   countersOf(registry, tally);
   gauge(
@@ -190,6 +245,9 @@ export function createMetrics() {
   );
   gauge(registry, 'xtalk_db_up', 'Whether the database answers.', async () =>
     (await (sources?.dbUp() ?? true)) ? 1 : 0,
+  );
+  gauge(registry, 'xtalk_ready', 'Whether the node takes work (GET /api/health/ready is 200).', async () =>
+    (await (sources?.ready() ?? false)) ? 1 : 0,
   );
   const httpSeconds = new Histogram({
     name: 'http_request_duration_seconds',

@@ -9,6 +9,9 @@ import type { AiTask } from '../ai/provider.js';
 /** Why a socket frame was refused: over a rate limit (or a flood), or not a valid frame. */
 export type FrameRefusalReason = 'rate_limited' | 'invalid';
 
+/** Why AI work was not done: its author could not pay, or its room's backlog was full. */
+export type AiRefusalReason = 'no_credits' | 'backlog';
+
 export interface MetricsReport {
   /** A message stored (a resend of a stored one is not counted again). */
   messageStored(kind: 'text' | 'voice'): void;
@@ -22,6 +25,14 @@ export interface MetricsReport {
   aiCall(task: AiTask, seconds: number, failed: boolean): void;
   creditsSpent(amount: number): void;
   creditsRefunded(amount: number): void;
+  /** A socket accepted after its upgrade. */
+  socketOpened(): void;
+  /** A socket closed, with the code it ended with (1006: dropped without a closing handshake). */
+  socketClosed(code: number): void;
+  /** A translation's first text sent into one language, `seconds` after its message reached translation. */
+  translationFirstText(seconds: number): void;
+  /** AI work for a message not done, and why. */
+  aiRefused(reason: AiRefusalReason): void;
 }
 
 const nothing = () => undefined;
@@ -34,4 +45,8 @@ export const silentReport: MetricsReport = {
   aiCall: nothing,
   creditsSpent: nothing,
   creditsRefunded: nothing,
+  socketOpened: nothing,
+  socketClosed: nothing,
+  translationFirstText: nothing,
+  aiRefused: nothing,
 };

@@ -11,6 +11,7 @@ import { createHeartbeat, type Heartbeat } from './heartbeat.js';
 import type { PeerSocket } from './peer-socket.js';
 import { clientAddress, type CappedSocket } from './socket-caps.js';
 import { createLogSampler } from '../log-sampler.js';
+import type { MetricsReport } from '../metrics/report.js';
 import { authoriseUpgrade, type AuthorisedUpgrade, type UpgradeAuthOptions } from './upgrade-auth.js';
 import { closeSpread, DRAINING_REFUSAL, RESTART_REASON } from './socket-drain.js';
 import { ipCapRefusal, refuse, userCapRefusal, type UpgradeCaps } from './upgrade-refusal.js';
@@ -26,6 +27,8 @@ export interface GatewayOptions extends UpgradeAuthOptions {
   logger: FastifyBaseLogger;
   /** Caps on open sockets (per address, per user, one per session); none without. */
   caps?: UpgradeCaps;
+  /** Where sockets opened and closed are counted (/metrics); nowhere without. */
+  metrics?: Pick<MetricsReport, 'socketOpened' | 'socketClosed'>;
 }
 
 /**
@@ -111,12 +114,13 @@ function socketListeners(sockets: Sockets, options: GatewayOptions) {
     onError(this: WebSocket, error: Error) {
       sampled.info('socket-error', { err: error }, 'socket error', live.get(this)?.ip);
     },
-    onClose(this: WebSocket) {
+    onClose(this: WebSocket, code: number) {
       const peer = live.get(this);
       sockets.heartbeat.remove(this);
       sockets.expiries.remove(this);
       live.delete(this);
       if (!peer) return;
+      options.metrics?.socketClosed(code);
       const { connection } = peer;
       // counted against the caps until now (a flooder's user waits before the next one)
       const caps = options.caps;
@@ -197,6 +201,7 @@ function upgradeSteps(
     // the caps count the socket from here until onClose; a socket open for the same session is replaced
     options.caps?.sockets.open(peer.ip, auth.user.id, peer.sessionId, peer);
     sockets.live.set(ws, peer);
+    options.metrics?.socketOpened();
     sockets.heartbeat.add(ws);
     sockets.expiries.add(ws, auth.claims.expiresAt * 1000 - options.clock.now());
     ws.on('message', listeners.onMessage);

@@ -150,12 +150,22 @@ export const gatewayPlugin = fp<GatewayPluginOptions>(
       logger: app.log,
       caps: socketCaps(config, clock, sampledLog),
       connectionDeps,
+      metrics: report,
     });
-    app.xtalkMetrics.watch(appSources({ gateway, hub, bus: app.xtalkBus, db: app.xtalkDb }));
+    app.xtalkMetrics.watch(
+      appSources({ gateway, hub, bus: app.xtalkBus, db: app.xtalkDb, readiness: app.xtalkReadiness }),
+    );
     app.decorate('xtalkRealtime', { gateway, fairRooms, heartbeat });
   },
   {
     name: 'xtalk-gateway',
-    dependencies: ['xtalk-hub', 'xtalk-auth', 'xtalk-rooms', 'xtalk-translation', 'xtalk-summary'],
+    dependencies: [
+      'xtalk-hub',
+      'xtalk-auth',
+      'xtalk-rooms',
+      'xtalk-translation',
+      'xtalk-summary',
+      'xtalk-readiness',
+    ],
   },
 );

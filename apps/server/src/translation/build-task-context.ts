@@ -57,7 +57,8 @@ export function buildTaskContext(
     send,
     supported,
     callEngine,
-    reportFailure: createFailureReporter({ logger, emit, notice, refused }),
+    reportFailure: createFailureReporter({ logger, emit, notice, refused, metrics: deps.metrics }),
+    metrics: deps.metrics,
   } satisfies TaskContext;
   return ctx;
 }

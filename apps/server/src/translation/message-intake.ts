@@ -1,5 +1,6 @@
 import type { MessageFrame } from '@xtalk/protocol';
 import type { Logger } from '../ai/provider.js';
+import type { MetricsReport } from '../metrics/report.js';
 import type { Notice } from './notices.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { Meter } from './ports.js';
@@ -25,6 +26,7 @@ export interface MessageIntakeDeps {
   process: (job: Job) => Promise<void>;
   /** Give up on running work (close took longer than `closeTimeoutMs`). */
   abortRunning: () => void;
+  metrics?: Pick<MetricsReport, 'aiRefused'>;
 }
 
 export function createMessageIntake(deps: MessageIntakeDeps) {
@@ -44,6 +46,7 @@ export function createMessageIntake(deps: MessageIntakeDeps) {
     requeue,
     abortRunning: deps.abortRunning,
     tracked: retranslation.tracked,
+    metrics: deps.metrics,
   });
 
   function onMessage(roomId: string, message: MessageFrame, author: Author): void {

@@ -8,7 +8,8 @@ import { SupersededError } from './supersede.js';
 import { isInsufficientCredits } from './errors.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { RoomOutput } from './ports.js';
-import type { Job, PipelineEvent } from './types.js';
+import { createLogSampler } from '../log-sampler.js';
+import type { Job, PipelineEvent, TranslationMetrics } from './types.js';
 
 /*
  * What the room is told: frames sent without ever throwing, failure notices at most once per kind per
@@ -110,8 +111,11 @@ export function createFailureReporter(deps: {
   emit: (event: Omit<PipelineEvent, 'at'>) => void;
   notice: Notice;
   refused: (job: Job, message: string, guest: boolean) => void;
+  metrics?: Pick<TranslationMetrics, 'aiRefused'> | undefined;
 }): ReportFailure {
   const { logger, emit, notice } = deps;
+  // a room of guests out of credits refuses every message's every task: counted, the lines sampled per room
+  const sampled = createLogSampler(logger);
   return function reportFailure(job, task, language, error) {
     const { roomId, message } = job;
     emit({ kind: 'failed', roomId, messageId: message.id, language, task });
@@ -127,10 +131,9 @@ export function createFailureReporter(deps: {
       return;
     }
     if (isInsufficientCredits(error)) {
-      logger.info(
-        { roomId, messageId: message.id, task, username: message.username },
-        'translation: no credits',
-      );
+      deps.metrics?.aiRefused('no_credits');
+      const fields = { roomId, messageId: message.id, task, username: message.username };
+      sampled.info('no-credits', fields, 'translation: no credits', roomId);
       deps.refused(job, error.message, error.guest);
       return;
     }

@@ -1,5 +1,6 @@
 import type { MessageFrame } from '@xtalk/protocol';
 import type { Logger } from '../ai/provider.js';
+import type { MetricsReport } from '../metrics/report.js';
 import { createLogSampler } from '../log-sampler.js';
 import type { Notice } from './notices.js';
 import type { TranslationServiceOptions } from './options.js';
@@ -28,6 +29,8 @@ export interface RoomQueueDeps {
   abortRunning: () => void;
   /** A job was queued for its message / is finished (corrections stop the current one). */
   tracked?: { track(job: Job): void; done(job: Job): void };
+  /** Where a message refused for its room's backlog is counted; nowhere without. */
+  metrics?: Pick<MetricsReport, 'aiRefused'>;
 }
 
 export function createRoomQueue(deps: RoomQueueDeps) {
@@ -95,7 +98,8 @@ export function createRoomQueue(deps: RoomQueueDeps) {
       refuseForBacklog(deps, sampled, { roomId, messageId: message.id, queued: room.waiting.length });
       return false;
     }
-    const job: Job = { roomId, message, author, done: {}, running: true, resumeWhenDone: false };
+    const receivedAt = performance.now();
+    const job: Job = { roomId, message, author, done: {}, running: true, resumeWhenDone: false, receivedAt };
     if (chargeKey) job.chargeKey = chargeKey;
     deps.tracked?.track(job);
     room.waiting.push(job);
@@ -135,6 +139,7 @@ function refuseForBacklog(
   at: { roomId: string; messageId: number; queued: number },
 ): void {
   deps.emit({ kind: 'dropped', roomId: at.roomId, messageId: at.messageId });
+  deps.metrics?.aiRefused('backlog');
   // once per refused message while a room floods: sampled per room
   sampled.warn('backlog', at, 'translation: room backlog full', at.roomId);
   deps.notice(at.roomId, 'backlog', 'Too many messages at once: some messages were not translated.', {

@@ -77,6 +77,7 @@ export function createTranslationService(deps: TranslationServiceDeps): Translat
     notice,
     process: (job) => processMessage(ctx, job),
     abortRunning: () => shutdown.abort(),
+    metrics: deps.metrics,
   });
   const { queue, onMessage, supersede } = intake;
   const pausedAuthors = createPausedAuthors<Job>({

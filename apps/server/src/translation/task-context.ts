@@ -6,7 +6,7 @@ import type { Send, ReportFailure } from './notices.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { GlossaryPort, Listeners, RoomOutput, TranslationStore } from './ports.js';
 import type { SpeechStreams } from './speech-streams.js';
-import type { Job, PipelineEvent } from './types.js';
+import type { Job, PipelineEvent, TranslationMetrics } from './types.js';
 
 /** What the tasks of one message share: built once by the service, passed explicitly (no globals). */
 export interface TaskContext {
@@ -31,6 +31,8 @@ export interface TaskContext {
   glossary?: GlossaryPort;
   /** The translations being spoken, sentence by sentence. */
   speech?: SpeechStreams;
+  /** Where first texts are timed (/metrics); nowhere without. */
+  metrics?: Pick<TranslationMetrics, 'translationFirstText'>;
 }
 
 /**

@@ -7,6 +7,17 @@ import { checkCurrent, SupersededError } from './supersede.js';
 import type { Job } from './types.js';
 
 /**
+ * The first text of the job's translation into `target` reached the room: timed once, from the message
+ * (`seconds`: 0 for a clip's sentences translated while it was spoken, before its message existed).
+ */
+function firstText(ctx: TaskContext, job: Job, target: string, seconds?: number): void {
+  const sent = (job.firstTextSent ??= new Set());
+  if (sent.has(target)) return;
+  sent.add(target);
+  ctx.metrics?.translationFirstText(seconds ?? (performance.now() - job.receivedAt) / 1000);
+}
+
+/**
  * One piece of a translation (a cached one comes as one piece), `at` the length of the pieces sent before it
  * (a listener who holds a different amount waits for the complete text: 0136).
  */
@@ -25,6 +36,7 @@ export async function sendChunk(
     chunk,
     ...(at !== undefined ? { at } : {}),
   });
+  firstText(ctx, job, target);
   ctx.emit({ kind: 'chunk', roomId, messageId: message.id, language: target });
 }
 
@@ -122,6 +134,7 @@ async function fromClip(
     target,
   );
   if (!head) return undefined;
+  firstText(ctx, job, target, 0);
   if (head.tail === '') return head.translation;
   if (!ctx.supported('translation', target)) return undefined;
   const part = { text: head.tail, lead: head.joiner };

@@ -15,6 +15,9 @@ import type {
   UserOutput,
 } from './ports.js';
 
+/** What the translation service reports for /metrics. */
+export type TranslationMetrics = Pick<MetricsReport, 'aiCall' | 'aiRefused' | 'translationFirstText'>;
+
 /** A job that can wait while its author's translations are paused (paused-authors.ts). */
 export interface PausableJob {
   roomId: string;
@@ -53,8 +56,8 @@ export interface TranslationServiceDeps {
   clock?: Clock;
   options?: Partial<TranslationServiceOptions>;
   onEvent?: (event: PipelineEvent) => void;
-  /** Where engine time and failures are counted (/metrics); nowhere without. */
-  metrics?: Pick<MetricsReport, 'aiCall'>;
+  /** Where engine time, failures, refusals and first texts are counted (/metrics); nowhere without. */
+  metrics?: TranslationMetrics;
 }
 
 export interface ClipRef {
@@ -134,4 +137,8 @@ export interface Job extends PausableJob, SupersedableJob {
   failureTold?: boolean;
   /** The room's glossary as it was when the message's work started. */
   glossary?: Glossary;
+  /** performance.now() when the message reached translation: a first text's time is counted from it. */
+  receivedAt: number;
+  /** The languages whose first text has reached the room (each is timed once). */
+  firstTextSent?: Set<string>;
 }
