@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardQueries, ruleFiles } from '../test/deploy-queries.js';
 import { freePort } from '../test/free-port.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
 import { startPrometheus, type PrometheusServer } from '../test/prometheus-server.js';
@@ -14,9 +14,6 @@ import { NODES_SECRET } from '../test/service-nodes.js';
  * alert is active; a node drained turns XTalkNodeNotReady pending for that node alone; Redis stopped
  * turns XTalkRedisDown pending. What Prometheus says is read through its own HTTP API.
  */
-
-const RULES = fileURLToPath(new URL('../../../../deploy/prometheus/', import.meta.url));
-const RULE_FILES = ['xtalk-slos.yml', 'xtalk-node-alerts.yml'].map((file) => `${RULES}${file}`);
 
 const instanceOf = (node: TestServer) => new URL(node.baseUrl).host;
 
@@ -52,7 +49,7 @@ describe('the alert rules in a real Prometheus, against two nodes', { timeout: 9
       AUTH_SECRET: NODES_SECRET,
     };
     nodes = [await startServer(env), await startServer(env)];
-    prometheus = await startPrometheus(nodes.map(instanceOf), RULE_FILES);
+    prometheus = await startPrometheus(nodes.map(instanceOf), ruleFiles());
   }, 90_000);
 
   afterAll(async () => {
@@ -96,9 +93,21 @@ describe('the alert rules in a real Prometheus, against two nodes', { timeout: 9
     const rules = (await prometheus.ruleGroups()).flatMap((group) => group.rules);
     expect(rules.filter((rule) => rule.health === 'err')).toEqual([]);
     expect(rules.filter((rule) => rule.health === 'ok').length).toBeGreaterThan(50);
-    expect(await prometheus.alerts()).toEqual([]);
+    // the event loop may lag for a moment on a shared test machine: that alert waits 10 minutes to fire
+    const active = (await prometheus.alerts()).map((alert) => alert.labels.alertname);
+    expect(active.filter((name) => name !== 'XTalkEventLoopLagging')).toEqual([]);
     atA.close();
     atB.close();
+  });
+
+  it("answers every dashboard query, with Grafana's variables filled in", async () => {
+    const queries = [...dashboardQueries().values()].flat();
+    for (const query of queries) {
+      const expr = query.replaceAll('$instance', '.+').replaceAll('$__rate_interval', '1m');
+      await expect(prometheus.query(expr), query).resolves.toBeInstanceOf(Array);
+    }
+    const ready = await prometheus.query('xtalk_ready{instance=~".+"}');
+    expect(ready).toHaveLength(2);
   });
 
   it('turns XTalkNodeNotReady pending for a drained node, and only for it', async () => {
