@@ -46,6 +46,8 @@ function fastifyFor(config: Config, logger: AppOptions['logger']): FastifyInstan
   return Fastify({
     // a test's own stream and level go over the redaction, never instead of it
     logger: logger === false ? false : logOptions(config.LOG_LEVEL, logger === true ? {} : logger),
+    // one line per request, refusals sampled, instead of Fastify's two (http/request-log.ts)
+    disableRequestLogging: true,
     // a generous keep-alive so a proxy in front does not see resets
     keepAliveTimeout: 65_000,
     // close hooks wait for sockets and translations (up to SHUTDOWN_GRACE_SECONDS) to wind down

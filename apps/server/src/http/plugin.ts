@@ -3,14 +3,19 @@ import type { Config } from '../config.js';
 import { registerBodyGuard } from './body-guard.js';
 import { registerErrorHandler } from './error-handler.js';
 import { registerRateLimits } from './rate-limits.js';
+import { registerRequestLog } from './request-log.js';
 import { registerSecurityHeaders } from './security-headers.js';
 
-/* What every HTTP answer goes through: error bodies, the body guard, security headers, rate limits. */
+/*
+ * What every HTTP answer goes through: error bodies, the body guard, security headers, its log line, rate
+ * limits.
+ */
 
 export const httpPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
     registerErrorHandler(app);
     registerBodyGuard(app);
+    registerRequestLog(app);
     await registerSecurityHeaders(app, config);
   },
   { name: 'xtalk-http' },
