@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /*
  * One Vitest run, several projects: `npm test` runs protocol, server and web (nothing running, no network);
- * `npm run test:e2e` drives real Chromium; `npm run test:services` needs a real PostgreSQL and Redis.
+ * `npm run test:e2e` drives real Chromium; `npm run test:services` needs a real PostgreSQL and Redis (and
+ * Debian's prometheus for the alert rules' test).
  */
 export default defineConfig({
   test: {
