@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardQueries, ruleQueries, seriesNames } from '../test/deploy-queries.js';
+import { alertRunbooks, dashboardQueries, ruleQueries, seriesNames } from '../test/deploy-queries.js';
 import { startServer, type TestServer } from '../test/harness.js';
 import { parsePrometheusText } from '../test/prometheus-text.js';
 
@@ -67,6 +68,19 @@ describe('the dashboard and the rules name only exported metrics', () => {
     expect(exprs.length).toBeGreaterThan(50);
     const known = new Set([...exported, ...records, 'up']);
     expect(exprs.flatMap((expr) => unknown(expr, known).map((name) => `${name} in ${expr}`))).toEqual([]);
+  });
+});
+
+describe('the runbooks', () => {
+  it('has a section in docs/operations.md for every alert, where its runbook_url points', () => {
+    const doc = readFileSync(new URL('../../../../docs/operations.md', import.meta.url), 'utf8');
+    const anchors = [...doc.matchAll(/^### (\S+)$/gm)].map((match) => match[1]!.toLowerCase());
+    const alerts = alertRunbooks();
+    expect(alerts.length).toBe(17);
+    for (const { alert, runbook } of alerts) {
+      expect(runbook, alert).toBe(`docs/operations.md#${alert.toLowerCase()}`);
+      expect(anchors, alert).toContain(alert.toLowerCase());
+    }
   });
 });
 

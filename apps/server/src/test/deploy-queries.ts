@@ -69,6 +69,20 @@ export function ruleQueries(): { records: string[]; exprs: string[] } {
   return { records, exprs };
 }
 
+/** Each alert's name and the runbook its `runbook_url` names (docs/operations.md#anchor). */
+export function alertRunbooks(): { alert: string; runbook: string }[] {
+  const alerts: { alert: string; runbook: string }[] = [];
+  for (const file of ruleFiles()) {
+    let alert: string | undefined;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      alert = /^\s*- alert: (\S+)$/.exec(line)?.[1] ?? alert;
+      const runbook = /^\s*runbook_url: (\S+)$/.exec(line)?.[1];
+      if (alert && runbook) alerts.push({ alert, runbook });
+    }
+  }
+  return alerts;
+}
+
 /** Keywords PromQL spells like a series name (a bare `group_left` has no label list). */
 const KEYWORDS = new Set([
   'and',
