@@ -26,6 +26,7 @@ export interface MessageIntakeDeps {
   process: (job: Job) => Promise<void>;
   /** Give up on running work (close took longer than `closeTimeoutMs`). */
   abortRunning: () => void;
+  /** Where a message refused for its room's backlog is counted; nowhere without. */
   metrics?: Pick<MetricsReport, 'aiRefused'>;
 }
 
