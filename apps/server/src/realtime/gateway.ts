@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { CloseCode } from '@xtalk/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { endsSession, type EndedSessions, type SessionEnds } from '../accounts/sessions/ended-sessions.js';
 import type { Clock } from '../clock.js';
 import { HttpError } from '../http-errors.js';
 import { createConnection, type Connection, type ConnectionDeps } from './connection.js';
@@ -26,6 +27,8 @@ export interface GatewayOptions extends UpgradeAuthOptions {
   logger: FastifyBaseLogger;
   /** Caps on open sockets (per address, per user, one per session); none without. */
   caps?: UpgradeCaps;
+  /** Where the gateway hears of ended sign-in sessions, whose sockets it closes; none without. */
+  sessionEnds?: Pick<SessionEnds, 'onEnded'>;
 }
 
 /**
@@ -42,6 +45,8 @@ class WsPeer implements PeerSocket, CappedSocket {
     /** Where the caps counted the socket (empty without caps). */
     readonly ip: string,
     readonly sessionId: string,
+    /** The sign-in session of the token it was opened with (none: a token made before they were stored). */
+    readonly signInId: string | undefined,
   ) {}
 
   // the upgraded stream is the one `ws` writes to: a frame written here keeps its place among ws's own
@@ -187,7 +192,8 @@ function upgradeSteps(
     wss.handleUpgrade(request, socket, head, (ws) => {
       if (sockets.closing) return ws.close(CloseCode.ServiceRestart, RESTART_REASON);
       if (releaseIp) socket.off('close', releaseIp);
-      accept(new WsPeer(ws, socket, batcher, ip, session.id), auth, session.room_id, hello);
+      const peer = new WsPeer(ws, socket, batcher, ip, session.id, auth.claims.sessionId);
+      accept(peer, auth, session.room_id, hello);
     });
   }
 
@@ -209,6 +215,18 @@ function upgradeSteps(
   return onUpgrade;
 }
 
+/**
+ * Closes the sockets opened with sign-in sessions that ended, with the code the client takes for "signed
+ * out". Sessions end seldom (a sign-out, a new password), so every open socket is looked at rather than
+ * an index per user kept for every connection.
+ */
+function signOut(sockets: Sockets, ended: EndedSessions): void {
+  for (const [ws, peer] of sockets.live) {
+    if (endsSession(ended, { userId: peer.connection.user.id, sessionId: peer.signInId }))
+      ws.close(CloseCode.SignedOut, 'You are signed out.');
+  }
+}
+
 /** Accepts WebSocket upgrades on /xtalk_ws/{sessionId}?t={token} and drains the sockets on shutdown. */
 export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   // clientTracking off: `live` is the list of sockets, and ws's own set costs a close listener per socket
@@ -226,6 +244,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   };
   const onUpgrade = upgradeSteps(sockets, wss, socketListeners(sockets, options), options);
   app.server.on('upgrade', onUpgrade);
+  const stopHearingEnds = options.sessionEnds?.onEnded((ended) => signOut(sockets, ended));
 
   let drained: Promise<void> | undefined;
   /**
@@ -258,6 +277,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     drain,
     /** Shutdown: a drain without a spread if none ran, then nothing more is accepted. */
     async close(): Promise<void> {
+      stopHearingEnds?.();
       await drain(0);
       app.server.off('upgrade', onUpgrade);
       wss.close();

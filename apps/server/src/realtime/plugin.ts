@@ -149,6 +149,7 @@ export const gatewayPlugin = fp<GatewayPluginOptions>(
       clock,
       logger: app.log,
       caps: socketCaps(config, clock, sampledLog),
+      sessionEnds: app.xtalkAuth.sessionEnds,
       connectionDeps,
     });
     app.xtalkMetrics.watch(appSources({ gateway, hub, bus: app.xtalkBus, db: app.xtalkDb }));
