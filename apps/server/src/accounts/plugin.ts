@@ -71,7 +71,7 @@ export const authPlugin = fp<AuthPluginOptions>(
   async (app, { config, clock, botCheck, userRooms }) => {
     const db = app.xtalkDb;
     const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
-    const sessionEnds = await createSessionEnds(app.xtalkBus, app.log);
+    const sessionEnds = await createSessionEnds(app.xtalkBus, db, app.log);
     const sessions = createSignInSessions(
       db,
       createTokens(secret, config.SESSION_TTL_SECONDS, clock),

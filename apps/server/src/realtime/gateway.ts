@@ -28,7 +28,7 @@ export interface GatewayOptions extends UpgradeAuthOptions {
   /** Caps on open sockets (per address, per user, one per session); none without. */
   caps?: UpgradeCaps;
   /** Where the gateway hears of ended sign-in sessions, whose sockets it closes; none without. */
-  sessionEnds?: Pick<SessionEnds, 'onEnded'>;
+  sessionEnds?: Pick<SessionEnds, 'onEnded' | 'onMissed' | 'endedAmong'>;
 }
 
 /**
@@ -227,6 +227,24 @@ function signOut(sockets: Sockets, ended: EndedSessions): void {
   }
 }
 
+/** The bus was away: the sockets of sessions that ended meanwhile (their message lost) close now. */
+async function signOutMissed(
+  sockets: Sockets,
+  ends: Pick<SessionEnds, 'endedAmong'>,
+  logger: FastifyBaseLogger,
+): Promise<void> {
+  const open = [...sockets.live.values()].map((peer) => ({
+    userId: peer.connection.user.id,
+    sessionId: peer.signInId,
+  }));
+  if (open.length === 0) return;
+  try {
+    for (const ended of await ends.endedAmong(open)) signOut(sockets, ended);
+  } catch (error) {
+    logger.warn({ err: error }, 'could not check the sessions of open sockets again');
+  }
+}
+
 /** Accepts WebSocket upgrades on /xtalk_ws/{sessionId}?t={token} and drains the sockets on shutdown. */
 export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   // clientTracking off: `live` is the list of sockets, and ws's own set costs a close listener per socket
@@ -244,7 +262,9 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   };
   const onUpgrade = upgradeSteps(sockets, wss, socketListeners(sockets, options), options);
   app.server.on('upgrade', onUpgrade);
-  const stopHearingEnds = options.sessionEnds?.onEnded((ended) => signOut(sockets, ended));
+  const ends = options.sessionEnds;
+  const stopHearingEnds = ends?.onEnded((ended) => signOut(sockets, ended));
+  const stopMakingUp = ends?.onMissed(() => void signOutMissed(sockets, ends, options.logger));
 
   let drained: Promise<void> | undefined;
   /**
@@ -278,6 +298,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     /** Shutdown: a drain without a spread if none ran, then nothing more is accepted. */
     async close(): Promise<void> {
       stopHearingEnds?.();
+      stopMakingUp?.();
       await drain(0);
       app.server.off('upgrade', onUpgrade);
       wss.close();
