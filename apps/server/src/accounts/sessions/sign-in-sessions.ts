@@ -13,8 +13,8 @@ import type { TokenClaims, Tokens } from './tokens.js';
  */
 
 export function createSignInSessions(db: Db, tokens: Tokens, clock: Clock, ends: SessionEnds) {
-  /** Ends what `where` selects of the player's rows, and the tokens without a row, then tells the nodes. */
-  async function endWhere(userId: string, keep: string | undefined): Promise<void> {
+  /** Ends every session of the player but `keep`, row-less tokens included, then tells the nodes. */
+  async function endAllBut(userId: string, keep: string | undefined): Promise<void> {
     await db.transaction(async (tx) => {
       await tx.query('delete from sign_in_sessions where user_id = $1 and id is distinct from $2', [
         userId,
@@ -57,11 +57,11 @@ export function createSignInSessions(db: Db, tokens: Tokens, clock: Clock, ends:
     },
 
     /** Sign out everywhere, a reset password, a merged player: every session of the player ends. */
-    endAll: (userId: string) => endWhere(userId, undefined),
+    endAll: (userId: string) => endAllBut(userId, undefined),
 
     /** A changed password, an unlinked sign-in: every session of the player but the caller's ends. */
     endOthers: (caller: Pick<TokenClaims, 'userId' | 'sessionId'>) =>
-      endWhere(caller.userId, caller.sessionId),
+      endAllBut(caller.userId, caller.sessionId),
   };
 }
 export type SignInSessions = ReturnType<typeof createSignInSessions>;
