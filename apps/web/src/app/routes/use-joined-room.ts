@@ -41,6 +41,8 @@ export function useJoinedRoom(
       // a guest carried into an account in another tab ends this tab's guest session: the account goes on
       const stored = readValidSession();
       if (stored && stored.token !== options.token) return window.location.reload();
+      // a guest ends only by signing in, perhaps in another tab this moment: what that tab stores stays
+      if (authStore.get()?.user.provider === 'guest') return void navigate('/login', { replace: true });
       // /logout forgets the account here (its token, its rooms mirror, its balance), then the sign-in page
       void navigate('/logout', { replace: true });
     },
