@@ -100,7 +100,9 @@ describe('server boundaries', () => {
         "import { moveRoomData } from '../../rooms/user-merge.js';\nexport const probe = moveRoomData;\n",
       ),
     ).toEqual([
-      expect.stringMatching(/no-restricted-paths: .* accounts may import only store and the shared files/),
+      expect.stringMatching(
+        /no-restricted-paths: .* accounts may import only bus, store and the shared files/,
+      ),
     ]);
     for (const module of ['rooms', 'translation']) {
       expect(

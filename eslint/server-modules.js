@@ -16,7 +16,7 @@ export const serverModuleDependencies = {
   web: [],
   ai: ['audio'],
   metrics: ['ai', 'store'],
-  accounts: ['store'],
+  accounts: ['bus', 'store'],
   rooms: ['accounts', 'store'],
   translation: ['ai', 'audio', 'bus', 'metrics'],
   glossary: ['accounts', 'ai', 'store', 'translation'],

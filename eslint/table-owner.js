@@ -24,6 +24,7 @@ export const serverTableOwners = {
   email_tokens: 'accounts',
   wallet_nonces: 'accounts',
   auth_counters: 'accounts',
+  sign_in_sessions: 'accounts',
   credit_accounts: 'credits',
   credit_txns: 'credits',
   // the payment service's tables belong to its package (packages/payments/src/schema.ts), which the

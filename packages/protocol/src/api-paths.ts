@@ -18,6 +18,9 @@ export const ApiPath = {
   googleCallback: '/auth/google/callback',
   authConfig: '/api/auth/config',
   exchange: '/api/auth/exchange',
+  /** Ends the session of the bearer token; `logoutAll` ends every session of its player. Bearer. */
+  logout: '/api/auth/logout',
+  logoutAll: '/api/auth/logout-all',
   users: '/users',
   roomHistory: '/api/rooms/history',
   /** A room's glossary (glossary.ts): GET for members, PUT for signed-in members. Bearer. */

@@ -110,6 +110,11 @@ export const CloseCode = {
   SessionEnded: 4000,
   /** The token expired while connected. */
   TokenExpired: 4001,
+  /**
+   * The sign-in session of the socket's token was ended (sign-out, sign out everywhere, a new password):
+   * the person is signed out; no reconnect.
+   */
+  SignedOut: 4002,
   /** The client speaks a protocol version this server cannot serve: reload the page. */
   UnsupportedVersion: 4400,
 } as const;

@@ -55,6 +55,10 @@ export type PasswordChangeBody = z.input<typeof passwordChangeBodySchema>;
 export const mailSentResponseSchema = z.object({ ok: z.literal(true), message: z.string() });
 export type MailSentResponse = z.infer<typeof mailSentResponseSchema>;
 
+/** The answer of sign-out and "sign out everywhere" (POST /api/auth/logout, /api/auth/logout-all). */
+export const signedOutResponseSchema = z.object({ ok: z.literal(true), message: z.string() });
+export type SignedOutResponse = z.infer<typeof signedOutResponseSchema>;
+
 /** Every sign-in answers with the session token and the user (as /api/auth/exchange does). */
 export const signInResponseSchema = z.object({ token: z.string(), user: userSchema });
 export type SignInResponse = z.infer<typeof signInResponseSchema>;

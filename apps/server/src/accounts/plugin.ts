@@ -4,6 +4,9 @@ import type { Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import { resolveAuthSecret } from './sessions/auth-secret.js';
 import { createAuthenticator, type Authenticator } from './sessions/authenticate.js';
+import { createSessionEnds, type SessionEnds } from './sessions/ended-sessions.js';
+import { logoutRoutes } from './sessions/logout-routes.js';
+import { createSignInSessions, type SignInSessions } from './sessions/sign-in-sessions.js';
 import { createAltchaBotCheck, createTurnstileBotCheck, type BotCheck } from './sign-in/botcheck.js';
 import { authConfigRoute } from './sign-in/auth-config-route.js';
 import { exchangeRoute } from './sign-in/exchange-route.js';
@@ -24,10 +27,15 @@ import { createUsersRepo, type UsersRepo } from './users/users-repo.js';
  */
 
 export interface Auth {
+  /** Signs tokens, each opening a sign-in session, and checks them. */
   tokens: Tokens;
   users: UsersRepo;
   links: PlayerLinks;
   authenticator: Authenticator;
+  /** Ends sign-in sessions (sign-out, a new password, an unlink, a merge). */
+  sessions: SignInSessions;
+  /** Where sockets hear that the session they were opened with ended, on every node. */
+  sessionEnds: SessionEnds;
 }
 
 declare module 'fastify' {
@@ -63,11 +71,19 @@ export const authPlugin = fp<AuthPluginOptions>(
   async (app, { config, clock, botCheck, userRooms }) => {
     const db = app.xtalkDb;
     const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
-    const tokens = createTokens(secret, config.SESSION_TTL_SECONDS, clock);
+    const sessionEnds = await createSessionEnds(app.xtalkBus, db, app.log);
+    const sessions = createSignInSessions(
+      db,
+      createTokens(secret, config.SESSION_TTL_SECONDS, clock),
+      clock,
+      sessionEnds,
+    );
+    const tokens = sessions.tokens;
     const users = createUsersRepo(db);
-    const links = createPlayerLinks(db, userRooms);
+    const links = createPlayerLinks(db, userRooms, sessions);
     const authenticator = createAuthenticator(tokens, users);
-    app.decorate('xtalkAuth', { tokens, users, links, authenticator });
+    app.decorate('xtalkAuth', { tokens, users, links, authenticator, sessions, sessionEnds });
+    await app.register(logoutRoutes, { authenticator, sessions });
 
     await app.register(authRoutes, {
       botCheck: botCheck ?? chooseBotCheck(config, secret, db, clock),
@@ -113,10 +129,11 @@ export const authPlugin = fp<AuthPluginOptions>(
       users,
       links,
       authenticator,
+      sessions,
       store: signInStore,
     });
     // the identity provider is discovered in the background; sign-in retries if it is unreachable now
     app.addHook('onReady', async () => oidc?.warmUp());
   },
-  { name: 'xtalk-auth', dependencies: ['xtalk-store'] },
+  { name: 'xtalk-auth', dependencies: ['xtalk-store', 'xtalk-bus'] },
 );

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { CloseCode } from '@xtalk/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { endsSession, type EndedSessions, type SessionEnds } from '../accounts/sessions/ended-sessions.js';
 import type { Clock } from '../clock.js';
 import { HttpError } from '../http-errors.js';
 import { createConnection, type Connection, type ConnectionDeps } from './connection.js';
@@ -29,6 +30,8 @@ export interface GatewayOptions extends UpgradeAuthOptions {
   caps?: UpgradeCaps;
   /** Where sockets opened and closed are counted (/metrics); nowhere without. */
   metrics?: Pick<MetricsReport, 'socketOpened' | 'socketClosed'>;
+  /** Where the gateway hears of ended sign-in sessions, whose sockets it closes; none without. */
+  sessionEnds?: Pick<SessionEnds, 'onEnded' | 'onMissed' | 'endedAmong'>;
 }
 
 /**
@@ -45,6 +48,8 @@ class WsPeer implements PeerSocket, CappedSocket {
     /** Where the caps counted the socket (empty without caps). */
     readonly ip: string,
     readonly sessionId: string,
+    /** The sign-in session of the token it was opened with (none: a token made before they were stored). */
+    readonly signInId: string | undefined,
   ) {}
 
   // the upgraded stream is the one `ws` writes to: a frame written here keeps its place among ws's own
@@ -191,7 +196,8 @@ function upgradeSteps(
     wss.handleUpgrade(request, socket, head, (ws) => {
       if (sockets.closing) return ws.close(CloseCode.ServiceRestart, RESTART_REASON);
       if (releaseIp) socket.off('close', releaseIp);
-      accept(new WsPeer(ws, socket, batcher, ip, session.id), auth, session.room_id, hello);
+      const peer = new WsPeer(ws, socket, batcher, ip, session.id, auth.claims.sessionId);
+      accept(peer, auth, session.room_id, hello);
     });
   }
 
@@ -214,6 +220,36 @@ function upgradeSteps(
   return onUpgrade;
 }
 
+/**
+ * Closes the sockets opened with sign-in sessions that ended, with the code the client takes for "signed
+ * out". Sessions end seldom (a sign-out, a new password), so every open socket is looked at rather than
+ * an index per user kept for every connection.
+ */
+function signOut(sockets: Sockets, ended: EndedSessions): void {
+  for (const [ws, peer] of sockets.live) {
+    if (endsSession(ended, { userId: peer.connection.user.id, sessionId: peer.signInId }))
+      ws.close(CloseCode.SignedOut, 'You are signed out.');
+  }
+}
+
+/** The bus was away: the sockets of sessions that ended meanwhile (their message lost) close now. */
+async function signOutMissed(
+  sockets: Sockets,
+  ends: Pick<SessionEnds, 'endedAmong'>,
+  logger: FastifyBaseLogger,
+): Promise<void> {
+  const open = [...sockets.live.values()].map((peer) => ({
+    userId: peer.connection.user.id,
+    sessionId: peer.signInId,
+  }));
+  if (open.length === 0) return;
+  try {
+    for (const ended of await ends.endedAmong(open)) signOut(sockets, ended);
+  } catch (error) {
+    logger.warn({ err: error }, 'could not check the sessions of open sockets again');
+  }
+}
+
 /** Accepts WebSocket upgrades on /xtalk_ws/{sessionId}?t={token} and drains the sockets on shutdown. */
 export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   // clientTracking off: `live` is the list of sockets, and ws's own set costs a close listener per socket
@@ -231,6 +267,9 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   };
   const onUpgrade = upgradeSteps(sockets, wss, socketListeners(sockets, options), options);
   app.server.on('upgrade', onUpgrade);
+  const ends = options.sessionEnds;
+  const stopHearingEnds = ends?.onEnded((ended) => signOut(sockets, ended));
+  const stopMakingUp = ends?.onMissed(() => void signOutMissed(sockets, ends, options.logger));
 
   let drained: Promise<void> | undefined;
   /**
@@ -263,6 +302,8 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
     drain,
     /** Shutdown: a drain without a spread if none ran, then nothing more is accepted. */
     async close(): Promise<void> {
+      stopHearingEnds?.();
+      stopMakingUp?.();
       await drain(0);
       app.server.off('upgrade', onUpgrade);
       wss.close();

@@ -149,6 +149,7 @@ export const gatewayPlugin = fp<GatewayPluginOptions>(
       clock,
       logger: app.log,
       caps: socketCaps(config, clock, sampledLog),
+      sessionEnds: app.xtalkAuth.sessionEnds,
       connectionDeps,
       metrics: report,
     });

@@ -248,6 +248,34 @@ export const migrations: { id: number; name: string; sql: string }[] = [
       alter table messages add column if not exists failed_translations text[] not null default '{}';
     `,
   },
+  {
+    id: 12,
+    name: 'sign-in sessions',
+    sql: `
+      -- every session token names its row here (sid); ending a session deletes the row, so the token is
+      -- refused on every node at its next request (docs/decisions/0195-sessions-that-end.md)
+      create table if not exists sign_in_sessions (
+        id text primary key,
+        user_id text not null,
+        expires_at timestamptz not null,
+        created_at timestamptz not null default now()
+      );
+      create index if not exists sign_in_sessions_user_idx on sign_in_sessions (user_id);
+      create index if not exists sign_in_sessions_expires_idx on sign_in_sessions (expires_at);
+      -- tokens made before sessions were stored name no row: they are refused once this is set
+      alter table users add column if not exists sessions_ended_at timestamptz;
+    `,
+  },
+  {
+    id: 13,
+    name: 'email claims in their tokens',
+    sql: `
+      -- a verification token carries its request's claim (the player who asked, the password given): an
+      -- unverified registration holds no account row, and opening the link binds that claim alone
+      alter table email_tokens add column if not exists pending_user_id text;
+      alter table email_tokens add column if not exists password_hash text;
+    `,
+  },
 ];
 
 const LOCK_KEY = 87_870_001;

@@ -1,4 +1,4 @@
-import { createPlayerLinks as createLinks } from '../accounts/links/player-links.js';
+import { createPlayerLinks as createLinks, type MergedSessions } from '../accounts/links/player-links.js';
 import type { UserRooms } from '../accounts/user-rooms.js';
 import { deleteIdleGuests as deleteIdle } from '../accounts/users/idle-guests.js';
 import { activeRoomUsers, forgetRoomUsers } from '../rooms/forget-users.js';
@@ -20,7 +20,8 @@ export const roomsOfUsers: UserRooms = {
 };
 
 /** Player links whose merge carries the player's rooms, messages and room sessions along. */
-export const createPlayerLinks = (db: Db) => createLinks(db, roomsOfUsers);
+export const createPlayerLinks = (db: Db, sessions: MergedSessions) =>
+  createLinks(db, roomsOfUsers, sessions);
 
 /** Removes idle guests with their memberships and room sessions; returns how many went. */
 export const deleteIdleGuests = (db: Db, idleSince: Date) => deleteIdle(db, roomsOfUsers, idleSince);

@@ -5,7 +5,9 @@ import { CloseCode } from '@xtalk/protocol';
  * it. A close with 1012 (the node drains for a restart) is a handover: a new session at once, to whichever
  * node answers, resumed by offset, with nothing shown. A 4400 that names older versions is a node of a
  * rolling deploy and is handed over too before this is asked (docs/decisions/0146); any other 4400 means
- * this page is older than the server: no retry, the person is asked to reload. Any other close retries.
+ * this page is older than the server: no retry, the person is asked to reload. A 4002 (SignedOut) means
+ * the session of the token ended on the server: no retry, the person is signed out (0195). Any other
+ * close retries.
  */
 
 /** The code a browser reports for a connection that ended without a close frame (RFC 6455 7.1.5). */
@@ -15,7 +17,12 @@ export type AfterClose = 'handover' | 'idle' | 'disconnected' | 'reconnecting';
 
 export function afterClose(code: number): AfterClose {
   if (code === CloseCode.ServiceRestart) return 'handover';
-  if (code === CloseCode.Normal || code === CloseCode.TokenExpired || code === CloseCode.UnsupportedVersion) {
+  if (
+    code === CloseCode.Normal ||
+    code === CloseCode.TokenExpired ||
+    code === CloseCode.SignedOut ||
+    code === CloseCode.UnsupportedVersion
+  ) {
     return 'idle';
   }
   // Another tab took the session over: retrying by itself would make the tabs fight; wait for a tap.

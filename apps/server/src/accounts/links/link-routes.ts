@@ -5,6 +5,7 @@ import { MAIL_SENT_MESSAGE, type EmailAccounts } from '../sign-in/email/email-ac
 import type { IdentityProofs, ProvenIdentity } from '../sign-in/identity-proofs.js';
 import { LastSignInError, LinkConflictError, type PlayerLinks } from './player-links.js';
 import type { SignInStore } from '../sessions/sign-in-store.js';
+import type { SignInSessions } from '../sessions/sign-in-sessions.js';
 import { publicBase } from '../sessions/sign-in-session.js';
 import { HttpError, parseOr400 } from '../../http-errors.js';
 
@@ -20,6 +21,8 @@ export async function linkRoutes(
     proofs: IdentityProofs;
     emails: EmailAccounts;
     store: SignInStore;
+    /** An unlinked sign-in ends every other session of the player. */
+    sessions: Pick<SignInSessions, 'endOthers'>;
     publicUrl: string | undefined;
   },
 ) {
@@ -91,7 +94,7 @@ export async function linkRoutes(
   });
 
   app.delete('/api/player/link/:provider/:subject', async (request) => {
-    const { user } = await deps.authenticator.fromRequest(request);
+    const { user, claims } = await deps.authenticator.fromRequest(request);
     const { provider, subject } = request.params as { provider: string; subject: string };
     try {
       if (!(await deps.links.unlink(user.id, provider, subject))) {
@@ -101,7 +104,9 @@ export async function linkRoutes(
       if (error instanceof LastSignInError) throw new HttpError(409, error.message);
       throw error;
     }
-    request.log.info({ user: user.id, provider }, 'sign-in unlinked');
+    // whoever signed in with what was unlinked is signed out; the caller goes on
+    await deps.sessions.endOthers(claims);
+    request.log.info({ user: user.id, provider }, 'sign-in unlinked; the other sessions ended');
     return list(user.id);
   });
 }

@@ -122,6 +122,9 @@ describe('linked sign-ins', () => {
     // unlink Google: the wallet remains; then the wallet is the last sign-in and stays
     const unlinked = await call('DELETE', `/api/player/link/ggl/links-sub-1`, me.token);
     expect(unlinked.statusCode, unlinked.body).toBe(200);
+    // an unlink ends every other session of the player (the wallet's too); the caller's goes on
+    expect((await call('GET', '/api/me', viaWallet.json().token)).statusCode).toBe(401);
+    expect((await call('GET', '/api/me', me.token)).statusCode).toBe(200);
     const last = await call('DELETE', `/api/player/link/evm/${wallet.address}`, me.token);
     expect(last.statusCode).toBe(409);
     expect(last.json().message).toBe('The last sign-in of a player cannot be unlinked.');

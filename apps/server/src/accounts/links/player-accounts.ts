@@ -12,6 +12,7 @@ import { createMailer } from '../sign-in/email/mailer.js';
 import type { PlayerLinks } from './player-links.js';
 import type { SignInStore } from '../sessions/sign-in-store.js';
 import { createSessions } from '../sessions/sign-in-session.js';
+import type { SignInSessions } from '../sessions/sign-in-sessions.js';
 import { createTelegramSignIn } from '../sign-in/telegram.js';
 import type { Tokens } from '../sessions/tokens.js';
 import type { UsersRepo } from '../users/users-repo.js';
@@ -26,6 +27,8 @@ export interface PlayerAccountsDeps {
   users: UsersRepo;
   links: PlayerLinks;
   authenticator: Authenticator;
+  /** Ends sessions: a changed or reset password, an unlinked sign-in. */
+  sessions: SignInSessions;
   store: SignInStore;
 }
 
@@ -35,7 +38,7 @@ export interface PlayerAccountsDeps {
  */
 export async function playerAccounts(app: FastifyInstance, deps: PlayerAccountsDeps) {
   const { config } = deps;
-  const sessions = createSessions(deps);
+  const signIns = createSessions(deps);
   const emails = createEmailAccounts({
     db: deps.db,
     clock: deps.clock,
@@ -47,6 +50,7 @@ export async function playerAccounts(app: FastifyInstance, deps: PlayerAccountsD
       app.log,
     ),
     logger: app.log,
+    sessions: deps.sessions,
   });
   const wallet = createWalletSignIn(deps.db, deps.clock);
   const proofs = createIdentityProofs({
@@ -55,7 +59,7 @@ export async function playerAccounts(app: FastifyInstance, deps: PlayerAccountsD
     publicUrl: config.PUBLIC_URL,
     chainId: config.WALLET_CHAIN_ID,
   });
-  await app.register(emailRoutes, { emails, sessions, publicUrl: config.PUBLIC_URL });
-  await app.register(walletTokenRoutes, { wallet, proofs, sessions, emails, store: deps.store });
+  await app.register(emailRoutes, { emails, sessions: signIns, publicUrl: config.PUBLIC_URL });
+  await app.register(walletTokenRoutes, { wallet, proofs, sessions: signIns, emails, store: deps.store });
   await app.register(linkRoutes, { ...deps, proofs, emails, publicUrl: config.PUBLIC_URL });
 }

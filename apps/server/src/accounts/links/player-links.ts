@@ -16,7 +16,12 @@ export class LastSignInError extends Error {}
  * username and usage stay with the player. See docs/decisions/0050-linked-sign-ins.md.
  */
 
-export function createPlayerLinks(db: Db, rooms: UserRooms) {
+/** What a merge ends: every sign-in session of the player carried into another (sign-in-sessions.ts). */
+export interface MergedSessions {
+  endAll(userId: string): Promise<void>;
+}
+
+export function createPlayerLinks(db: Db, rooms: UserRooms, sessions: MergedSessions) {
   return {
     findUser: (identity: Identity) => findUser(db, identity),
 
@@ -87,9 +92,13 @@ export function createPlayerLinks(db: Db, rooms: UserRooms) {
 
     /**
      * Moves everything of player `fromId` into `intoId` (player-merge.ts): links, room history, messages
-     * and open sessions; the old row stays, marked merged.
+     * and open sessions; the old row stays, marked merged. Every sign-in session of `fromId` ends with it
+     * (its sockets close on every node); the caller goes on with a token of `intoId`.
      */
-    absorb: (fromId: string, intoId: string): Promise<void> => absorbPlayer(db, rooms, fromId, intoId),
+    async absorb(fromId: string, intoId: string): Promise<void> {
+      if (!(await absorbPlayer(db, rooms, fromId, intoId))) return;
+      await sessions.endAll(fromId);
+    },
   };
 }
 export type PlayerLinks = ReturnType<typeof createPlayerLinks>;

@@ -12,17 +12,23 @@ const UNCHOSEN_MEMBER_NAME = /^u-[0-9a-f]{12}$/;
  * never chose a username takes the one the guest was seen with, so the room keeps knowing them. The
  * old row stays (rows elsewhere point at it) but is marked merged, so its tokens sign no one in.
  * One transaction: the rooms module's part runs on it too, so the merge commits whole or not at all.
+ * Returns whether it merged (false when either player is gone or merged already).
  */
-export async function absorbPlayer(db: Db, rooms: UserRooms, fromId: string, intoId: string): Promise<void> {
-  if (fromId === intoId) return;
-  await db.transaction(async (tx) => {
+export async function absorbPlayer(
+  db: Db,
+  rooms: UserRooms,
+  fromId: string,
+  intoId: string,
+): Promise<boolean> {
+  if (fromId === intoId) return false;
+  return db.transaction(async (tx) => {
     const { rows } = await tx.query<UserRow & { merged_into: string | null }>(
       `select id, provider, username, display_name, merged_into from users where id = any($1) for update`,
       [[fromId, intoId]],
     );
     const from = rows.find((row) => row.id === fromId);
     const into = rows.find((row) => row.id === intoId);
-    if (!from || !into || from.merged_into || into.merged_into) return;
+    if (!from || !into || from.merged_into || into.merged_into) return false;
     await rooms.moveUser(tx, fromId, intoId);
     await tx.query('update player_links set user_id = $2 where user_id = $1', [fromId, intoId]);
     const adopt = UNCHOSEN_MEMBER_NAME.test(into.username) && into.display_name === null;
@@ -42,5 +48,6 @@ export async function absorbPlayer(db: Db, rooms: UserRooms, fromId: string, int
         from.display_name,
       ]);
     }
+    return true;
   });
 }

@@ -36,8 +36,9 @@ export function createAuthenticator(tokens: Tokens, users: UsersRepo) {
       throw new HttpError(401, error instanceof InvalidTokenError ? error.message : 'Token is invalid.');
     }
   }
-  /** The user of checked claims; undefined when gone or merged into another. */
-  const userOf = (claims: TokenClaims): Promise<UserRow | undefined> => users.findById(claims.userId);
+  /** The user of checked claims; undefined when their session ended, or the user is gone or merged. */
+  const userOf = (claims: TokenClaims): Promise<UserRow | undefined> =>
+    users.findSignedIn(claims.userId, claims.sessionId);
   async function fromToken(token: string | undefined): Promise<Authenticated> {
     const claims = await claimsOf(token);
     return authenticatedAs(claims, await userOf(claims));

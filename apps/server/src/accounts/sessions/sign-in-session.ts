@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { SignInResponse } from '@xtalk/protocol';
 import { HttpError } from '../../http-errors.js';
-import type { Authenticator } from './authenticate.js';
+import type { Authenticated, Authenticator } from './authenticate.js';
 import { LinkConflictError, type Identity, type PlayerLinks } from '../links/player-links.js';
 import type { Tokens } from './tokens.js';
 import { toUser, type UserRow, type UsersRepo } from '../users/users-repo.js';
@@ -26,15 +26,18 @@ export function publicBase(publicUrl: string | undefined, request: FastifyReques
 }
 
 export function createSessions(deps: SessionDeps) {
-  /** The player of the request's bearer token, if it carries a valid one; never throws for a bad one. */
-  async function caller(request: FastifyRequest): Promise<UserRow | undefined> {
+  /** The request's bearer token checked with its player, if it carries a valid one; never throws. */
+  async function callerSession(request: FastifyRequest): Promise<Authenticated | undefined> {
     if (!request.headers.authorization) return undefined;
     try {
-      return (await deps.authenticator.fromRequest(request)).user;
+      return await deps.authenticator.fromRequest(request);
     } catch {
       return undefined;
     }
   }
+  /** The player of the request's bearer token, if it carries a valid one; never throws for a bad one. */
+  const caller = async (request: FastifyRequest): Promise<UserRow | undefined> =>
+    (await callerSession(request))?.user;
 
   async function issue(user: UserRow): Promise<SignInResponse> {
     const { token, expiresAt } = await deps.tokens.sign({
@@ -53,6 +56,7 @@ export function createSessions(deps: SessionDeps) {
 
   return {
     caller,
+    callerSession,
     userById: (id: string) => deps.users.findById(id),
 
     /** Signs in as `user`; a guest caller is absorbed into it first. */

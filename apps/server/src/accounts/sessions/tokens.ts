@@ -7,6 +7,11 @@ export interface TokenClaims {
   userId: string;
   provider: Provider;
   platformPlayerId: string;
+  /**
+   * The sign-in session the token belongs to (its row in sign_in_sessions, sign-in-sessions.ts); absent
+   * in tokens made before sessions were stored.
+   */
+  sessionId?: string;
   /** Seconds since the epoch. */
   expiresAt: number;
 }
@@ -39,6 +44,7 @@ export function createTokens(secret: string, ttlSeconds: number, clock: Clock): 
       const token = signJwt(key, {
         provider: claims.provider,
         ppid: claims.platformPlayerId,
+        ...(claims.sessionId ? { sid: claims.sessionId } : {}),
         sub: claims.userId,
         iss: ISSUER,
         aud: AUDIENCE,
@@ -66,6 +72,7 @@ export function createTokens(secret: string, ttlSeconds: number, clock: Clock): 
         !payload.sub ||
         !PROVIDERS.includes(provider) ||
         typeof payload.ppid !== 'string' ||
+        (payload.sid !== undefined && (typeof payload.sid !== 'string' || !payload.sid)) ||
         !payload.exp
       ) {
         throw new InvalidTokenError('Token is missing claims.');
@@ -74,6 +81,7 @@ export function createTokens(secret: string, ttlSeconds: number, clock: Clock): 
         userId: payload.sub,
         provider,
         platformPlayerId: payload.ppid,
+        ...(payload.sid ? { sessionId: payload.sid as string } : {}),
         expiresAt: payload.exp as number,
       };
     },

@@ -2,7 +2,7 @@ import type { Db } from '../../store/db.js';
 
 /**
  * Auth's rows that end at `expires_at`: used bot-check challenges, sign-in flows, one-time codes, email tokens,
- * wallet nonces and attempt counters. Every
+ * wallet nonces, attempt counters and sign-in sessions. Every
  * reader refuses an expired row by itself, so removing them only frees space (the store's sweeper calls
  * this now and then).
  */
@@ -13,6 +13,7 @@ const EXPIRING_TABLES = [
   'email_tokens',
   'wallet_nonces',
   'auth_counters',
+  'sign_in_sessions',
 ] as const;
 
 export async function deleteExpiredAuthRows(db: Db, now: Date): Promise<void> {

@@ -27,7 +27,7 @@ describe('idle guests', () => {
     let time = now;
     const rooms = createRoomsRepo(db, { now: () => time });
     const users = createUsersRepo(db);
-    const links = createPlayerLinks(db);
+    const links = createPlayerLinks(db, { endAll: async () => undefined });
     // every user comes with its sign-in link, as signing in makes it
     const user = async (provider: 'guest' | 'ggl', createdAt: number) => {
       const row =

@@ -30,6 +30,7 @@ export async function deleteIdleGuests(db: Db, rooms: UserRooms, idleSince: Date
       if (idle.length === 0) return 0;
       await rooms.forgetUsers(tx, idle);
       await tx.query('delete from player_links where user_id = any($1::text[])', [idle]);
+      await tx.query('delete from sign_in_sessions where user_id = any($1::text[])', [idle]);
       await tx.query(
         'update email_accounts set pending_user_id = null where pending_user_id = any($1::text[])',
         [idle],

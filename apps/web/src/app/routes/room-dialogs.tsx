@@ -47,6 +47,8 @@ export interface RoomDialogsProps {
   /** A room's code, from the join dialog or a past room. */
   onJoin: (code: string) => void;
   onLogin: () => void;
+  /** Signs this device out (after "Sign out everywhere" ended every session on the server). */
+  onLogout: () => void;
   /** Tells the room (usernameUpdate); false when not connected. */
   send: (frame: ClientFrame) => boolean;
 }
@@ -59,6 +61,7 @@ export function RoomDialogs({
   microphones,
   onJoin,
   onLogin,
+  onLogout,
   send,
 }: RoomDialogsProps) {
   // The profile is saved; the session carries the new name and the room is told (usernameUpdate).
@@ -106,6 +109,7 @@ export function RoomDialogs({
         user={session.user}
         onSaved={onProfileSaved}
         onLogin={onLogin}
+        onSignedOutEverywhere={onLogout}
       />
     </>
   );

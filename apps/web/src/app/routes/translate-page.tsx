@@ -133,6 +133,7 @@ export function TranslatePage() {
         microphones={microphones}
         onJoin={joinCode}
         onLogin={goLogin}
+        onLogout={logout}
         send={connection.send}
       />
     </div>

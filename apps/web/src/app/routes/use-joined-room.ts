@@ -2,7 +2,7 @@ import { NEW_ROOM } from '@xtalk/protocol';
 import { useState } from 'react';
 import { useRoomConnection } from '../../features/room/hooks/use-room-connection';
 import { ApiError } from '../../lib/api-client';
-import { authStore } from '../../lib/auth-session';
+import { authStore, readValidSession } from '../../lib/auth-session';
 import { requestErrorText } from '../../lib/error-text';
 import { getLanguage } from '../../lib/i18n';
 import { useLocation, useNavigate } from '../../lib/router';
@@ -12,7 +12,8 @@ type RoomConnectionOptions = Parameters<typeof useRoomConnection>[0];
 
 /**
  * The connection to the room in the address: the address follows the room joined, an expired session goes
- * to the guest login (and comes back), and a link to a room that cannot be joined becomes `joinProblem`.
+ * to the guest login (and comes back), an ended one (signed out elsewhere) to the sign-in page, and a link
+ * to a room that cannot be joined becomes `joinProblem`.
  */
 export function useJoinedRoom(
   options: Pick<
@@ -35,6 +36,15 @@ export function useJoinedRoom(
       authStore.clear();
       saveRedirectAfterLogin(location.pathname + location.search);
       void navigate('/guest-login', { replace: true });
+    },
+    onSignedOut: () => {
+      // a guest carried into an account in another tab ends this tab's guest session: the account goes on
+      const stored = readValidSession();
+      if (stored && stored.token !== options.token) return window.location.reload();
+      // a guest ends only by signing in, perhaps in another tab this moment: what that tab stores stays
+      if (authStore.get()?.user.provider === 'guest') return void navigate('/login', { replace: true });
+      // /logout forgets the account here (its token, its rooms mirror, its balance), then the sign-in page
+      void navigate('/logout', { replace: true });
     },
     onJoinFailed: (error) => {
       const missing = error instanceof ApiError && error.code === 'room_not_found';

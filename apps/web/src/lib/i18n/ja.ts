@@ -199,6 +199,10 @@ export const ja: Record<MessageKey, string> = {
   'profile.fullName': '氏名',
   'profile.save': '保存',
   'profile.usernameHint': '{max}文字以内の文字・数字・ドット・ハイフン・アンダースコア',
+  'profile.signOutEverywhere': 'すべての端末からログアウト',
+  'profile.signOutEverywhereHint': 'この端末を含め、すべての端末でこのアカウントのログインを終了します。',
+  'profile.signOutEverywhereFailed':
+    'すべての端末からのログアウトに失敗しました。接続を確認して、もう一度お試しください。',
   'profile.guestPrompt': 'ログインすると、ユーザー名とプロフィールを変更できます。',
   'profile.error.tooShort': 'ユーザー名が短すぎます。もう一度お試しください。',
   'profile.error.tooLong': 'ユーザー名が長すぎます。もう一度お試しください。',

@@ -91,11 +91,19 @@ export async function emailRoutes(
   });
 
   app.put(PlayerPath.password, async (request, reply) => {
-    const user = await deps.sessions.caller(request);
-    if (!user) throw new HttpError(401, 'Not logged in: a bearer token is required.');
+    const caller = await deps.sessions.callerSession(request);
+    if (!caller) throw new HttpError(401, 'Not logged in: a bearer token is required.');
+    const { user, claims } = caller;
     const body = parseOr400(passwordChangeBodySchema, request.body);
-    await limited(reply, () => deps.emails.changePassword(user, body.password, body.newPassword, request.ip));
-    request.log.info({ user: user.id }, 'password changed');
-    return { ok: true, message: 'Your password is changed.' };
+    await limited(reply, () =>
+      deps.emails.changePassword(
+        { user, sessionId: claims.sessionId },
+        body.password,
+        body.newPassword,
+        request.ip,
+      ),
+    );
+    request.log.info({ user: user.id }, 'password changed; the other sessions ended');
+    return { ok: true, message: 'Your password is changed. You are signed out everywhere else.' };
   });
 }

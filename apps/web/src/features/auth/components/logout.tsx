@@ -4,13 +4,20 @@ import { CenteredCard } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { authStore } from '../../../lib/auth-session';
 import { useI18n } from '../../../lib/i18n';
+import { endSession } from '../../../lib/sign-out';
 import { StorageKey, remove } from '../../../lib/storage';
 
-/** /logout: forget the user and every stored token, then /login. */
+/**
+ * /logout: the session ends on the server (its token is refused everywhere, its sockets close), then the
+ * user and every stored token are forgotten here, and on to /login. A session the server cannot end now
+ * (offline, already ended) is forgotten all the same.
+ */
 export function Logout() {
   const { t } = useI18n();
   const navigate = useNavigate();
   useEffect(() => {
+    const token = authStore.get()?.token;
+    if (token) void endSession(token).catch(() => undefined);
     authStore.clear();
     // what belonged to the account goes with it: its room history mirror and balance
     remove(StorageKey.rooms);

@@ -10,6 +10,8 @@ export interface RoomConnectionHandlers {
   onRoom: (roomId: string) => void;
   /** The token was refused: log in again. */
   onUnauthorized: () => void;
+  /** The session of the token was ended on the server (a sign-out elsewhere): signed out, no retry. */
+  onSignedOut: () => void;
   /** Joining failed for good (no such room, a malformed code...); the page says so and offers a way on. */
   onJoinFailed: (error: unknown) => void;
 }

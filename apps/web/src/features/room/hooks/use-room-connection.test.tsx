@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION } from '@xtalk/protocol';
+import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -23,6 +23,7 @@ function options() {
     onNewSession: vi.fn(),
     onRoom: vi.fn(),
     onUnauthorized: vi.fn(),
+    onSignedOut: vi.fn(),
     onJoinFailed: vi.fn(),
     createSocket: vi.fn(),
   };
@@ -106,6 +107,35 @@ describe("useRoomConnection's 'Ready!' toast", () => {
     expect(toast.dismiss).toHaveBeenCalledWith(READY_TOAST);
     authStore.clear();
     warn.mockRestore();
+  });
+});
+
+describe('useRoomConnection signed out on the server', () => {
+  it('stops on SignedOut: no reconnect, the page signs the person out', async () => {
+    authStore.set({ token: 'tok', user: testUser() });
+    answerJoinsWith({ sessionId: 's1', roomId: 'ABC2345', protocolVersion: PROTOCOL_VERSION });
+    FakeSocket.all = [];
+    const props = { ...options(), createSocket: (url: string) => new FakeSocket(url) };
+    const { result, unmount } = renderHook(() => useRoomConnection(props));
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    act(() => {
+      last().open();
+      last().receive({
+        type: 'system',
+        message: 'READY',
+        timestamp: 1,
+        roomId: 'ABC2345',
+        protocolVersion: PROTOCOL_VERSION,
+      });
+    });
+    act(() => last().drop(CloseCode.SignedOut, 'You are signed out.'));
+    expect(props.onSignedOut).toHaveBeenCalledTimes(1);
+    expect(props.onUnauthorized).not.toHaveBeenCalled();
+    // idle: nothing is scheduled, so no session is asked for again
+    expect(result.current.state).toBe('idle');
+    expect(fetch).toHaveBeenCalledTimes(1);
+    unmount();
+    authStore.clear();
   });
 });
 

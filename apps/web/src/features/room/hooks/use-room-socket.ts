@@ -133,6 +133,7 @@ function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => vo
         });
       }
       if (code === CloseCode.TokenExpired) handlers.current.onUnauthorized();
+      if (code === CloseCode.SignedOut) handlers.current.onSignedOut();
     }),
   ];
 }

@@ -25,13 +25,22 @@ function setup(user: User = member) {
   const onSaved = vi.fn();
   const onClose = vi.fn();
   const onLogin = vi.fn();
+  const onSignedOutEverywhere = vi.fn();
   render(
-    <ProfileDialog open token="tok" user={user} onSaved={onSaved} onClose={onClose} onLogin={onLogin} />,
+    <ProfileDialog
+      open
+      token="tok"
+      user={user}
+      onSaved={onSaved}
+      onClose={onClose}
+      onLogin={onLogin}
+      onSignedOutEverywhere={onSignedOutEverywhere}
+    />,
   );
   const username = screen.getByTestId('profile-username') as HTMLInputElement;
   const fullName = screen.getByTestId('profile-fullname') as HTMLInputElement;
   const save = () => fireEvent.click(screen.getByTestId('profile-save'));
-  return { onSaved, onClose, onLogin, username, fullName, save };
+  return { onSaved, onClose, onLogin, onSignedOutEverywhere, username, fullName, save };
 }
 
 function respond(status: number, body: unknown) {
@@ -151,5 +160,38 @@ describe('ProfileDialog', () => {
     save();
     await waitFor(() => expect(alert).toHaveBeenCalledTimes(2));
     expect(alert).toHaveBeenLastCalledWith('An error occurred while saving the settings, please try again!');
+  });
+
+  it('signs out everywhere through POST /api/auth/logout-all, then signs this device out', async () => {
+    const fetchMock = respond(200, { ok: true, message: 'You are signed out everywhere.' });
+    const { onSignedOutEverywhere } = setup();
+    fireEvent.click(screen.getByTestId('profile-sign-out-everywhere'));
+    await waitFor(() => expect(onSignedOutEverywhere).toHaveBeenCalledTimes(1));
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/auth/logout-all',
+      expect.objectContaining({
+        method: 'POST',
+        headers: expect.objectContaining({ Authorization: 'Bearer tok' }),
+      }),
+    );
+  });
+
+  it('says so when it could not sign out everywhere, and keeps this device signed in', async () => {
+    respond(503, { statusCode: 503, error: 'Service Unavailable', message: 'Try later.' });
+    act(() => setLanguage('ja'));
+    const { onSignedOutEverywhere } = setup();
+    expect(screen.getByTestId('profile-sign-out-everywhere').textContent).toBe('すべての端末からログアウト');
+    fireEvent.click(screen.getByTestId('profile-sign-out-everywhere'));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        'すべての端末からのログアウトに失敗しました。接続を確認して、もう一度お試しください。',
+      ),
+    );
+    expect(onSignedOutEverywhere).not.toHaveBeenCalled();
+  });
+
+  it('offers no sign out everywhere to a guest', () => {
+    setup(guest);
+    expect(screen.queryByTestId('profile-sign-out-everywhere')).toBeNull();
   });
 });

@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useI18n } from '../../../lib/i18n';
 import { useProfileForm } from '../hooks/use-profile-form';
 import { ProfileFields } from './profile-fields';
+import { SignOutEverywhere } from './sign-out-everywhere';
 
 export interface ProfileDialogProps {
   open: boolean;
@@ -15,11 +16,13 @@ export interface ProfileDialogProps {
   /** The saved user (new username and full name); the page tells the room. */
   onSaved: (user: User) => void;
   onLogin: () => void;
+  /** Every session of the account was ended ("Sign out everywhere"): this device signs out too. */
+  onSignedOutEverywhere: () => void;
 }
 
 /**
- * Profile Settings (設定 in Japanese): read-only user ID, Username, Full Name,
- * Cancel and Save. Guests see it disabled under a Login prompt (docs/product.md#people).
+ * Profile Settings (設定 in Japanese): read-only user ID, Username, Full Name, Cancel and Save, and for
+ * accounts "Sign out everywhere". Guests see it disabled under a Login prompt (docs/product.md#people).
  */
 export function ProfileDialog(props: ProfileDialogProps) {
   const { t } = useI18n();
@@ -38,33 +41,37 @@ export function ProfileDialog(props: ProfileDialogProps) {
   );
 }
 
-function ProfileForm({ onClose, token, user, onSaved, onLogin }: ProfileDialogProps) {
+function ProfileForm(props: ProfileDialogProps) {
+  const { onClose, token, user, onSaved, onLogin } = props;
   const { t } = useI18n();
   const form = useProfileForm({ token, user, onSaved, onClose });
   return (
-    <form onSubmit={(event) => void form.submit(event)} noValidate>
-      <div className="relative">
-        <ProfileFields
-          user={user}
-          isGuest={form.isGuest}
-          username={form.username}
-          onUsername={form.changeUsername}
-          fullName={form.fullName}
-          onFullName={form.setFullName}
-          error={form.error}
-        />
-        {form.isGuest && (
-          <GuestLoginPrompt
-            prompt={t('profile.guestPrompt')}
-            onLogin={onLogin}
-            testId="profile-login-prompt"
-            loginTestId="profile-login"
-            narrow
+    <>
+      <form onSubmit={(event) => void form.submit(event)} noValidate>
+        <div className="relative">
+          <ProfileFields
+            user={user}
+            isGuest={form.isGuest}
+            username={form.username}
+            onUsername={form.changeUsername}
+            fullName={form.fullName}
+            onFullName={form.setFullName}
+            error={form.error}
           />
-        )}
-      </div>
-      <ProfileActions isGuest={form.isGuest} saving={form.saving} onClose={onClose} />
-    </form>
+          {form.isGuest && (
+            <GuestLoginPrompt
+              prompt={t('profile.guestPrompt')}
+              onLogin={onLogin}
+              testId="profile-login-prompt"
+              loginTestId="profile-login"
+              narrow
+            />
+          )}
+        </div>
+        <ProfileActions isGuest={form.isGuest} saving={form.saving} onClose={onClose} />
+      </form>
+      {!form.isGuest && <SignOutEverywhere token={token} onSignedOut={props.onSignedOutEverywhere} />}
+    </>
   );
 }
 
