@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { aiPlugin } from './ai/plugin.js';
 import type { AiProvider } from './ai/index.js';
 import { authPlugin } from './accounts/plugin.js';
@@ -47,7 +47,7 @@ function fastifyFor(config: Config, logger: AppOptions['logger']): FastifyInstan
     // a test's own stream and level go over the redaction, never instead of it
     logger: logger === false ? false : logOptions(config.LOG_LEVEL, logger === true ? {} : logger),
     // one line per request, refusals sampled, instead of Fastify's two (http/request-log.ts)
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // a generous keep-alive so a proxy in front does not see resets
     keepAliveTimeout: 65_000,
     // close hooks wait for sockets and translations (up to SHUTDOWN_GRACE_SECONDS) to wind down
