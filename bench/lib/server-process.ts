@@ -89,6 +89,7 @@ function benchServerEnv(
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     ALTCHA_COST: '20',
     LOG_LEVEL: 'warn',

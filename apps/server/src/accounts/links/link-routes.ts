@@ -5,7 +5,6 @@ import { MAIL_SENT_MESSAGE, type EmailAccounts } from '../sign-in/email/email-ac
 import type { IdentityProofs, ProvenIdentity } from '../sign-in/identity-proofs.js';
 import { LastSignInError, LinkConflictError, type PlayerLinks } from './player-links.js';
 import type { SignInStore } from '../sessions/sign-in-store.js';
-import { publicBase } from '../sessions/sign-in-session.js';
 import { HttpError, parseOr400 } from '../../http-errors.js';
 
 /*
@@ -20,7 +19,7 @@ export async function linkRoutes(
     proofs: IdentityProofs;
     emails: EmailAccounts;
     store: SignInStore;
-    publicUrl: string | undefined;
+    publicUrl: string;
   },
 ) {
   const list = async (userId: string): Promise<PlayerLinksResponse> => ({
@@ -32,17 +31,11 @@ export async function linkRoutes(
     switch (body.provider) {
       case 'email': {
         const requester = (await deps.authenticator.fromRequest(request)).user;
-        await deps.emails.register(
-          body.email,
-          body.password,
-          request.ip,
-          publicBase(deps.publicUrl, request),
-          requester,
-        );
+        await deps.emails.register(body.email, body.password, request.ip, deps.publicUrl, requester);
         return 'mail';
       }
       case 'evm':
-        return deps.proofs.wallet(request, body);
+        return deps.proofs.wallet(body);
       case 'tgw':
         return deps.proofs.telegramWidget(body.data);
       case 'tga':

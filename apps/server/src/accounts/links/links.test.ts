@@ -63,7 +63,7 @@ describe('linked sign-ins', () => {
     const { nonce } = (await call('GET', `/api/auth/nonce/${wallet.address}`)).json() as { nonce: string };
     const message = createSiweMessage({
       address: wallet.address,
-      chainId: 10,
+      chainId: 1,
       domain: 'xtalk.test',
       nonce,
       uri: 'http://xtalk.test/',
@@ -76,7 +76,7 @@ describe('linked sign-ins', () => {
         nonce,
         signature: await wallet.signMessage({ message }),
         chainType: 'evm',
-        networkID: 10,
+        networkID: 1,
         walletProvider: 'test',
         signingData: message,
       },

@@ -19,12 +19,6 @@ export interface SessionDeps {
   authenticator: Authenticator;
 }
 
-/** The base of links in mails and the SIWE domain: PUBLIC_URL, else the address this request came to. */
-export function publicBase(publicUrl: string | undefined, request: FastifyRequest): string {
-  if (publicUrl) return publicUrl.replace(/\/+$/, '');
-  return `${request.protocol}://${request.host}`;
-}
-
 export function createSessions(deps: SessionDeps) {
   /** The player of the request's bearer token, if it carries a valid one; never throws for a bad one. */
   async function caller(request: FastifyRequest): Promise<UserRow | undefined> {
