@@ -4,6 +4,7 @@ import type { Authenticator } from '../sessions/authenticate.js';
 import { MAIL_SENT_MESSAGE, type EmailAccounts } from '../sign-in/email/email-accounts.js';
 import type { IdentityProofs, ProvenIdentity } from '../sign-in/identity-proofs.js';
 import { LastSignInError, LinkConflictError, type PlayerLinks } from './player-links.js';
+import { proveStoreAccount, type StoreLinkProofDeps } from './store-link-proof.js';
 import type { SignInStore } from '../sessions/sign-in-store.js';
 import { HttpError, parseOr400 } from '../../http-errors.js';
 
@@ -20,6 +21,7 @@ export async function linkRoutes(
     emails: EmailAccounts;
     store: SignInStore;
     publicUrl: string;
+    storeProof: StoreLinkProofDeps;
   },
 ) {
   const list = async (userId: string): Promise<PlayerLinksResponse> => ({
@@ -41,6 +43,7 @@ export async function linkRoutes(
       case 'tga':
         return deps.proofs.telegramMiniApp(body.signedPayload, body.data);
       case 'store':
+        await proveStoreAccount(deps.storeProof, request, body);
         return { identity: { provider: 'store', issuer: body.store, subject: body.accountId } };
       case 'ggl': {
         // the OIDC redirect made (or found) a player for that identity; an untouched one is folded in here

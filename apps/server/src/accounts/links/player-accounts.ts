@@ -10,6 +10,7 @@ import { emailRoutes } from '../sign-in/email/email-routes.js';
 import { createIdentityProofs } from '../sign-in/identity-proofs.js';
 import { createMailer } from '../sign-in/email/mailer.js';
 import type { PlayerLinks } from './player-links.js';
+import type { StorePurchaseAccount } from './store-link-proof.js';
 import type { SignInStore } from '../sessions/sign-in-store.js';
 import { createSessions } from '../sessions/sign-in-session.js';
 import { createTelegramSignIn } from '../sign-in/telegram.js';
@@ -27,6 +28,8 @@ export interface PlayerAccountsDeps {
   links: PlayerLinks;
   authenticator: Authenticator;
   store: SignInStore;
+  /** What a store says of a purchase's account, for store links (built by the composition). */
+  storePurchaseAccount: StorePurchaseAccount | undefined;
 }
 
 /**
@@ -57,5 +60,11 @@ export async function playerAccounts(app: FastifyInstance, deps: PlayerAccountsD
   });
   await app.register(emailRoutes, { emails, sessions, publicUrl: config.PUBLIC_URL });
   await app.register(walletTokenRoutes, { wallet, proofs, sessions, emails, store: deps.store });
-  await app.register(linkRoutes, { ...deps, proofs, emails, publicUrl: config.PUBLIC_URL });
+  await app.register(linkRoutes, {
+    ...deps,
+    proofs,
+    emails,
+    publicUrl: config.PUBLIC_URL,
+    storeProof: { serverKey: config.PAYMENT_SERVER_KEY, purchaseAccount: deps.storePurchaseAccount },
+  });
 }
