@@ -44,7 +44,10 @@ export function createTelegramSignIn(botToken: string | undefined, clock: Clock)
       throw new HttpError(401, 'The Telegram sign-in data is too old; please sign in again.');
     }
     if (age < -MAX_AHEAD_SECONDS) {
-      throw new HttpError(401, 'The Telegram sign-in data is dated in the future; check the clock and sign in again.');
+      throw new HttpError(
+        401,
+        'The Telegram sign-in data is dated in the future; check the clock and sign in again.',
+      );
     }
   }
 
