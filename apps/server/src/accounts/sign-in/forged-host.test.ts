@@ -1,29 +1,43 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseSiweMessage } from 'viem/siwe';
-import { MailPagePath, nonceResponseSchema } from '@xtalk/protocol';
+import { ApiPath, MailPagePath, nonceResponseSchema, type PurchaseResponse } from '@xtalk/protocol';
 import { startServer, type TestServer } from '../../test/harness.js';
 import { startMailbox, tokenOf, type Mailbox } from '../../test/mailbox.js';
+import { memberLogin } from '../../test/members.js';
+import { startOidcProvider, type TestOidcProvider } from '../../test/oidc-provider.js';
 
 /*
  * A request's Host builds nothing the server writes. With PUBLIC_URL at its development default
  * (http://localhost:PORT), a request that names an attacker's host, directly or as a proxy would, still
- * gets mails, a SIWE message and a sign-in page that point at PUBLIC_URL, and works as any other.
+ * gets mails, a SIWE message, an OAuth redirect URI and checkout addresses that point at PUBLIC_URL, and
+ * works as any other.
  */
+
+const SECRET = 'forged-host-secret-long-enough-to-sign';
 
 const PUBLIC = 'http://localhost:8787';
 const FORGED = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
 
 describe('links under a forged Host', () => {
   let mailbox: Mailbox;
+  let provider: TestOidcProvider;
   let server: TestServer;
 
   beforeAll(async () => {
     mailbox = await startMailbox();
-    server = await startServer({ SMTP_URL: mailbox.url, MAIL_FROM: 'XTalk <accounts@xtalk.test>' });
+    provider = await startOidcProvider();
+    server = await startServer({
+      AUTH_SECRET: SECRET,
+      SMTP_URL: mailbox.url,
+      MAIL_FROM: 'XTalk <accounts@xtalk.test>',
+      OIDC_ISSUER: provider.issuer,
+      GOOGLE_CLIENT_ID: 'xtalk-test-client',
+    });
   });
   afterAll(async () => {
     await server?.close();
+    await provider?.close();
     await mailbox?.close();
   });
 
@@ -59,5 +73,33 @@ describe('links under a forged Host', () => {
     expect(message).toMatchObject({ domain: 'localhost:8787', uri: `${PUBLIC}/login` });
     const config = await server.app.inject({ method: 'GET', url: '/api/auth/config', headers: FORGED });
     expect(config.json().wallet).toEqual({ chainId: 1, domain: 'localhost:8787' });
+  });
+
+  it("sends the identity provider PUBLIC_URL's callback, with a cookie for PUBLIC_URL's scheme", async () => {
+    const login = await server.app.inject({ method: 'GET', url: ApiPath.googleLogin, headers: FORGED });
+    expect(login.statusCode).toBe(302);
+    const redirectUri = new URL(String(login.headers.location)).searchParams.get('redirect_uri');
+    expect(redirectUri).toBe(`${PUBLIC}${ApiPath.googleCallback}`);
+    expect(String(login.headers['set-cookie'])).not.toContain('Secure');
+  });
+
+  it('answers a purchase and its Pay with checkout and return addresses under PUBLIC_URL', async () => {
+    const buyer = await memberLogin(server, SECRET, 'forged-host-buyer');
+    const session = { authorization: `Bearer ${buyer.token}` };
+    const started = await server.app.inject({
+      method: 'POST',
+      url: ApiPath.walletPurchase,
+      headers: { ...session, ...FORGED },
+      payload: { currency: 't_free', amount: 1000 },
+    });
+    const { orderId, checkoutURL } = started.json() as PurchaseResponse;
+    expect(checkoutURL).toBe(`${PUBLIC}${ApiPath.testCheckout(orderId)}`);
+    const paid = await server.app.inject({
+      method: 'POST',
+      url: ApiPath.testCheckoutPay(orderId),
+      headers: { ...session, ...FORGED, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(paid.headers.location).toBe(`${PUBLIC}/checkout?status=success&orderId=${orderId}`);
   });
 });
