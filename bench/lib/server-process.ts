@@ -12,8 +12,9 @@ import { freePort } from '../../apps/server/src/test/free-port.js';
 
 /**
  * The environment `npm start` gives the server: the `NAME=${NAME:-value}` assignments of the root
- * package.json's start script (glibc's malloc settings, docs/decisions/0133). Every server a bench starts
- * gets them, the peers of bench/peers too, so all run on the same allocator settings. BENCH_START_ENV=0
+ * package.json's start script (glibc's malloc settings, docs/decisions/0133, and NODE_ENV, which a bench
+ * server sets back to production). Every server a bench starts gets them, the peers of bench/peers too,
+ * so all run on the same allocator settings. BENCH_START_ENV=0
  * leaves them out, to measure what a plain `node apps/server/dist/server.js` does.
  */
 export function startScriptEnvironment(): Record<string, string> {
@@ -89,6 +90,7 @@ function benchServerEnv(
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     ALTCHA_COST: '20',
     LOG_LEVEL: 'warn',

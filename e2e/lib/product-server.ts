@@ -44,6 +44,9 @@ export class ProductServer {
         PATH: process.env.PATH ?? '',
         PORT: String(this.port),
         HOST: '127.0.0.1',
+        // production, as deployed: the address the browsers open, and the TEST MODE checkout named on
+        PUBLIC_URL: this.url,
+        TEST_CHECKOUT: 'on',
         DATA_DIR: this.dataDir,
         ALTCHA_COST: '300',
         AI_PROVIDER: 'fake',

@@ -13,6 +13,7 @@ import { httpPlugin, rateLimitsPlugin } from './http/plugin.js';
 import { lifecyclePlugin, readinessPlugin } from './lifecycle/plugin.js';
 import { metricsPlugin } from './metrics/plugin.js';
 import { paymentsPlugin } from './payments/plugin.js';
+import { storePurchaseAccount } from './payments/store-accounts.js';
 import { playersPlugin } from './accounts/players/plugin.js';
 import { gatewayPlugin, roomHubPlugin } from './realtime/plugin.js';
 import { roomsPlugin } from './rooms/plugin.js';
@@ -78,7 +79,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(readinessPlugin);
   await app.register(rateLimitsPlugin, { config });
   await app.register(metricsPlugin, { token: config.METRICS_TOKEN });
-  await app.register(authPlugin, { config, clock, botCheck: options.botCheck, userRooms: roomsOfUsers });
+  await app.register(authPlugin, {
+    config,
+    clock,
+    botCheck: options.botCheck,
+    userRooms: roomsOfUsers,
+    storePurchaseAccount: storePurchaseAccount(config),
+  });
   await app.register(playersPlugin, { config });
   await app.register(aiPlugin, { config, provider: options.provider });
   await app.register(creditsPlugin, { config, clock, meter: options.meter });

@@ -33,8 +33,14 @@ export const configSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     HOST: z.string().default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65_535).default(8787),
-    /** The address people open; used for share links, OAuth redirects and the WebSocket Origin check. */
-    PUBLIC_URL: optionalString,
+    /**
+     * The address people open: the one base of every absolute URL the server writes (mailed links, the
+     * SIWE domain, OAuth redirects, checkout addresses), and the origin that may open the WebSocket.
+     * Required in production; elsewhere http://localhost:PORT. Never taken from a request's Host.
+     */
+    PUBLIC_URL: optionalString.refine((value) => value === undefined || /^https?:\/\/[^/?#\s]+/.test(value), {
+      message: 'PUBLIC_URL must be an http:// or https:// address.',
+    }),
     /** Extra browser origins allowed to open the WebSocket, comma-separated. */
     ALLOWED_ORIGINS: csv,
     /** The nodes' own ws(s):// addresses the web client opens its socket on, in turn (empty: the page's). */
@@ -150,12 +156,17 @@ export const configSchema = z
     CREDITS_DAILY_FREE: z.coerce.number().int().min(0).default(DEFAULT_DAILY_FREE_CREDITS),
     /** The same for each guest: AI use of guests is bounded too (they are told to sign in for more). */
     CREDITS_GUEST_DAILY: z.coerce.number().int().min(0).default(300),
-    /** Unset (with STRIPE_WEBHOOK_SECRET): purchases go through the built-in TEST MODE checkout page. */
+    /** Unset (with STRIPE_WEBHOOK_SECRET): no payment provider; see TEST_CHECKOUT. */
     STRIPE_SECRET_KEY: optionalString,
     /** The signing secret of the webhook endpoint POST /api/payments/stripe/webhook. */
     STRIPE_WEBHOOK_SECRET: optionalString,
     /** The API base the Stripe SDK talks to (tests and operators can point it elsewhere). */
     STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
+    /**
+     * Without Stripe, whether purchases go through the built-in TEST MODE checkout, whose Pay credits
+     * without money. Unset: on outside production, off in production (purchases are then unavailable).
+     */
+    TEST_CHECKOUT: z.enum(['on', 'off']).optional(),
     /** Where local model weights live; default DATA_DIR/models. */
     MODELS_DIR: optionalString,
     /**
@@ -262,9 +273,22 @@ export const configSchema = z
   .refine((c) => Boolean(c.TURNSTILE_SITE_KEY) === Boolean(c.TURNSTILE_SECRET_KEY), {
     message: 'TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY are set together or not at all.',
     path: ['TURNSTILE_SECRET_KEY'],
-  });
+  })
+  .refine((c) => c.NODE_ENV !== 'production' || c.PUBLIC_URL !== undefined, {
+    // a link built from the request's Host would follow whatever host an attacker's request names
+    message:
+      'PUBLIC_URL must be set in production (NODE_ENV=production): every link the server writes starts with it.',
+    path: ['PUBLIC_URL'],
+  })
+  .transform(({ PUBLIC_URL, TEST_CHECKOUT, ...rest }) => ({
+    ...rest,
+    PUBLIC_URL: (PUBLIC_URL ?? `http://localhost:${rest.PORT}`).replace(/\/+$/, ''),
+    /** Whether the operator named PUBLIC_URL (not a variable): without it the socket admits the page's origin. */
+    publicUrlSet: PUBLIC_URL !== undefined,
+    TEST_CHECKOUT: TEST_CHECKOUT ?? (rest.NODE_ENV === 'production' ? 'off' : 'on'),
+  }));
 
-export type Config = z.infer<typeof configSchema>;
+export type Config = z.output<typeof configSchema>;
 
 /** Parse the environment (or a test's overrides); throws one readable error listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

@@ -48,4 +48,4 @@ void app.xtalkDb.lost?.then((error) => {
 
 await app.listen({ port: config.PORT, host: config.HOST });
 collectStartupGarbage();
-app.log.info(`XTalk is ready at ${config.PUBLIC_URL ?? `http://localhost:${config.PORT}`}`);
+app.log.info(`XTalk is ready at ${config.PUBLIC_URL}`);

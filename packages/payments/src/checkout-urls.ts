@@ -1,11 +1,10 @@
 import { ApiPath, CHECKOUT_RETURN_PATH, type OrderStatus } from '@xtalk/protocol';
-import type { FastifyRequest } from 'fastify';
 
-/** The address the buyer's browser reaches this server at: PUBLIC_URL, else the request's own origin. */
-export function publicBase(publicUrl: string | undefined, request: FastifyRequest): string {
-  if (publicUrl) return new URL(publicUrl).origin;
-  return `${request.protocol}://${request.host}`;
-}
+/**
+ * The address the buyer's browser reaches this service at: PUBLIC_URL's origin, never a request's Host,
+ * so that no request can send a buyer elsewhere.
+ */
+export const publicBase = (publicUrl: string): string => new URL(publicUrl).origin;
 
 /** The web app's landing page after a checkout: /checkout?status=success|canceled&orderId=... */
 export function returnUrl(base: string, status: 'success' | 'canceled', orderId: string): string {

@@ -24,6 +24,10 @@ export class PaymentError extends Error {
   }
 }
 
+/** A purchase where neither Stripe nor the TEST MODE checkout runs: no order is made. */
+export const purchasesUnavailable = () =>
+  new PaymentError(503, 'purchases_unavailable', 'Purchases are not available on this server.');
+
 /** A refusal with no finer code than its status's. */
 export const refusal = (statusCode: number, message: string) =>
   new PaymentError(statusCode, undefined, message);

@@ -19,4 +19,5 @@ export {
   type UsersPort,
 } from './ports.js';
 export { PaymentError } from './errors.js';
+export { createStoreVerifiers, StoreVerifyError, type StoreVerifier } from './store-verify/index.js';
 export { ORDERS_AND_WITHDRAWALS_SQL, SERVICE_TABLES_SQL } from './schema.js';

@@ -9,10 +9,12 @@ export interface PaymentsOptions {
   ledger: LedgerPort;
   authenticator: AuthenticatorPort;
   users: UsersPort;
-  /** Where buyers' browsers reach this service (checkout return addresses); unset: each request's origin. */
-  publicUrl?: string | undefined;
-  /** Both secrets: Stripe Checkout and its webhook; unset: the built-in TEST MODE checkout. */
+  /** Where buyers' browsers reach this service: every checkout and return address starts with it. */
+  publicUrl: string;
+  /** Both secrets: Stripe Checkout and its webhook; unset: the TEST MODE checkout, or no purchases. */
   stripe?: { secretKey: string; webhookSecret: string; apiUrl: string } | undefined;
+  /** Without Stripe, whether the TEST MODE checkout (Pay credits without money) runs; else purchases are refused. */
+  testCheckout: boolean;
   /** The X-Server-Key of other servers (PAYMENT_SERVER_KEY); unset: their calls answer 503. */
   serverKey?: string | undefined;
   /** The X-Admin-Key of the admin calls (ADMIN_API_KEY); unset: they answer 503. */

@@ -86,9 +86,12 @@ export interface PaymentUser {
   guest: boolean;
 }
 
-/** Resolves a request's bearer session to its user, or throws an error with a 401 `statusCode`. */
+/** Resolves a session to its user, or throws an error with a 401 `statusCode`. */
 export interface AuthenticatorPort {
+  /** The request's bearer session. */
   fromRequest(request: FastifyRequest): Promise<PaymentUser>;
+  /** A session token that came another way (the TEST MODE checkout's cookie). */
+  fromToken(token: string): Promise<PaymentUser>;
 }
 
 /** Whether a player exists: server calls name players by id and must not invent accounts. */

@@ -9,7 +9,7 @@ import {
 } from '@xtalk/protocol';
 import type { UsersPort } from './ports.js';
 import { publicBase, returnUrl, testCheckoutUrl } from './checkout-urls.js';
-import { parseOr400, PaymentError, usePaymentErrors } from './errors.js';
+import { parseOr400, PaymentError, purchasesUnavailable, usePaymentErrors } from './errors.js';
 import type { KeyCheck } from './keys.js';
 import type { Order, OrdersRepo } from './orders-repo.js';
 import type { StripeGateway } from './stripe-gateway.js';
@@ -36,7 +36,8 @@ export async function serverPurchaseRoutes(
   deps: {
     orders: OrdersRepo;
     stripe: StripeGateway | undefined;
-    publicUrl: string | undefined;
+    testCheckout: boolean;
+    publicUrl: string;
     users: UsersPort;
     serverKey: KeyCheck;
   },
@@ -54,8 +55,9 @@ export async function serverPurchaseRoutes(
     const body = parseOr400(serverPurchaseBodySchema, request.body);
     const pack = creditPackageOf(body.amount);
     if (!pack) throw new PaymentError(400, 'invalid_request', 'amount must be one of 1000, 5000, 20000.');
+    if (!stripe && !deps.testCheckout) throw purchasesUnavailable();
     const order = await orders.create(await player(body.gctId), pack, stripe ? 'stripe' : 'test');
-    const base = publicBase(deps.publicUrl, request);
+    const base = publicBase(deps.publicUrl);
     if (!stripe) return { orderId: order.id, checkoutURL: testCheckoutUrl(base, order.id) };
     try {
       const session = await stripe.createCheckout(order, {

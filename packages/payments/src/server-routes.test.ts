@@ -4,6 +4,7 @@ import {
   call,
   expectBalanced,
   newPlayer,
+  sessionToken,
   snapshot,
   startPaymentServer,
   type TestService,
@@ -225,7 +226,12 @@ describe('server wallet, transaction and withdraw-request calls', () => {
       status: 'pending',
       amount: 1000,
     });
-    const paid = await server.app.inject({ method: 'POST', url: ApiPath.testCheckoutPay(orderId) });
+    // the player pays with their own session, as their client would
+    const paid = await server.app.inject({
+      method: 'POST',
+      url: ApiPath.testCheckoutPay(orderId),
+      headers: { authorization: `Bearer ${await sessionToken(gctId)}` },
+    });
     expect(paid.statusCode).toBeLessThan(400);
     expect((await get(`${ServerPath.walletPurchaseStatus}?orderId=${orderId}`)).json().status).toBe('paid');
     expect((await get(`${ServerPath.walletBalance}?gctId=${gctId}`)).json()).toEqual({

@@ -44,6 +44,7 @@ export async function paymentServiceRoutes(app: FastifyInstance, deps: PaymentsP
     ...server,
     orders: deps.orders,
     stripe: deps.stripe,
+    testCheckout: deps.testCheckout,
     publicUrl: deps.publicUrl,
   });
 }

@@ -1,21 +1,25 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPath, PRODUCT_NAME } from '@xtalk/protocol';
+import { checkoutSessionToken } from './checkout-session.js';
 import { landingStatus, publicBase, returnUrl } from './checkout-urls.js';
 import type { CreditOrder } from './crediting.js';
 import type { Order, OrdersRepo } from './orders-repo.js';
+import type { AuthenticatorPort, PaymentUser } from './ports.js';
 
 /*
- * The built-in checkout of test mode (no Stripe configured; the embedded default): a page served by this
+ * The built-in checkout of test mode (no Stripe configured and TEST_CHECKOUT on): a page served by this
  * server, marked TEST MODE where nobody can miss it, whose Pay credits the order through the same path a
  * verified webhook takes and whose Cancel cancels it; both then land on the web app's /checkout page. Plain
- * HTML forms, so it works in any window without the app's JavaScript. Only orders made in test mode are
- * payable here; with Stripe configured these routes do not exist.
+ * HTML forms, so it works in any window without the app's JavaScript. Pay and Cancel take the session of
+ * the order's owner (checkout-session.ts), never the order id alone. Only orders made in test mode are
+ * payable here; with Stripe configured, or TEST_CHECKOUT off, these routes do not exist.
  */
 
 export interface TestCheckoutDeps {
   orders: OrdersRepo;
   creditOrder: CreditOrder;
-  publicUrl: string | undefined;
+  authenticator: AuthenticatorPort;
+  publicUrl: string;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -38,6 +42,10 @@ const WORDS = {
     order: 'Order',
     notFoundTitle: 'Not found',
     notFound: 'No such test order.',
+    signInTitle: 'Sign in first',
+    signIn: 'Pay and Cancel need the session of the player who placed this order: buy again from XTalk.',
+    notYoursTitle: 'Not your order',
+    notYours: 'This order belongs to another player.',
   },
   ja: {
     credits: (count: string) => `${count} クレジット`,
@@ -50,6 +58,11 @@ const WORDS = {
     order: '注文',
     notFoundTitle: '見つかりません',
     notFound: 'そのテスト注文はありません。',
+    signInTitle: 'ログインが必要です',
+    signIn:
+      '「支払う」と「キャンセル」には、この注文をしたプレイヤーのセッションが必要です。XTalk からもう一度購入してください。',
+    notYoursTitle: 'あなたの注文ではありません',
+    notYours: 'この注文は別のプレイヤーのものです。',
   },
 } as const;
 
@@ -130,6 +143,12 @@ function orderPage(order: Order, language: PageLanguage): string {
   );
 }
 
+/** The authenticator's refusal of a token (a 401) as no user; any other failure goes on. */
+function notASession(error: unknown): undefined {
+  if ((error as { statusCode?: unknown } | null)?.statusCode === 401) return undefined;
+  throw error;
+}
+
 /** The ApiPath of an order as a route pattern (ApiPath encodes its argument, so ':' cannot go through it). */
 const route = (path: (orderId: string) => string) => path('ORDER_ID').replace('ORDER_ID', ':orderId');
 
@@ -153,19 +172,34 @@ export async function testCheckoutRoutes(app: FastifyInstance, deps: TestCheckou
     return undefined;
   }
 
+  /** Whether the request carries the session of the order's owner; answers a page saying why not. */
+  async function ownerAsks(order: Order, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const token = checkoutSessionToken(request);
+    let user: PaymentUser | undefined;
+    // a token that is no session (forged, expired, ended) is as good as none; anything else is a fault
+    if (token) user = await deps.authenticator.fromToken(token).catch(notASession);
+    if (user?.id === order.userId) return true;
+    const language = pageLanguage(request);
+    const words = WORDS[language];
+    const [title, text] = user ? [words.notYoursTitle, words.notYours] : [words.signInTitle, words.signIn];
+    reply.code(user ? 403 : 401).type('text/html; charset=utf-8');
+    await reply.send(page(language, title, `<h1>${title}</h1><p class="note">${text}</p>`));
+    return false;
+  }
+
   app.get<{ Params: { orderId: string } }>(route(ApiPath.testCheckout), async (request, reply) => {
     const order = await testOrder(request.params.orderId, request, reply);
     if (!order) return reply;
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
     const done = landingStatus(order.status);
-    if (done) return reply.redirect(returnUrl(publicBase(deps.publicUrl, request), done, order.id), 303);
+    if (done) return reply.redirect(returnUrl(publicBase(deps.publicUrl), done, order.id), 303);
     return orderPage(order, pageLanguage(request));
   });
 
   app.post<{ Params: { orderId: string } }>(route(ApiPath.testCheckoutPay), async (request, reply) => {
     const order = await testOrder(request.params.orderId, request, reply);
-    if (!order) return reply;
-    const base = publicBase(deps.publicUrl, request);
+    if (!order || !(await ownerAsks(order, request, reply))) return reply;
+    const base = publicBase(deps.publicUrl);
     if (order.status === 'canceled') return reply.redirect(returnUrl(base, 'canceled', order.id), 303);
     await deps.creditOrder(order.id, 'test-checkout');
     return reply.redirect(returnUrl(base, 'success', order.id), 303);
@@ -173,8 +207,8 @@ export async function testCheckoutRoutes(app: FastifyInstance, deps: TestCheckou
 
   app.post<{ Params: { orderId: string } }>(route(ApiPath.testCheckoutCancel), async (request, reply) => {
     const order = await testOrder(request.params.orderId, request, reply);
-    if (!order) return reply;
-    const base = publicBase(deps.publicUrl, request);
+    if (!order || !(await ownerAsks(order, request, reply))) return reply;
+    const base = publicBase(deps.publicUrl);
     await deps.orders.cancelPending(order.id);
     const after = (await deps.orders.find(order.id))?.status ?? 'canceled';
     return reply.redirect(returnUrl(base, landingStatus(after) ?? 'canceled', order.id), 303);

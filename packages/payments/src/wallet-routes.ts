@@ -15,8 +15,9 @@ import {
   type WalletListResponse,
   type WithdrawRequestResponse,
 } from '@xtalk/protocol';
+import { rememberCheckoutSession } from './checkout-session.js';
 import { publicBase, returnUrl, testCheckoutUrl } from './checkout-urls.js';
-import { parseOr400, refusal } from './errors.js';
+import { parseOr400, purchasesUnavailable, refusal } from './errors.js';
 import type { OrdersRepo } from './orders-repo.js';
 import type { AuthenticatorPort, LedgerPort, PaymentUser } from './ports.js';
 import type { StripeGateway } from './stripe-gateway.js';
@@ -25,7 +26,8 @@ import type { WithdrawRequests } from './withdraw-requests.js';
 /*
  * The client wallet calls (bearer): balance, wallets, purchase and its status, the
  * transaction list, and withdraw requests. A purchase creates a pending order and returns where to pay:
- * Stripe Checkout when Stripe is configured, else the server's own TEST MODE page.
+ * Stripe Checkout when Stripe is configured, else the server's own TEST MODE page when that is on; with
+ * neither, it is refused and no order is made.
  */
 
 export interface WalletRoutesDeps {
@@ -33,9 +35,10 @@ export interface WalletRoutesDeps {
   ledger: LedgerPort;
   orders: OrdersRepo;
   withdrawals: WithdrawRequests;
-  /** Undefined: test mode. */
+  /** Undefined: test mode, or no purchases. */
   stripe: StripeGateway | undefined;
-  publicUrl: string | undefined;
+  testCheckout: boolean;
+  publicUrl: string;
 }
 
 export async function walletRoutes(app: FastifyInstance, deps: WalletRoutesDeps) {
@@ -66,14 +69,18 @@ export async function walletRoutes(app: FastifyInstance, deps: WalletRoutesDeps)
     return { items: [{ currency: CREDIT_CURRENCY, ...(await ledger.balance(user.id)) }] };
   });
 
-  app.post(ApiPath.walletPurchase, async (request): Promise<PurchaseResponse> => {
+  app.post(ApiPath.walletPurchase, async (request, reply): Promise<PurchaseResponse> => {
     const { user } = await buyer(request);
     const body = parseOr400(purchaseBodySchema, request.body);
     const pack = creditPackageOf(body.amount);
     if (!pack) throw refusal(400, 'Unknown credit package.');
-    const base = publicBase(deps.publicUrl, request);
+    if (!deps.stripe && !deps.testCheckout) throw purchasesUnavailable();
+    const base = publicBase(deps.publicUrl);
     const order = await orders.create(user.id, pack, deps.stripe ? 'stripe' : 'test');
-    if (!deps.stripe) return { orderId: order.id, checkoutURL: testCheckoutUrl(base, order.id) };
+    if (!deps.stripe) {
+      rememberCheckoutSession(request, reply, deps.publicUrl);
+      return { orderId: order.id, checkoutURL: testCheckoutUrl(base, order.id) };
+    }
     try {
       const session = await deps.stripe.createCheckout(order, {
         successUrl: returnUrl(base, 'success', order.id),

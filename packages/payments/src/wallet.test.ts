@@ -35,7 +35,7 @@ const status = async (login: Login, orderId: string) =>
     })
   ).json();
 
-const submit = (path: string) => submitCheckoutForm(server.app, path);
+const submit = (path: string, login: Login = alice) => submitCheckoutForm(server.app, path, auth(login));
 
 beforeAll(async () => {
   server = await startPaymentServer({ PUBLIC_URL: 'http://xtalk.test:8787' });

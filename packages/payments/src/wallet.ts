@@ -7,7 +7,10 @@ import { testCheckoutRoutes } from './test-checkout.js';
 import { walletRoutes } from './wallet-routes.js';
 import { createWithdrawRequests } from './withdraw-requests.js';
 
-/** Buying credits: the wallet API, and either Stripe (checkout + webhook) or the test checkout. */
+/**
+ * Buying credits: the wallet API, and either Stripe (checkout + webhook), the TEST MODE checkout when it
+ * is on, or no purchases at all.
+ */
 export async function buyingRoutes(app: FastifyInstance, options: PaymentsParts) {
   useWalletErrors(app);
   const { orders, stripe } = options;
@@ -18,9 +21,20 @@ export async function buyingRoutes(app: FastifyInstance, options: PaymentsParts)
     orders,
     withdrawals: createWithdrawRequests(options.db, options.clock),
     stripe,
+    testCheckout: options.testCheckout,
     publicUrl: options.publicUrl,
   });
-  if (stripe) await app.register(stripeWebhookRoutes, { stripe, orders, creditOrder });
-  else await app.register(testCheckoutRoutes, { orders, creditOrder, publicUrl: options.publicUrl });
-  app.log.info(stripe ? 'payments: Stripe Checkout' : 'payments: TEST MODE checkout (no Stripe configured)');
+  if (stripe) {
+    await app.register(stripeWebhookRoutes, { stripe, orders, creditOrder });
+    app.log.info('payments: Stripe Checkout');
+  } else if (options.testCheckout) {
+    const { authenticator, publicUrl } = options;
+    await app.register(testCheckoutRoutes, { orders, creditOrder, authenticator, publicUrl });
+    // said once, at start, where an operator looks: every signed-in player can now buy credits for nothing
+    app.log.warn(
+      'payments: TEST MODE checkout is on (TEST_CHECKOUT): Pay credits orders without taking money; set Stripe or TEST_CHECKOUT=off where credits are worth something',
+    );
+  } else {
+    app.log.info('payments: purchases are not available (no Stripe configured, TEST_CHECKOUT=off)');
+  }
 }

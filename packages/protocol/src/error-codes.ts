@@ -50,6 +50,9 @@ export const HTTP_ERROR_CODES = [
   'sign_in_unavailable',
   /** The sign-in came back refused, expired or from another browser: start it again. */
   'sign_in_failed',
+  // buying credits
+  /** This server sells no credits: no payment provider, and no TEST MODE checkout. */
+  'purchases_unavailable',
 ] as const;
 export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
 

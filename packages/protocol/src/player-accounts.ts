@@ -110,11 +110,22 @@ export const linkBodySchema = z.discriminatedUnion('provider', [
   }),
   /** The one-time code of an OIDC sign-in redirect (/auth/{code}). */
   z.object({ provider: z.literal('ggl'), code: z.string().min(1).max(200) }),
-  /** 'Store link': an app-store account id, for purchases (not a sign-in). */
+  /**
+   * 'Store link': an app-store account id, for purchases (not a sign-in). Proven by `purchase`, one the
+   * store verifies whose account id is `accountId` (Google Play's obfuscatedExternalAccountId), or by the
+   * payment service's X-Server-Key header.
+   */
   z.object({
     provider: z.literal('store'),
     store: z.enum(['google', 'apple', 'facebook']),
     accountId: z.string().min(1).max(200),
+    purchase: z
+      .object({
+        appId: z.string().min(1).max(200),
+        productId: z.string().min(1).max(200),
+        purchaseToken: z.string().min(1).max(4000),
+      })
+      .optional(),
   }),
 ]);
 export type LinkBody = z.input<typeof linkBodySchema>;

@@ -16,6 +16,7 @@ import { profileRoute } from './users/profile-route.js';
 import { playerAccounts } from './links/player-accounts.js';
 import { createPlayerLinks, type PlayerLinks } from './links/player-links.js';
 import type { UserRooms } from './user-rooms.js';
+import type { StorePurchaseAccount } from './links/store-link-proof.js';
 import { authRoutes } from './sign-in/guest-routes.js';
 import { createSignInStore } from './sessions/sign-in-store.js';
 import { createTokens, type Tokens } from './sessions/tokens.js';
@@ -52,6 +53,8 @@ export interface AuthPluginOptions {
   botCheck?: BotCheck;
   /** What rooms hold of a user, for merges: the port accounts declares, filled in by the composition. */
   userRooms: UserRooms;
+  /** What an app store says of a purchase's account, for store links: a port filled in the same way. */
+  storePurchaseAccount?: StorePurchaseAccount | undefined;
 }
 
 /** Turnstile when both of its keys are set, else the self-hosted ALTCHA proof-of-work. */
@@ -68,7 +71,7 @@ function chooseBotCheck(config: Config, secret: string, db: Db, clock: Clock): B
 }
 
 export const authPlugin = fp<AuthPluginOptions>(
-  async (app, { config, clock, botCheck, userRooms }) => {
+  async (app, { config, clock, botCheck, userRooms, storePurchaseAccount }) => {
     const db = app.xtalkDb;
     const secret = resolveAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
     const sessionEnds = await createSessionEnds(app.xtalkBus, db, app.log);
@@ -131,6 +134,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       authenticator,
       sessions,
       store: signInStore,
+      storePurchaseAccount,
     });
     // the identity provider is discovered in the background; sign-in retries if it is unreachable now
     app.addHook('onReady', async () => oidc?.warmUp());

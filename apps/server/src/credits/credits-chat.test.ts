@@ -110,7 +110,7 @@ describe('credits in the chat', () => {
     await server.app.inject({
       method: 'POST',
       url: `/api/payments/test-checkout/${orderId}/pay`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...auth(carol), 'content-type': 'application/x-www-form-urlencoded' },
       payload: '',
     });
     await bought;

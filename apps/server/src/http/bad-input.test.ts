@@ -222,6 +222,7 @@ describe('the error handler', { timeout: 60_000 }, () => {
     const dataDir = (await import('node:os')).tmpdir();
     const app = await buildApp({
       config: loadConfig({
+        NODE_ENV: 'test',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'silent',
         AI_PROVIDER: 'fake',

@@ -24,7 +24,7 @@ type Directives = Record<string, Iterable<string | ((req: IncomingMessage) => st
  * style cannot run code.
  */
 export function policyDirectives(config: Config): Directives {
-  const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
+  const https = config.PUBLIC_URL.startsWith('https:');
   const turnstile = config.TURNSTILE_SITE_KEY && config.TURNSTILE_SECRET_KEY ? [TURNSTILE_ORIGIN] : [];
   const telegram = config.TELEGRAM_BOT_TOKEN !== undefined;
   // the page offers the Login Widget only when the bot's name is configured too, so only then does the
@@ -68,7 +68,7 @@ function frameAncestorsOf(url: string, telegram: boolean): string {
  * be ignored, and a local run must not pin a host to TLS.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
-  const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
+  const https = config.PUBLIC_URL.startsWith('https:');
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: policyDirectives(config) },
     // the Stripe checkout and Telegram's login open in windows of their own and may talk back

@@ -17,7 +17,7 @@ describe('readiness', { timeout: 90_000 }, () => {
 
   it('says starting until the app listens, then ready; liveness answers throughout', async () => {
     const app = await buildApp({
-      config: loadConfig({ AI_PROVIDER: 'fake', LOG_LEVEL: 'silent' }),
+      config: loadConfig({ NODE_ENV: 'test', AI_PROVIDER: 'fake', LOG_LEVEL: 'silent' }),
       inMemoryDb: true,
       logger: false,
     });

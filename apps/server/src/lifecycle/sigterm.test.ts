@@ -42,6 +42,8 @@ describe('SIGTERM drains a real server process', () => {
         PATH: process.env.PATH ?? '',
         PORT: String(port),
         HOST: '127.0.0.1',
+        // started as bare as a deploy starts it: production, which needs the public address
+        PUBLIC_URL: baseUrl,
         DATA_DIR: dataDir,
         ALTCHA_COST: '20',
         AI_PROVIDER: 'fake',

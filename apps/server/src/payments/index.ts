@@ -4,3 +4,4 @@
  */
 export { paymentsPlugin } from './plugin.js';
 export { authenticatorPort, ledgerPort, usersPort } from './ports.js';
+export { storePurchaseAccount } from './store-accounts.js';

@@ -19,7 +19,7 @@ const auth = (login: GuestLoginResponse) => ({ authorization: `Bearer ${login.to
 const purchase = (login: GuestLoginResponse, amount: number) =>
   startPurchase(server.app, auth(login), amount);
 
-const submit = (path: string) => submitCheckoutForm(server.app, path);
+const submit = (path: string, login: GuestLoginResponse) => submitCheckoutForm(server.app, path, auth(login));
 
 beforeAll(async () => {
   server = await startServer({
@@ -108,7 +108,7 @@ describe('the payment service mounted on the server', () => {
         (f) => f.type === 'system' && f.message === 'BALANCE' && f.balance?.premium !== 0,
       ),
     );
-    await submit(`/api/payments/test-checkout/${orderId}/pay`);
+    await submit(`/api/payments/test-checkout/${orderId}/pay`, dave);
     for (const frame of await Promise.all(updates))
       expect(frame.balance).toEqual({ free: 1000, premium: 20_000 });
     // a guest gets no balance after READY: its own message, which comes after, is preceded by none

@@ -28,6 +28,7 @@ export const paymentsPlugin = fp<{ config: Config; clock: Clock }>(
               apiUrl: config.STRIPE_API_URL,
             }
           : undefined,
+      testCheckout: config.TEST_CHECKOUT === 'on',
       serverKey: config.PAYMENT_SERVER_KEY,
       adminKey: config.ADMIN_API_KEY,
       googlePlay: config.GOOGLE_PLAY_SERVICE_ACCOUNT

@@ -40,6 +40,10 @@ export function authenticatorPort(authenticator: Authenticator): AuthenticatorPo
       const { user } = await authenticator.fromRequest(request);
       return { id: user.id, guest: user.provider === 'guest' };
     },
+    async fromToken(token) {
+      const { user } = await authenticator.fromToken(token);
+      return { id: user.id, guest: user.provider === 'guest' };
+    },
   };
 }
 

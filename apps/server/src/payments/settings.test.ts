@@ -10,6 +10,7 @@ describe('payment settings', () => {
     );
     expect(() => loadConfig({ GOOGLE_PLAY_API_URL: 'not a url' })).toThrow(/GOOGLE_PLAY_API_URL/);
     const config = loadConfig({
+      NODE_ENV: 'test',
       PAYMENT_SERVER_KEY: 'server-key-0123456789',
       GOOGLE_PLAY_SERVICE_ACCOUNT: '{"private_key": "secret"}',
       FACEBOOK_APP_SECRET: 'fb-secret',

@@ -62,9 +62,12 @@ export function socketCaps(config: Config, clock: Clock, log: LogSampler): Upgra
   };
 }
 
-/** Browser origins allowed to open a socket: PUBLIC_URL's and ALLOWED_ORIGINS (none: same origin only). */
+/**
+ * Browser origins allowed to open a socket: PUBLIC_URL's, when the operator set it, and ALLOWED_ORIGINS
+ * (none: same origin only, so a developer's page opened at any address of the machine connects).
+ */
 export function socketOrigins(config: Config): string[] {
-  return [...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : []), ...config.ALLOWED_ORIGINS];
+  return [...(config.publicUrlSet ? [new URL(config.PUBLIC_URL).origin] : []), ...config.ALLOWED_ORIGINS];
 }
 
 /** Who a restart sent away (0161): in Redis when nodes share rooms, else in DATA_DIR (none in memory). */

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import type { GuestLoginResponse, JoinRoomResponse, ResumePosition, ServerFrame } from '@xtalk/protocol';
 import { buildApp, type AppOptions } from '../app.js';
 import { loadConfig } from '../config.js';
+import { freePort } from './free-port.js';
 import type { ChatNode } from './resuming-client.js';
 
 /*
@@ -42,6 +43,8 @@ export async function startServer(
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'xtalk-test-'));
   const config = loadConfig({
+    // not production: PUBLIC_URL defaults to http://localhost:PORT and TEST MODE checkout is on
+    NODE_ENV: 'test',
     DATA_DIR: dataDir,
     ALTCHA_COST: '20',
     LOG_LEVEL: 'silent',
@@ -72,6 +75,18 @@ export async function startServer(
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A server whose PUBLIC_URL is its own address, for the flows that send a browser back to it (the OIDC
+ * callback): the server writes every absolute URL from PUBLIC_URL, never from the request.
+ */
+export async function startServerAtPublicUrl(
+  env: Record<string, string> = {},
+  options: Parameters<typeof startServer>[1] = {},
+): Promise<TestServer> {
+  const port = await freePort();
+  return startServer({ PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }, { ...options, port });
 }
 
 /** Solves the ALTCHA challenge as the browser widget does and returns the payload it would post. */

@@ -35,6 +35,7 @@ export function optionsOf(
 ): Omit<PaymentsOptions, 'db' | 'clock' | 'ledger' | 'authenticator' | 'users'> {
   return {
     publicUrl: settings.PUBLIC_URL,
+    testCheckout: settings.TEST_CHECKOUT === 'on',
     stripe:
       settings.STRIPE_SECRET_KEY && settings.STRIPE_WEBHOOK_SECRET
         ? {

@@ -14,22 +14,26 @@ const AUDIENCE = 'xtalk-session';
 
 export function sessionTokenAuthenticator(authSecret: string): AuthenticatorPort {
   const key = new TextEncoder().encode(authSecret);
+  async function fromToken(token: string) {
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, key, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+      }));
+    } catch (error) {
+      throw refusal(401, error instanceof errors.JWTExpired ? 'Token has expired.' : 'Token is invalid.');
+    }
+    if (typeof payload.sub !== 'string' || !payload.sub) throw refusal(401, 'Token is missing claims.');
+    return { id: payload.sub, guest: payload.provider === 'guest' };
+  }
   return {
+    fromToken,
     async fromRequest(request) {
       const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
       if (!token) throw refusal(401, 'Not logged in: a bearer token is required.');
-      let payload;
-      try {
-        ({ payload } = await jwtVerify(token, key, {
-          issuer: ISSUER,
-          audience: AUDIENCE,
-          algorithms: ['HS256'],
-        }));
-      } catch (error) {
-        throw refusal(401, error instanceof errors.JWTExpired ? 'Token has expired.' : 'Token is invalid.');
-      }
-      if (typeof payload.sub !== 'string' || !payload.sub) throw refusal(401, 'Token is missing claims.');
-      return { id: payload.sub, guest: payload.provider === 'guest' };
+      return fromToken(token);
     },
   };
 }

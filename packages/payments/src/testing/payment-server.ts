@@ -22,6 +22,7 @@ export async function startPaymentServer(env: Record<string, string> = {}): Prom
   const players = new Set<string>();
   const users: UsersPort = { exists: async (id) => players.has(id) };
   const settings = loadStandaloneSettings({
+    NODE_ENV: 'test',
     AUTH_SECRET,
     PAYMENT_SERVER_KEY: SERVER_KEY,
     ADMIN_API_KEY: ADMIN_KEY,

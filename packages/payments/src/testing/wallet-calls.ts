@@ -23,11 +23,14 @@ export async function startPurchase(
   return response.json();
 }
 
-/** What the test checkout's form does: a POST with an empty urlencoded body. */
-export const submitCheckoutForm = (app: FastifyInstance, path: string) =>
+/**
+ * What the test checkout's form does: a POST with an empty urlencoded body, carrying the buyer's session
+ * (`session`: their bearer header, or the checkout cookie the purchase left).
+ */
+export const submitCheckoutForm = (app: FastifyInstance, path: string, session: Record<string, string>) =>
   app.inject({
     method: 'POST',
     url: path,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { ...session, 'content-type': 'application/x-www-form-urlencoded' },
     payload: '',
   });

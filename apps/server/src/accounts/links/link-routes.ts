@@ -4,9 +4,9 @@ import type { Authenticator } from '../sessions/authenticate.js';
 import { MAIL_SENT_MESSAGE, type EmailAccounts } from '../sign-in/email/email-accounts.js';
 import type { IdentityProofs, ProvenIdentity } from '../sign-in/identity-proofs.js';
 import { LastSignInError, LinkConflictError, type PlayerLinks } from './player-links.js';
+import { proveStoreAccount, type StoreLinkProofDeps } from './store-link-proof.js';
 import type { SignInStore } from '../sessions/sign-in-store.js';
 import type { SignInSessions } from '../sessions/sign-in-sessions.js';
-import { publicBase } from '../sessions/sign-in-session.js';
 import { HttpError, parseOr400 } from '../../http-errors.js';
 
 /*
@@ -23,7 +23,8 @@ export async function linkRoutes(
     store: SignInStore;
     /** An unlinked sign-in ends every other session of the player. */
     sessions: Pick<SignInSessions, 'endOthers'>;
-    publicUrl: string | undefined;
+    publicUrl: string;
+    storeProof: StoreLinkProofDeps;
   },
 ) {
   const list = async (userId: string): Promise<PlayerLinksResponse> => ({
@@ -35,22 +36,17 @@ export async function linkRoutes(
     switch (body.provider) {
       case 'email': {
         const requester = (await deps.authenticator.fromRequest(request)).user;
-        await deps.emails.register(
-          body.email,
-          body.password,
-          request.ip,
-          publicBase(deps.publicUrl, request),
-          requester,
-        );
+        await deps.emails.register(body.email, body.password, request.ip, deps.publicUrl, requester);
         return 'mail';
       }
       case 'evm':
-        return deps.proofs.wallet(request, body);
+        return deps.proofs.wallet(body);
       case 'tgw':
         return deps.proofs.telegramWidget(body.data);
       case 'tga':
         return deps.proofs.telegramMiniApp(body.signedPayload, body.data);
       case 'store':
+        await proveStoreAccount(deps.storeProof, request, body);
         return { identity: { provider: 'store', issuer: body.store, subject: body.accountId } };
       case 'ggl': {
         // the OIDC redirect made (or found) a player for that identity; an untouched one is folded in here

@@ -10,6 +10,7 @@ import { emailRoutes } from '../sign-in/email/email-routes.js';
 import { createIdentityProofs } from '../sign-in/identity-proofs.js';
 import { createMailer } from '../sign-in/email/mailer.js';
 import type { PlayerLinks } from './player-links.js';
+import type { StorePurchaseAccount } from './store-link-proof.js';
 import type { SignInStore } from '../sessions/sign-in-store.js';
 import { createSessions } from '../sessions/sign-in-session.js';
 import type { SignInSessions } from '../sessions/sign-in-sessions.js';
@@ -30,6 +31,8 @@ export interface PlayerAccountsDeps {
   /** Ends sessions: a changed or reset password, an unlinked sign-in. */
   sessions: SignInSessions;
   store: SignInStore;
+  /** What a store says of a purchase's account, for store links (built by the composition). */
+  storePurchaseAccount: StorePurchaseAccount | undefined;
 }
 
 /**
@@ -61,5 +64,11 @@ export async function playerAccounts(app: FastifyInstance, deps: PlayerAccountsD
   });
   await app.register(emailRoutes, { emails, sessions: signIns, publicUrl: config.PUBLIC_URL });
   await app.register(walletTokenRoutes, { wallet, proofs, sessions: signIns, emails, store: deps.store });
-  await app.register(linkRoutes, { ...deps, proofs, emails, publicUrl: config.PUBLIC_URL });
+  await app.register(linkRoutes, {
+    ...deps,
+    proofs,
+    emails,
+    publicUrl: config.PUBLIC_URL,
+    storeProof: { serverKey: config.PAYMENT_SERVER_KEY, purchaseAccount: deps.storePurchaseAccount },
+  });
 }

@@ -19,12 +19,6 @@ export interface SessionDeps {
   authenticator: Authenticator;
 }
 
-/** The base of links in mails and the SIWE domain: PUBLIC_URL, else the address this request came to. */
-export function publicBase(publicUrl: string | undefined, request: FastifyRequest): string {
-  if (publicUrl) return publicUrl.replace(/\/+$/, '');
-  return `${request.protocol}://${request.host}`;
-}
-
 export function createSessions(deps: SessionDeps) {
   /** The request's bearer token checked with its player, if it carries a valid one; never throws. */
   async function callerSession(request: FastifyRequest): Promise<Authenticated | undefined> {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiPath, type AuthConfig } from '@xtalk/protocol';
-import { publicBase } from '../sessions/sign-in-session.js';
 
 export interface AuthConfigRouteDeps {
   /** Sign-in with Google is configured. */
@@ -11,20 +10,20 @@ export interface AuthConfigRouteDeps {
   telegramBot: string | undefined;
   /** The chain the server's Sign-In with Ethereum messages name. */
   walletChainId: number;
-  publicUrl: string | undefined;
+  publicUrl: string;
 }
 
 /** What the web app's sign-in page needs to know: GET /api/auth/config. */
 export async function authConfigRoute(app: FastifyInstance, deps: AuthConfigRouteDeps) {
   // every provider the sign-in page may show; fields are only ever added (older clients read the first two)
-  app.get(ApiPath.authConfig, async (request, reply): Promise<AuthConfig> => {
+  app.get(ApiPath.authConfig, async (_request, reply): Promise<AuthConfig> => {
     reply.header('cache-control', 'no-store');
     return {
       google: deps.google,
       mail: deps.mailConfigured,
       email: true,
       telegram: deps.telegramBot ? { bot: deps.telegramBot } : false,
-      wallet: { chainId: deps.walletChainId, domain: new URL(publicBase(deps.publicUrl, request)).host },
+      wallet: { chainId: deps.walletChainId, domain: new URL(deps.publicUrl).host },
     };
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../test/free-port.js';
-import { startServer } from '../../test/harness.js';
+import { startServer, startServerAtPublicUrl } from '../../test/harness.js';
 import { startOidcProvider, type TestOidcProvider } from '../../test/oidc-provider.js';
 import { SECRET, hop, type Browser } from './testing/oidc-flow.js';
 
@@ -28,7 +28,7 @@ describe('sign-in configuration', () => {
 
   it('starts while the issuer is unreachable and signs in once it is back', async () => {
     const port = await freePort();
-    const server = await startServer({
+    const server = await startServerAtPublicUrl({
       AUTH_SECRET: SECRET,
       OIDC_ISSUER: `http://127.0.0.1:${port}`,
       GOOGLE_CLIENT_ID: 'xtalk-test-client',

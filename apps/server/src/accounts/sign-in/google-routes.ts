@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPath, type HttpErrorCode } from '@xtalk/protocol';
-import { publicBase } from '../sessions/sign-in-session.js';
 import type { SignInStore } from '../sessions/sign-in-store.js';
 import type { UsersRepo } from '../users/users-repo.js';
 import { FLOW_COOKIE, FLOW_TTL_SECONDS, SignInError, type Oidc } from './oidc.js';
@@ -10,7 +9,8 @@ export interface GoogleRoutesDeps {
   oidc: Oidc | undefined;
   store: SignInStore;
   users: UsersRepo;
-  publicUrl: string | undefined;
+  /** PUBLIC_URL: the callback the identity provider sends the browser back to is under it. */
+  publicUrl: string;
   codeTtlSeconds: number;
 }
 
@@ -35,17 +35,17 @@ function toErrorPage(reply: FastifyReply, message: string, code: HttpErrorCode) 
  * signs the person in and hands the web app a one-time code (redeemed by POST /api/auth/exchange).
  */
 export async function googleRoutes(app: FastifyInstance, deps: GoogleRoutesDeps) {
-  const secureCookies = (request: FastifyRequest) => publicBase(deps.publicUrl, request).startsWith('https:');
+  const secure = deps.publicUrl.startsWith('https:') ? '; Secure' : '';
 
   app.get(ApiPath.googleLogin, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     if (!deps.oidc) return toErrorPage(reply, NOT_CONFIGURED, 'sign_in_unavailable');
     try {
-      const callback = `${publicBase(deps.publicUrl, request)}${ApiPath.googleCallback}`;
+      const callback = `${deps.publicUrl}${ApiPath.googleCallback}`;
       const { url, browserSecret } = await deps.oidc.start(callback);
       reply.header(
         'set-cookie',
-        `${FLOW_COOKIE}=${browserSecret}; Path=${CALLBACK_COOKIE_PATH}; Max-Age=${FLOW_TTL_SECONDS}; HttpOnly; SameSite=Lax${secureCookies(request) ? '; Secure' : ''}`,
+        `${FLOW_COOKIE}=${browserSecret}; Path=${CALLBACK_COOKIE_PATH}; Max-Age=${FLOW_TTL_SECONDS}; HttpOnly; SameSite=Lax${secure}`,
       );
       return reply.redirect(url.href, 302);
     } catch (error) {
@@ -70,7 +70,7 @@ export async function googleRoutes(app: FastifyInstance, deps: GoogleRoutesDeps)
       // break the sign-in the person really has in progress; it expires with the flow anyway.)
       reply.header(
         'set-cookie',
-        `${FLOW_COOKIE}=; Path=${CALLBACK_COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secureCookies(request) ? '; Secure' : ''}`,
+        `${FLOW_COOKIE}=; Path=${CALLBACK_COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure}`,
       );
       // The browser carries a one-time code, never the session token, in the URL.
       return reply.redirect(`/auth/${encodeURIComponent(code)}?provider=ggl`, 302);

@@ -1,8 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import { telegramWidgetDataSchema, walletBodySchema } from '@xtalk/protocol';
 import { HttpError, parseOr400 } from '../../http-errors.js';
 import type { Identity } from '../links/player-links.js';
-import { publicBase } from '../sessions/sign-in-session.js';
 import type { TelegramSignIn } from './telegram.js';
 import type { SiweSite, WalletSignIn } from './wallet.js';
 
@@ -19,22 +17,24 @@ export interface ProvenIdentity {
 export function createIdentityProofs(deps: {
   wallet: WalletSignIn;
   telegram: TelegramSignIn;
-  publicUrl: string | undefined;
+  /** PUBLIC_URL: its host is the domain a SIWE message must name. */
+  publicUrl: string;
   /** The chain the server's own SIWE messages name (WALLET_CHAIN_ID). */
   chainId: number;
 }) {
-  /** SIWE names PUBLIC_URL's host as its domain (or, without it, the host this request came to). */
-  function walletSite(request: FastifyRequest): SiweSite {
-    const base = publicBase(deps.publicUrl, request);
-    return { domain: new URL(base).host, uri: `${base}/login`, chainId: deps.chainId };
-  }
+  /** SIWE names PUBLIC_URL's host as its domain, whatever host a request came to. */
+  const walletSite: SiweSite = {
+    domain: new URL(deps.publicUrl).host,
+    uri: `${deps.publicUrl}/login`,
+    chainId: deps.chainId,
+  };
 
   return {
     walletSite,
 
-    async wallet(request: FastifyRequest, body: unknown): Promise<ProvenIdentity> {
+    async wallet(body: unknown): Promise<ProvenIdentity> {
       const wallet = parseOr400(walletBodySchema, body);
-      const address = await deps.wallet.verify(wallet, walletSite(request).domain);
+      const address = await deps.wallet.verify(wallet, walletSite);
       // a wallet tells no name: a new player is named after its address until they choose one
       return { identity: { provider: 'evm', subject: address.toLowerCase() }, name: address };
     },

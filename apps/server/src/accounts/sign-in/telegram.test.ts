@@ -75,6 +75,17 @@ describe('Telegram sign-in (tgw, tga)', () => {
     expect(stale.json().message).toMatch(/too old/);
   });
 
+  it('refuses data dated more than five minutes ahead, widget and Mini App alike', async () => {
+    const ahead = (seconds: number) => String(Math.floor(Date.now() / 1000) + seconds);
+    const future = await tgw(widgetData({ id: '4444', auth_date: ahead(10 * 60) }));
+    expect(future.statusCode).toBe(401);
+    expect(future.json().message).toMatch(/dated in the future/);
+    const user = JSON.stringify({ id: 4445, first_name: 'Kei' });
+    expect((await tga(initData({ user, auth_date: ahead(6 * 60) }))).statusCode).toBe(401);
+    // a clock a little behind Telegram's is no reason to refuse
+    expect((await tgw(widgetData({ id: '4446', auth_date: ahead(60) }))).statusCode).toBe(200);
+  });
+
   it('Mini App: signs in with good initData; refuses tampered, stale, and missing bot or payload', async () => {
     const user = JSON.stringify({ id: 5151, first_name: 'Mika' });
     const good = initData({ query_id: 'AAE', user, auth_date: nowSeconds() });

@@ -10,10 +10,12 @@ import { sameText } from '../sessions/same-text.js';
  * - tga, a Mini App's initData: hash = hex(HMAC-SHA256(data-check-string,
  *   key = HMAC-SHA256("WebAppData" keyed, bot token))).
  * The data-check-string is every received field but `hash`, as key=value, sorted, joined by newlines.
- * Data older than a day (auth_date) is stale: a leaked copy must not sign someone in forever.
+ * Data older than a day (auth_date) is stale: a leaked copy must not sign someone in forever. Data dated
+ * further ahead than clocks drift apart is refused too: it would stay fresh for longer than a day.
  */
 
 const MAX_AGE_SECONDS = 24 * 3600;
+const MAX_AHEAD_SECONDS = 5 * 60;
 
 export interface TelegramUser {
   id: string;
@@ -40,6 +42,12 @@ export function createTelegramSignIn(botToken: string | undefined, clock: Clock)
     const age = Math.floor(clock.now() / 1000) - Number(authDate);
     if (!Number.isFinite(age) || age > MAX_AGE_SECONDS) {
       throw new HttpError(401, 'The Telegram sign-in data is too old; please sign in again.');
+    }
+    if (age < -MAX_AHEAD_SECONDS) {
+      throw new HttpError(
+        401,
+        'The Telegram sign-in data is dated in the future; check the clock and sign in again.',
+      );
     }
   }
 

@@ -25,12 +25,12 @@ export async function walletTokenRoutes(
   app.get('/api/auth/nonce/:address', async (request, reply): Promise<NonceResponse> => {
     reply.header('cache-control', 'no-store');
     const { address } = request.params as { address: string };
-    return deps.wallet.issueNonce(address, deps.proofs.walletSite(request));
+    return deps.wallet.issueNonce(address, deps.proofs.walletSite);
   });
 
   app.post(PlayerPath.wallet, async (request, reply): Promise<SignInResponse> => {
     reply.header('cache-control', 'no-store');
-    const proven = await deps.proofs.wallet(request, request.body);
+    const proven = await deps.proofs.wallet(request.body);
     request.log.info({ provider: 'evm' }, 'signed in with a wallet');
     return deps.sessions.signInOrLink(request, proven.identity, proven);
   });
@@ -61,7 +61,7 @@ export async function walletTokenRoutes(
         return deps.sessions.signIn(request, user);
       }
       case 'evm': {
-        const proven = await deps.proofs.wallet(request, body.data);
+        const proven = await deps.proofs.wallet(body.data);
         return deps.sessions.signInOrLink(request, proven.identity, proven);
       }
       case 'tgw': {

@@ -96,6 +96,13 @@ describe('wallet sign-in (SIWE, EIP-4361)', () => {
     const chain = await post({ ...(await signed(await nonceFor(wallet.address))), networkID: 137 });
     expect(chain.statusCode).toBe(401);
     expect(chain.json().message).toMatch(/chain 1/);
+    // a message for another chain than WALLET_CHAIN_ID, however the client labels it
+    const otherChain = await post({
+      ...(await signed(await nonceFor(wallet.address), { chainId: 137 })),
+      networkID: 137,
+    });
+    expect(otherChain.statusCode).toBe(401);
+    expect(otherChain.json().message).toBe('The message is for chain 137, not 1.');
 
     const expiring = await signed(await nonceFor(wallet.address));
     offsetMs = 6 * 60_000;

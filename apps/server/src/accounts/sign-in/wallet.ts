@@ -9,7 +9,8 @@ import { lazyModule } from '../../lazy-module.js';
  * SIWE utilities and the signature recovered with viem (an externally owned account; contract wallets
  * would need an RPC endpoint, which the server does not have). The server checks what EIP-4361 leaves to
  * the relying party: the domain is ours (PUBLIC_URL's host), the nonce is one we issued for that address
- * and is used once, the chain id is the one the client claims, and the message has not expired.
+ * and is used once, the chain id is WALLET_CHAIN_ID and the one the client claims, and the message has
+ * not expired.
  */
 
 const NONCE_TTL_SECONDS = 600;
@@ -66,8 +67,9 @@ export function createWalletSignIn(db: Db, clock: Clock) {
     /** The checked wallet address (EIP-55 checksummed), or a 400/401 saying what is wrong. */
     async verify(
       body: Omit<WalletBody, 'networkID'> & { networkID: number },
-      domain: string,
+      site: SiweSite,
     ): Promise<string> {
+      const { domain } = site;
       if (body.chainType !== 'evm') {
         throw new HttpError(400, `chainType ${body.chainType} is not supported; only evm wallets are.`);
       }
@@ -79,6 +81,9 @@ export function createWalletSignIn(db: Db, clock: Clock) {
       if (message.domain !== domain)
         throw new HttpError(401, `The message is for ${message.domain}, not ${domain}.`);
       if (message.nonce !== body.nonce) throw new HttpError(401, 'The message does not carry this nonce.');
+      // a signature made for another chain is no proof here, however the client labels it
+      if (message.chainId !== site.chainId)
+        throw new HttpError(401, `The message is for chain ${message.chainId}, not ${site.chainId}.`);
       if (message.chainId !== body.networkID) {
         throw new HttpError(
           401,

@@ -292,6 +292,7 @@ export const en = {
   'errors.http.sign_in_unavailable':
     'Sign-in with Google is not available right now. You can continue as a guest.',
   'errors.http.sign_in_failed': 'The sign-in did not complete. Please sign in again.',
+  'errors.http.purchases_unavailable': 'Purchases are not available on this server.',
   'room.notFoundTitle': 'Room {room} does not exist',
   'room.notFoundBody':
     'The link or code may be mistyped, or the room was never created. You can create a new room or join another one.',

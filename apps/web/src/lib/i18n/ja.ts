@@ -297,6 +297,7 @@ export const ja: Record<MessageKey, string> = {
   'errors.http.sign_in_unavailable':
     '現在Googleでのログインは利用できません。ゲストとして続けることはできます。',
   'errors.http.sign_in_failed': 'ログインが完了しませんでした。もう一度ログインしてください。',
+  'errors.http.purchases_unavailable': 'このサーバーではクレジットを購入できません。',
   'room.notFoundTitle': 'ルーム {room} は存在しません',
   'room.notFoundBody':
     'リンクやコードが間違っているか、ルームが作成されていない可能性があります。新しいルームを作るか、別のルームに参加できます。',

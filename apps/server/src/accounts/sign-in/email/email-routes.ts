@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   PASSWORD_MIN_LENGTH,
   PlayerPath,
@@ -14,7 +14,7 @@ import {
 import { HttpError, parseOr400 as parseBody, type IssueCode } from '../../../http-errors.js';
 import { TooManyAttemptsError } from '../attempt-limits.js';
 import { MAIL_SENT_MESSAGE, type EmailAccounts } from './email-accounts.js';
-import { publicBase, type Sessions } from '../../sessions/sign-in-session.js';
+import type { Sessions } from '../../sessions/sign-in-session.js';
 
 /** A refused address or password gets its own code, so the form can say what to fix in its language. */
 const accountIssue: IssueCode = (issue) => {
@@ -33,9 +33,8 @@ const parseOr400 = <T>(schema: Parameters<typeof parseBody<T>>[0], value: unknow
 /** The email account routes: register, verify, forgot, resend and password change. */
 export async function emailRoutes(
   app: FastifyInstance,
-  deps: { emails: EmailAccounts; sessions: Sessions; publicUrl: string | undefined },
+  deps: { emails: EmailAccounts; sessions: Sessions; publicUrl: string },
 ) {
-  const base = (request: FastifyRequest) => publicBase(deps.publicUrl, request);
   const sent: MailSentResponse = { ok: true, message: MAIL_SENT_MESSAGE };
 
   /** Runs `work`, turning a used-up attempt counter into 429 with Retry-After. */
@@ -53,7 +52,7 @@ export async function emailRoutes(
     const body = parseOr400(emailRegisterBodySchema, request.body);
     const requester = await deps.sessions.caller(request);
     await limited(reply, () =>
-      deps.emails.register(body.email, body.password, request.ip, base(request), requester),
+      deps.emails.register(body.email, body.password, request.ip, deps.publicUrl, requester),
     );
     return reply.code(202).send(sent);
   });
@@ -66,13 +65,13 @@ export async function emailRoutes(
 
   app.post(PlayerPath.emailResend, async (request, reply): Promise<MailSentResponse> => {
     const { email } = parseOr400(emailOnlyBodySchema, request.body);
-    await limited(reply, () => deps.emails.resend(email, request.ip, base(request)));
+    await limited(reply, () => deps.emails.resend(email, request.ip, deps.publicUrl));
     return reply.code(202).send(sent);
   });
 
   app.post(PlayerPath.emailForgot, async (request, reply): Promise<MailSentResponse> => {
     const { email } = parseOr400(emailOnlyBodySchema, request.body);
-    await limited(reply, () => deps.emails.forgot(email, request.ip, base(request)));
+    await limited(reply, () => deps.emails.forgot(email, request.ip, deps.publicUrl));
     return reply.code(202).send(sent);
   });
 

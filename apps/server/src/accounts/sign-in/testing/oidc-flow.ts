@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { exchangeResponseSchema, type ExchangeResponse } from '@xtalk/protocol';
-import { startServer, type TestServer } from '../../../test/harness.js';
+import { startServerAtPublicUrl, type TestServer } from '../../../test/harness.js';
 import { startOidcProvider, type TestOidcProvider } from '../../../test/oidc-provider.js';
 
 /*
@@ -84,7 +84,7 @@ export function oidcSignIn(): OidcSignIn {
   const t = new OidcSignIn();
   beforeAll(async () => {
     t.provider = await startOidcProvider();
-    t.server = await startServer(
+    t.server = await startServerAtPublicUrl(
       {
         AUTH_SECRET: SECRET,
         OIDC_ISSUER: t.provider.issuer,

@@ -14,6 +14,8 @@ interface Wallet {
   /** Resolves the pending purchase request when called. */
   releasePurchase?: () => void;
   purchaseFails?: boolean;
+  /** The server sells no credits (no Stripe, TEST_CHECKOUT off). */
+  purchasesUnavailable?: boolean;
 }
 
 /** The wallet API as a fetch stub: GET balance answers the current balance, POST purchase an order. */
@@ -26,6 +28,18 @@ function wallet(state: Wallet) {
       return new Response(JSON.stringify(state.balance), { status: 200 });
     if (method === 'POST' && url === '/api/wallet/purchase') {
       await new Promise<void>((resolve) => (state.releasePurchase = resolve));
+      if (state.purchasesUnavailable) {
+        const message = 'Purchases are not available on this server.';
+        return new Response(
+          JSON.stringify({
+            statusCode: 503,
+            error: 'Service Unavailable',
+            message,
+            code: 'purchases_unavailable',
+          }),
+          { status: 503 },
+        );
+      }
       if (state.purchaseFails)
         return new Response(JSON.stringify({ statusCode: 500, error: 'x', message: 'down' }), {
           status: 500,
@@ -189,5 +203,24 @@ describe('CreditDialog', () => {
     expect(alert).not.toHaveBeenCalled();
     expect(packages().every((b) => !b.disabled)).toBe(true);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it.each([
+    ['en', 'Purchases are not available on this server.'],
+    ['ja', 'このサーバーではクレジットを購入できません。'],
+  ] as const)('says plainly when the server sells no credits (%s)', async (language, text) => {
+    act(() => setLanguage(language));
+    const state: Wallet = { balance: { free: 100, premium: 0 }, purchasesUnavailable: true };
+    wallet(state);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { open, opened } = fakeWindow();
+    render(<Harness now={() => tokyo(12)} openWindow={open} />);
+    await waitFor(() => expect(packages()).toHaveLength(3));
+    expect(screen.queryByTestId('purchases-unavailable')).toBeNull();
+    fireEvent.click(packages()[0]!);
+    await waitFor(() => expect(state.releasePurchase).toBeTypeOf('function'));
+    act(() => state.releasePurchase!());
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(text));
+    expect(opened.close).toHaveBeenCalled();
   });
 });

@@ -20,7 +20,8 @@ export interface CreditDialogProps {
  * Credit Balance (docs/product.md#dialogs): 'You have N credits.', a refresh button that spins while
  * loading, the 'Replenishes in …' hint below 1,000, 'Buy more credits:' with the three packages, Close.
  * The body mounts on every open, so the balance is fetched on each open, which includes the next open
- * after a purchase attempt. Failures are logged only, never shown.
+ * after a purchase attempt. Failures are logged only, but for a server that sells no credits, which
+ * says so under the packages.
  */
 export function CreditDialog(props: CreditDialogProps) {
   const { t } = useI18n();
@@ -45,11 +46,21 @@ export function CreditDialog(props: CreditDialogProps) {
 
 function CreditDialogBody({ token, now = Date.now, openWindow }: CreditDialogProps) {
   const { loading, refresh } = useBalanceRefresh(token);
-  const { purchasing, buy } = usePurchase(token, openWindow);
+  const { t } = useI18n();
+  const { purchasing, buy, unavailable } = usePurchase(token, openWindow);
   return (
     <div className="flex flex-col gap-5">
       <BalanceSummary loading={loading} onRefresh={refresh} now={now} />
       <CreditPackages purchasing={purchasing} onBuy={(credits) => void buy(credits)} />
+      {unavailable && (
+        <p
+          role="alert"
+          data-testid="purchases-unavailable"
+          className="text-sm text-rose-700 dark:text-rose-300"
+        >
+          {t('errors.http.purchases_unavailable')}
+        </p>
+      )}
     </div>
   );
 }
