@@ -144,6 +144,8 @@ export const configSchema = z
     FAKE_AI_TRANSCRIPT: optionalString,
     /** The fake provider's delay of each streamed transcription delta (ms). */
     FAKE_AI_DELTA_MS: z.coerce.number().int().min(0).default(0),
+    /** The languages the fake provider has no voice for, comma-separated (e2e: the browser's voice). */
+    FAKE_AI_NO_VOICE: csv,
     /** Streamed voice clips are transcribed while spoken ('on'), or only when they end ('off': clip mode). */
     VOICE_STREAMING: z.enum(['on', 'off']).default('on'),
     /** Free credits a signed-in account is topped up to every day at 00:00 Asia/Tokyo. */

@@ -45,6 +45,8 @@ export type AiConfig = Pick<
   FAKE_AI_TRANSCRIPT?: string;
   /** Fake provider: delay of each streamed transcription delta (ms). */
   FAKE_AI_DELTA_MS?: number;
+  /** Fake provider: the languages it has no voice for. */
+  FAKE_AI_NO_VOICE?: string[];
 };
 
 export interface CreateAiProviderOptions {
@@ -104,6 +106,7 @@ export function createAiProvider(
         chunkDelayMs: config.FAKE_AI_CHUNK_DELAY_MS,
         transcript: config.FAKE_AI_TRANSCRIPT,
         deltaLatencyMs: config.FAKE_AI_DELTA_MS,
+        voiceless: config.FAKE_AI_NO_VOICE,
         ...options.fake,
       });
   }
