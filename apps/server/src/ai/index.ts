@@ -19,6 +19,7 @@ export type { FakeProviderOptions, FakeCall } from './fake-provider.js';
 export { LocalProvider } from './local-provider.js';
 export type { LocalProviderOptions } from './local-provider.js';
 export { transformersLoader, DEFAULT_LOCAL_MODELS, NLLB_CODES } from './local-models.js';
+export { licenceWarnings, MODEL_CARDS } from './local-catalogue.js';
 export type { LocalModelLoader, LoadedModel, LoadProgress, LocalModels } from './local-models.js';
 export { OpenAiProvider } from './openai-provider.js';
 export * from './transcription-stream.js';
