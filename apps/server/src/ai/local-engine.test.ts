@@ -63,6 +63,7 @@ describe('the embedded engine', () => {
         speech: { en: 'Xenova/mms-tts-eng' },
         hint: 'someone/unknown-model',
       },
+      machine: BIG,
     });
     const warnings = log.lines.filter((line) => line.level === 'warn').map((line) => line.msg);
     expect(warnings).toEqual([
@@ -157,6 +158,8 @@ describe('the embedded engine', () => {
       'translation hints need a larger engine: the local hint model needs 4 CPU cores and 8 GB of memory, and this machine has 2 and 4.0 GB',
     );
     expect(loader).not.toHaveBeenCalled();
+    expect(small.supports('note')).toBe(false);
+    expect(small.unsupportedReason('note')).toBe((refusal as Error).message);
     const forced = new LocalProvider({
       modelsDir: '/m',
       logger: recordingLogger().logger,

@@ -8,7 +8,7 @@ import { recordingLogger } from './testing/logger.js';
 
 /*
  * In the translation service, on a machine too small for the hint model: messages are translated, the
- * room is told once that hints need a larger engine, and the hint model is never loaded.
+ * room is told once that hints need a larger engine, and the hint model is never loaded nor charged for.
  */
 
 const message = (text: string, id: number): MessageFrame => ({
@@ -38,12 +38,13 @@ it('tells the room once that hints need a larger engine, and translates all the 
     machine: { cores: 2, memoryBytes: 4 * 2 ** 30 },
   });
   const output = new MemoryRoomOutput();
+  const meter = new MemoryMeter();
   const service = createTranslationService({
     config: { LANGUAGES: ['en', 'ja'] },
     provider,
     output,
     store: new MemoryTranslationStore(),
-    meter: new MemoryMeter(),
+    meter,
     logger: log.logger,
   });
   service.onMessage('ROOM1', message('hello', 1), { userId: 'u1' });
@@ -60,5 +61,7 @@ it('tells the room once that hints need a larger engine, and translates all the 
     }),
   ]);
   expect(output.framesOf('noteComplete')).toEqual([]);
+  // hints that are never written are never charged
+  expect(meter.charges.map((usage) => usage.task)).toEqual(['translation', 'translation']);
   expect(loader.mock.calls.map((call) => call[1])).toEqual(['nadare/CAT-Translate-0.8b-onnx-q4-k-quant']);
 });

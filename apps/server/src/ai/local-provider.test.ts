@@ -161,6 +161,7 @@ describe('local provider', () => {
       modelsDir: '/m',
       logger: recordingLogger().logger,
       loader: vi.fn(),
+      machine: { cores: 4, memoryBytes: 8 * 2 ** 30 },
     });
     expect(provider.supports('note')).toBe(true);
     expect(provider.supports('summary')).toBe(false);

@@ -119,10 +119,18 @@ export class LocalProvider implements AiProvider {
       case 'transcription':
         return true;
       case 'note':
-        return this.models.hint !== undefined;
+        return this.models.hint !== undefined && this.hintRefusal() === undefined;
       case 'summary':
         return false;
     }
+  }
+
+  unsupportedReason(task: AiTask): string | undefined {
+    return task === 'note' && this.models.hint !== undefined ? this.hintRefusal() : undefined;
+  }
+
+  private hintRefusal(): string | undefined {
+    return hintRefusal(this.options.hints ?? 'auto', this.options.machine ?? thisMachine());
   }
 
   onStatus(listener: (status: ProviderStatus) => void): () => void {
@@ -243,7 +251,7 @@ export class LocalProvider implements AiProvider {
   async note(request: NoteRequest): Promise<string | null> {
     const model = this.models.hint;
     if (!model) refuseHint('translation hints unavailable: no local hint model is configured');
-    const refusal = hintRefusal(this.options.hints ?? 'auto', this.options.machine ?? thisMachine());
+    const refusal = this.hintRefusal();
     if (refusal) refuseHint(refusal);
     return writeHint(this.withModel.bind(this), model, request);
   }

@@ -31,6 +31,8 @@ export interface TaskContext {
   glossary?: GlossaryPort;
   /** The translations being spoken, sentence by sentence. */
   speech?: SpeechStreams;
+  /** Rooms already told why a task cannot run on this engine (unsupportedReason): told once each. */
+  toldUnsupported?: Set<string>;
 }
 
 /**
