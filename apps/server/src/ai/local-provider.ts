@@ -250,10 +250,9 @@ export class LocalProvider implements AiProvider {
   /** A hint from the hint model, loaded on the first one; refused where the machine is too small. */
   async note(request: NoteRequest): Promise<string | null> {
     const model = this.models.hint;
-    if (!model) refuseHint('translation hints unavailable: no local hint model is configured');
+    if (!model) return refuseHint('translation hints unavailable: no local hint model is set');
     const refusal = this.hintRefusal();
-    if (refusal) refuseHint(refusal);
-    return writeHint(this.withModel.bind(this), model, request);
+    return refusal ? refuseHint(refusal) : writeHint(this.withModel.bind(this), model, request);
   }
 
   // eslint-disable-next-line require-yield -- refuses before the first piece
