@@ -150,6 +150,8 @@ export const configSchema = z
     FAKE_AI_TRANSCRIPT: optionalString,
     /** The fake provider's delay of each streamed transcription delta (ms). */
     FAKE_AI_DELTA_MS: z.coerce.number().int().min(0).default(0),
+    /** The languages the fake provider has no voice for, comma-separated (e2e: the browser's voice). */
+    FAKE_AI_NO_VOICE: csv,
     /** Streamed voice clips are transcribed while spoken ('on'), or only when they end ('off': clip mode). */
     VOICE_STREAMING: z.enum(['on', 'off']).default('on'),
     /** Free credits a signed-in account is topped up to every day at 00:00 Asia/Tokyo. */
@@ -169,6 +171,17 @@ export const configSchema = z
     TEST_CHECKOUT: z.enum(['on', 'off']).optional(),
     /** Where local model weights live; default DATA_DIR/models. */
     MODELS_DIR: optionalString,
+    /** The embedded engine's models (docs/models.md); unset: the commercially usable defaults. */
+    LOCAL_TRANSLATION_MODEL: optionalString,
+    LOCAL_TRANSCRIPTION_MODEL: optionalString,
+    /** The hint model; `none`: no hints. */
+    LOCAL_HINT_MODEL: optionalString,
+    /** Server voices by language, `en=Xenova/mms-tts-eng,fr=...`; unset: none (the browser speaks). */
+    LOCAL_SPEECH_MODELS: csv.pipe(
+      z.array(z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]+)*=\S+$/, 'each must be language=model')),
+    ),
+    /** Hints on the embedded engine: `auto` (on a machine with 4 cores and 8 GB), `on` or `off`. */
+    LOCAL_HINTS: z.enum(['auto', 'on', 'off']).default('auto'),
     /**
      * How far behind (in room offsets: messages and later changes) a reconnecting client is replayed
      * exactly what it missed; further behind it is told RESYNC and gets the recent window.

@@ -36,8 +36,13 @@ export const TELEGRAM_PLATFORM = 'tg';
  *    (docs/decisions/0163-client-id-required.md). Older clients are served as before and get no such field.
  *    A client may ask again for a message's failed translations (`retranslate`), and messages carry the
  *    languages that failed (`failedTranslations`; docs/decisions/0170-failed-translations-kept.md).
+ * 8: a translation into a language the server has no voice for comes with `noServerVoice` (its text, to
+ *    that language's listeners), and the client speaks it with the browser's own speech synthesis
+ *    (docs/decisions/0205-no-server-voice.md). A client below 8 is not sent it and hears nothing, as before.
  */
-export const PROTOCOL_VERSION = 7;
+export const PROTOCOL_VERSION = 8;
+/** The first version that is sent `noServerVoice` for a translation the server cannot speak. */
+export const NO_SERVER_VOICE_PROTOCOL_VERSION = 8;
 /** The first version that is sent MEMBERS in a hot room instead of every JOIN and LEAVE name. */
 export const MEMBER_COUNT_PROTOCOL_VERSION = 7;
 /** The first version that must send a clientId with every chat frame (the server's default line). */

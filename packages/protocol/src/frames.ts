@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noServerVoiceFrame, speechFrame } from './speech-frames.js';
 import { languageSchema } from './language.js';
 
 /*
@@ -303,24 +304,6 @@ export const errorFrame = z.object({
 });
 export type ErrorFrame = z.infer<typeof errorFrame>;
 
-/**
- * Protocol 6: one sentence of a spoken translation. The very next frame on the socket is binary and holds
- * exactly `bytes` bytes: a self-contained Ogg/Opus stream of sentence `seq` (0, 1, 2, ...) of message
- * `id`'s translation into `language`; `last` on the final sentence. Sentences of a voice clip spoken before
- * its message exists carry id 0 and the clipId; the clip's message continues their `seq`. A client below 6
- * gets one WAV per message instead.
- */
-export const speechFrame = z.object({
-  type: z.literal('speech'),
-  id: z.number().int().min(0),
-  language: languageSchema,
-  seq: z.number().int().min(0),
-  last: z.boolean(),
-  bytes: z.number().int().min(1),
-  clipId: z.string().optional(),
-});
-export type SpeechFrame = z.infer<typeof speechFrame>;
-
 /** The answer to a client's `ping` (protocol 5): the socket is alive both ways. */
 export const pongFrame = z.object({ type: z.literal('pong') });
 export type PongFrame = z.infer<typeof pongFrame>;
@@ -341,5 +324,6 @@ export const serverFrameSchema = z.discriminatedUnion('type', [
   summaryChunkFrame,
   summaryCompleteFrame,
   speechFrame,
+  noServerVoiceFrame,
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;

@@ -20,7 +20,8 @@ import type { TranscriptionStream, TranscriptionStreamOptions } from './transcri
  *   the room glossary's terms written as their renderings;
  * - summary: `[ja] summary of N messages: <name>: <text> | ...`, streamed word by word;
  * - note: only for texts containing the word `idiom` or the marker `!hint`;
- * - speech: a 16 kHz mono PCM16 sine tone, 0.05 s per character (0.2 s to 2 s);
+ * - speech: a 16 kHz mono PCM16 sine tone, 0.05 s per character (0.2 s to 2 s), but for `voiceless`
+ *   languages;
  * - transcription: decodes `XTALK-TRANSCRIPT:<lang>:<text>` found in the audio bytes, else a fixed text.
  * A text containing `!fail` makes every translation of it fail (retryable), `!failall` its hint too (an
  * engine that is down), `!slow` adds `slowMs` per chunk.
@@ -47,6 +48,8 @@ export interface FakeProviderOptions {
   secondsPerWord?: number;
   /** False: whole clips only (clip mode). Default true. */
   streaming?: boolean;
+  /** Languages it has no voice for (an engine without one, as the local engine for Japanese). */
+  voiceless?: readonly string[];
 }
 
 export interface FakeCall {
@@ -92,8 +95,9 @@ export class FakeProvider implements AiProvider {
 
   constructor(private readonly options: FakeProviderOptions = {}) {}
 
-  supports(_task: AiTask): boolean {
-    return true;
+  supports(task: AiTask, language?: string): boolean {
+    if (task !== 'speech' || language === undefined) return true;
+    return !this.options.voiceless?.includes(language.split('-')[0] ?? language);
   }
 
   private record(task: AiTask, text: string, language?: string): FakeCall {

@@ -6,6 +6,7 @@ import type { LocalProviderOptions } from './local-provider.js';
 import { LocalProvider } from './local-provider.js';
 import { OpenAiProvider } from './openai-provider.js';
 import type { AiProvider, Logger } from './provider.js';
+import type { LocalModels } from './local-models.js';
 
 export * from './provider.js';
 export {
@@ -18,6 +19,7 @@ export type { FakeProviderOptions, FakeCall } from './fake-provider.js';
 export { LocalProvider } from './local-provider.js';
 export type { LocalProviderOptions } from './local-provider.js';
 export { transformersLoader, DEFAULT_LOCAL_MODELS, NLLB_CODES } from './local-models.js';
+export { licenceWarnings, MODEL_CARDS } from './local-catalogue.js';
 export type { LocalModelLoader, LoadedModel, LoadProgress, LocalModels } from './local-models.js';
 export { OpenAiProvider } from './openai-provider.js';
 export * from './transcription-stream.js';
@@ -38,18 +40,45 @@ export type AiConfig = Pick<
   | 'OPENAI_TRANSCRIPTION_MODEL'
   | 'MODELS_DIR'
   | 'DATA_DIR'
-> & {
-  /** Fake provider: delay before each translation chunk (ms). */
-  FAKE_AI_CHUNK_DELAY_MS?: number;
-  /** Fake provider: the transcript of a clip that carries no marker (a real voice, in e2e). */
-  FAKE_AI_TRANSCRIPT?: string;
-  /** Fake provider: delay of each streamed transcription delta (ms). */
-  FAKE_AI_DELTA_MS?: number;
-};
+> &
+  Partial<
+    Pick<
+      Config,
+      | 'LOCAL_TRANSLATION_MODEL'
+      | 'LOCAL_TRANSCRIPTION_MODEL'
+      | 'LOCAL_HINT_MODEL'
+      | 'LOCAL_SPEECH_MODELS'
+      | 'LOCAL_HINTS'
+    >
+  > & {
+    /** Fake provider: delay before each translation chunk (ms). */
+    FAKE_AI_CHUNK_DELAY_MS?: number;
+    /** Fake provider: the transcript of a clip that carries no marker (a real voice, in e2e). */
+    FAKE_AI_TRANSCRIPT?: string;
+    /** Fake provider: delay of each streamed transcription delta (ms). */
+    FAKE_AI_DELTA_MS?: number;
+    /** Fake provider: the languages it has no voice for. */
+    FAKE_AI_NO_VOICE?: string[];
+  };
 
 export interface CreateAiProviderOptions {
   fake?: FakeProviderOptions;
   local?: Partial<Omit<LocalProviderOptions, 'logger'>>;
+}
+
+/** The embedded engine's models the settings choose, over the defaults (`none`: no hint model). */
+export function localModelsOf(config: AiConfig): Partial<LocalModels> {
+  const models: Partial<LocalModels> = {};
+  if (config.LOCAL_TRANSLATION_MODEL) models.translation = config.LOCAL_TRANSLATION_MODEL;
+  if (config.LOCAL_TRANSCRIPTION_MODEL) models.transcription = config.LOCAL_TRANSCRIPTION_MODEL;
+  if (config.LOCAL_HINT_MODEL)
+    models.hint = config.LOCAL_HINT_MODEL === 'none' ? undefined : config.LOCAL_HINT_MODEL;
+  if (config.LOCAL_SPEECH_MODELS?.length) {
+    models.speech = Object.fromEntries(
+      config.LOCAL_SPEECH_MODELS.map((entry) => entry.split('=') as [string, string]),
+    );
+  }
+  return models;
 }
 
 /** Where local weights live: MODELS_DIR, else DATA_DIR/models. */
@@ -96,7 +125,13 @@ export function createAiProvider(
     case 'local': {
       const dir = options.local?.modelsDir ?? modelsDir(config);
       logger.info({ modelsDir: dir }, 'AI provider: local models (transformers.js)');
-      return new LocalProvider({ ...options.local, modelsDir: dir, logger });
+      return new LocalProvider({
+        models: localModelsOf(config),
+        hints: config.LOCAL_HINTS,
+        ...options.local,
+        modelsDir: dir,
+        logger,
+      });
     }
     case 'fake':
       logger.warn('AI provider: fake (deterministic test provider; not for real use)');
@@ -104,6 +139,7 @@ export function createAiProvider(
         chunkDelayMs: config.FAKE_AI_CHUNK_DELAY_MS,
         transcript: config.FAKE_AI_TRANSCRIPT,
         deltaLatencyMs: config.FAKE_AI_DELTA_MS,
+        voiceless: config.FAKE_AI_NO_VOICE,
         ...options.fake,
       });
   }

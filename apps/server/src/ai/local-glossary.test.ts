@@ -41,6 +41,7 @@ function provider(loader: LocalModelLoader) {
     logger: recordingLogger().logger,
     loader,
     allowDownload: false,
+    models: { translation: 'Xenova/nllb-200-distilled-600M' },
   });
 }
 

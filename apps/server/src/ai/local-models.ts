@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { AiTask } from './provider.js';
+import { cardOf } from './local-catalogue.js';
 
 /*
  * The local engines' models and how they load: which transformers.js pipelines serve which task, the
@@ -7,7 +8,8 @@ import type { AiTask } from './provider.js';
  * as an option, so tests exercise progress and failure without weights.
  */
 
-export type LocalPipelineTask = 'translation' | 'text-to-speech' | 'automatic-speech-recognition';
+export type LocalPipelineTask =
+  'translation' | 'text-generation' | 'text-to-speech' | 'automatic-speech-recognition';
 
 export interface LoadProgress {
   status: string;
@@ -40,20 +42,26 @@ export type LocalModelLoader = (
 export interface LocalModels {
   translation: string;
   transcription: string;
-  /** Text-to-speech model per spoken language; languages without one get no spoken translation. */
+  /**
+   * Text-to-speech model per spoken language; a language without one is spoken by its listeners'
+   * browsers (noServerVoice).
+   */
   speech: Record<string, string>;
+  /** The instruction model that writes hints, loaded on the first hint; undefined: no hints. */
+  hint?: string;
 }
 
+/**
+ * Every default may be used commercially (docs/models.md, decision 0204): CAT-Translate (MIT) for
+ * English<->Japanese, Whisper small (MIT), Qwen3 1.7B (Apache-2.0) for hints. No server voice: the
+ * permissive voices that run in Node read no Japanese, and MMS-TTS is non-commercial, so every language is
+ * spoken by the listener's browser unless an operator configures voices.
+ */
 export const DEFAULT_LOCAL_MODELS: LocalModels = {
-  translation: 'Xenova/nllb-200-distilled-600M',
-  transcription: 'onnx-community/whisper-base',
-  // MMS-TTS (VITS) voices with ONNX exports; there is none for Japanese.
-  speech: {
-    en: 'Xenova/mms-tts-eng',
-    fr: 'Xenova/mms-tts-fra',
-    es: 'Xenova/mms-tts-spa',
-    vi: 'Xenova/mms-tts-vie',
-  },
+  translation: 'nadare/CAT-Translate-0.8b-onnx-q4-k-quant',
+  transcription: 'onnx-community/whisper-small',
+  speech: {},
+  hint: 'onnx-community/Qwen3-1.7B-ONNX',
 };
 
 /** NLLB-200 language codes for BCP 47 primary tags (extend as LANGUAGES grows). */
@@ -91,9 +99,14 @@ export const transformersLoader =
     env.localModelPath = `${dir}${path.sep}`;
     env.allowLocalModels = true;
     env.allowRemoteModels = options.allowDownload;
+    // how a model in the catalogue loads: its pinned revision, folder, precision and weights file
+    const card = cardOf(model);
     const loaded = await pipeline(task, model, {
-      dtype: dtype as 'q8',
+      dtype: (card?.dtype ?? dtype) as 'q8',
       device: 'cpu',
+      ...(card?.revision ? { revision: card.revision } : {}),
+      ...(card?.subfolder !== undefined ? { subfolder: card.subfolder } : {}),
+      ...(card?.externalData ? { use_external_data_format: true } : {}),
       progress_callback: (info: unknown) => options.onProgress(info as LoadProgress),
     });
     const callable = loaded as unknown as (
@@ -127,11 +140,17 @@ export function describeLoadError(error: unknown): string {
     : error.message;
 }
 
-/** The transformers.js pipeline that does a task. */
-export function pipelineTaskOf(task: AiTask): LocalPipelineTask {
+/** The transformers.js pipeline that does a task with `model` (a chat model translates by prompt). */
+export function pipelineTaskOf(task: AiTask, model: string): LocalPipelineTask {
   if (task === 'speech') return 'text-to-speech';
   if (task === 'transcription') return 'automatic-speech-recognition';
-  return 'translation';
+  if (task === 'translation' && translatorOf(model) === 'nllb') return 'translation';
+  return 'text-generation';
+}
+
+/** How a translation model is driven: by the catalogue, else NLLB and M2M100 by their codes, else a prompt. */
+export function translatorOf(model: string): 'nllb' | 'chat' {
+  return cardOf(model)?.translator ?? (/nllb|m2m100/iu.test(model) ? 'nllb' : 'chat');
 }
 
 /**

@@ -20,6 +20,13 @@ import { collect } from './testing/collect.js';
  * real transformers.js loader against an empty models directory with downloads off.
  */
 
+/** An operator's NLLB and MMS-TTS configuration without hints (non-commercial), which these tests drive. */
+const NLLB = {
+  translation: 'Xenova/nllb-200-distilled-600M',
+  speech: { en: 'Xenova/mms-tts-eng' },
+  hint: undefined,
+};
+
 const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
@@ -67,7 +74,7 @@ describe('local provider', () => {
       options.onProgress({ status: 'progress_total', progress: 100, loaded: 200, total: 200 });
       return fakeTranslationModel();
     };
-    const provider = new LocalProvider({ modelsDir: '/models', logger: log.logger, loader });
+    const provider = new LocalProvider({ modelsDir: '/models', logger: log.logger, loader, models: NLLB });
     const statuses: ProviderStatus[] = [];
     provider.onStatus((status) => statuses.push(status));
     const pieces = await collect(
@@ -100,6 +107,7 @@ describe('local provider', () => {
       modelsDir: '/models',
       logger: recordingLogger().logger,
       loader,
+      models: NLLB,
       retryLoadAfterMs: 60_000,
       now: () => now,
     });
@@ -144,21 +152,35 @@ describe('local provider', () => {
     })().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AiUnavailableError);
     expect((error as Error).message).toMatch(
-      /^translation unavailable: model Xenova\/nllb-200-distilled-600M could not be loaded: .+/,
+      /^translation unavailable: model nadare\/CAT-Translate-0.8b-onnx-q4-k-quant could not be loaded: .+/,
     );
   });
 
-  it('declares what it cannot do: hints, and speech in languages without a local voice', async () => {
+  it('declares what it can do: by default English<->Japanese, hints, and no server voice', async () => {
     const provider = new LocalProvider({
       modelsDir: '/m',
       logger: recordingLogger().logger,
       loader: vi.fn(),
+      machine: { cores: 4, memoryBytes: 8 * 2 ** 30 },
     });
-    expect(provider.supports('note')).toBe(false);
-    expect(provider.supports('speech', 'en')).toBe(true);
+    expect(provider.supports('note')).toBe(true);
+    expect(provider.supports('summary')).toBe(false);
+    expect(provider.supports('speech', 'en')).toBe(false);
     expect(provider.supports('speech', 'ja')).toBe(false);
     expect(provider.supports('translation', 'ja')).toBe(true);
-    expect(provider.supports('translation', 'xx')).toBe(false);
+    expect(provider.supports('translation', 'en-GB')).toBe(true);
+    expect(provider.supports('translation', 'fr')).toBe(false);
+    const operator = new LocalProvider({
+      modelsDir: '/m',
+      logger: recordingLogger().logger,
+      loader: vi.fn(),
+      models: NLLB,
+    });
+    expect(operator.supports('note')).toBe(false);
+    expect(operator.supports('speech', 'en')).toBe(true);
+    expect(operator.supports('speech', 'ja')).toBe(false);
+    expect(operator.supports('translation', 'fr')).toBe(true);
+    expect(operator.supports('translation', 'xx')).toBe(false);
   });
 
   it('synthesises speech as WAV and transcribes WAV input', async () => {
@@ -168,7 +190,12 @@ describe('local provider', () => {
           ? { audio: new Float32Array(1600).fill(0.1), sampling_rate: 16_000 }
           : { text: ' hello there ' },
     });
-    const provider = new LocalProvider({ modelsDir: '/m', logger: recordingLogger().logger, loader });
+    const provider = new LocalProvider({
+      modelsDir: '/m',
+      logger: recordingLogger().logger,
+      loader,
+      models: NLLB,
+    });
     const wav = await provider.synthesize({ text: 'hello', language: 'en' });
     expect(readWavInfo(wav)).toMatchObject({ sampleRate: 16_000, channels: 1, bitsPerSample: 16 });
     expect(await provider.transcribe(wav, { languageHint: 'en' })).toEqual({
@@ -215,7 +242,7 @@ describe('local provider', () => {
         release = () => reject(new Error('no such file: encoder_model_quantized.onnx'));
       });
     const log = recordingLogger();
-    const provider = new LocalProvider({ modelsDir: '/models', logger: log.logger, loader });
+    const provider = new LocalProvider({ modelsDir: '/models', logger: log.logger, loader, models: NLLB });
     const output = new MemoryRoomOutput();
     let now = 0;
     const service = createTranslationService({

@@ -13,7 +13,16 @@ import type {
 } from './provider.js';
 import { AiError, AiUnavailableError, languageFromScript } from './provider.js';
 import { withProtectedTerms } from './glossary-text.js';
-import { pushedStream } from './pushed-stream.js';
+import { licenceWarnings } from './local-catalogue.js';
+import {
+  hintRefusal,
+  refuseHint,
+  thisMachine,
+  writeHint,
+  type HintSetting,
+  type Machine,
+} from './local-hints.js';
+import { translateOn, translatesWith } from './local-translate.js';
 import { createWindowStream, whisperSegments, type WindowPass } from './window-stream.js';
 import type { TranscriptionStream, TranscriptionStreamOptions } from './transcription-stream.js';
 import {
@@ -28,7 +37,6 @@ import {
   DEFAULT_LOCAL_MODELS,
   describeLoadError,
   loadPercents,
-  nllbCode,
   pipelineTaskOf,
   transformersLoader,
   type LoadedModel,
@@ -39,9 +47,10 @@ import {
 /*
  * Local engines in-process with transformers.js (ONNX Runtime on the CPU). Weights are fetched once from the
  * Hugging Face hub into MODELS_DIR (layout MODELS_DIR/<org>/<model>/..., the same layout used to pre-place
- * them on offline machines) and loaded lazily on first use. Model choices and sizes:
- * docs/decisions/0002-local-models.md. No local model writes hints or summaries: both are unsupported here.
- * Loading goes through an injectable `loader`, so tests exercise progress and failure without weights.
+ * them on offline machines) and loaded lazily on first use. Model choices, licences and sizes:
+ * docs/models.md. The hint model loads on the first hint, on a machine large enough for it (local-hints.ts);
+ * summaries are unsupported here. A configured model that may not be used commercially is named in the log
+ * once, at start. Loading goes through an injectable `loader`, so tests exercise all this without weights.
  */
 
 export interface LocalProviderOptions {
@@ -60,6 +69,10 @@ export interface LocalProviderOptions {
   streamIntervalMs?: number;
   /** Streaming transcription: the most audio one pass hears (ms). Default 20 000. */
   streamWindowMs?: number;
+  /** Hints: on a machine large enough for the hint model (auto, the default), always, or never. */
+  hints?: HintSetting;
+  /** The machine hints are judged by; default this one. */
+  machine?: Machine;
 }
 
 const TASK_LABEL: Record<AiTask, string> = {
@@ -94,20 +107,30 @@ export class LocalProvider implements AiProvider {
     };
     this.loader = options.loader ?? transformersLoader(options.dtype);
     this.now = options.now ?? Date.now;
+    for (const warning of licenceWarnings(this.models)) options.logger.warn(warning);
   }
 
   supports(task: AiTask, language?: string): boolean {
     switch (task) {
       case 'translation':
-        return language === undefined || nllbCode(language) !== undefined;
+        return translatesWith(this.models.translation, language);
       case 'speech':
         return language === undefined || this.speechModel(language) !== undefined;
       case 'transcription':
         return true;
       case 'note':
+        return this.models.hint !== undefined && this.hintRefusal() === undefined;
       case 'summary':
         return false;
     }
+  }
+
+  unsupportedReason(task: AiTask): string | undefined {
+    return task === 'note' && this.models.hint !== undefined ? this.hintRefusal() : undefined;
+  }
+
+  private hintRefusal(): string | undefined {
+    return hintRefusal(this.options.hints ?? 'auto', this.options.machine ?? thisMachine());
   }
 
   onStatus(listener: (status: ProviderStatus) => void): () => void {
@@ -173,7 +196,7 @@ export class LocalProvider implements AiProvider {
       this.emit({ kind: 'loading', task, model, percent: rounded });
     });
     try {
-      const loaded = await this.loader(pipelineTaskOf(task), model, {
+      const loaded = await this.loader(pipelineTaskOf(task, model), model, {
         modelsDir: this.options.modelsDir,
         allowDownload: this.options.allowDownload ?? true,
         onProgress,
@@ -216,37 +239,20 @@ export class LocalProvider implements AiProvider {
     return run;
   }
 
-  /** NLLB cannot be told what to write: the glossary's terms go through it as placeholders. */
+  /** A translation model cannot be told what to write: the glossary's terms go through it as placeholders. */
   translate(request: TranslateRequest): AsyncIterable<string> {
-    return withProtectedTerms(request, (protectedRequest) => this.translateText(protectedRequest));
+    const run = this.withModel.bind(this);
+    return withProtectedTerms(request, (protectedRequest) =>
+      translateOn(run, this.models.translation, protectedRequest),
+    );
   }
 
-  private async *translateText(request: TranslateRequest): AsyncIterable<string> {
-    const source = nllbCode(request.sourceLanguage);
-    const target = nllbCode(request.targetLanguage);
-    if (!source || !target) {
-      const missing = source ? request.targetLanguage : request.sourceLanguage;
-      throw new AiUnavailableError(
-        'translation',
-        `translation unavailable: the local model does not know '${missing}'`,
-      );
-    }
-    const run = (push: (text: string) => void) =>
-      this.withModel('translation', this.models.translation, (model) =>
-        model.run(request.text, {
-          src_lang: source,
-          tgt_lang: target,
-          max_new_tokens: 400,
-          ...(model.streamer ? { streamer: model.streamer(push) } : {}),
-        }),
-      );
-    const whole = (output: unknown) =>
-      (output as Array<{ translation_text?: string }>)[0]?.translation_text ?? '';
-    yield* pushedStream(run, whole, request.signal);
-  }
-
-  async note(_request: NoteRequest): Promise<string | null> {
-    throw new AiUnavailableError('note', 'translation hints unavailable: no local model writes hints');
+  /** A hint from the hint model, loaded on the first one; refused where the machine is too small. */
+  async note(request: NoteRequest): Promise<string | null> {
+    const model = this.models.hint;
+    if (!model) return refuseHint('translation hints unavailable: no local hint model is set');
+    const refusal = this.hintRefusal();
+    return refusal ? refuseHint(refusal) : writeHint(this.withModel.bind(this), model, request);
   }
 
   // eslint-disable-next-line require-yield -- refuses before the first piece

@@ -90,6 +90,11 @@ export interface AiProvider {
   readonly name: 'openai' | 'local' | 'fake';
   /** Whether this provider can do `task` (for `language`, the target/spoken language) at all. */
   supports(task: AiTask, language?: string): boolean;
+  /**
+   * Why a task the provider has an engine for cannot run here (a machine too small for its model), for
+   * the rooms to be told; undefined when it can, or when `supports` says all there is to say.
+   */
+  unsupportedReason?(task: AiTask): string | undefined;
   /** Streams the translation in pieces; the concatenation is the full translation. */
   translate(request: TranslateRequest): AsyncIterable<string>;
   /** A short hint about nuance a listener could miss, or null when there is none. */

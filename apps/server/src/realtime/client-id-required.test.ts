@@ -1,4 +1,10 @@
-import { PROTOCOL_VERSION, type ErrorFrame, type MessageFrame, type SystemFrame } from '@xtalk/protocol';
+import {
+  CLIENT_ID_REQUIRED_PROTOCOL_VERSION,
+  PROTOCOL_VERSION,
+  type ErrorFrame,
+  type MessageFrame,
+  type SystemFrame,
+} from '@xtalk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
 import { dbOf } from '../test/seed/index.js';
@@ -57,16 +63,17 @@ describe('clientId required from a protocol version on', () => {
   });
 
   it('serves an older client as before: no field in READY, a chat without a clientId is stored', async () => {
-    const { client, chat, messageWith } = await chatter(server, PROTOCOL_VERSION - 1);
+    const { client, chat, messageWith } = await chatter(server, CLIENT_ID_REQUIRED_PROTOCOL_VERSION - 1);
     expect((await readyOf(client)).clientIdRequired).toBeUndefined();
     chat('old style');
     expect(await messageWith('old style')).toMatchObject({ message: 'old style' });
   });
 
   it('draws the line where CLIENT_ID_REQUIRED_FROM_PROTOCOL says', async () => {
-    const strict = await startServer({ CLIENT_ID_REQUIRED_FROM_PROTOCOL: String(PROTOCOL_VERSION - 1) });
+    const older = CLIENT_ID_REQUIRED_PROTOCOL_VERSION - 1;
+    const strict = await startServer({ CLIENT_ID_REQUIRED_FROM_PROTOCOL: String(older) });
     try {
-      const { client } = await chatter(strict, PROTOCOL_VERSION - 1);
+      const { client } = await chatter(strict, older);
       expect(await readyOf(client)).toMatchObject({ clientIdRequired: true });
     } finally {
       await strict.close();

@@ -56,6 +56,7 @@ export function buildTaskContext(
     emit,
     send,
     supported,
+    toldUnsupported: new Set<string>(),
     callEngine,
     reportFailure: createFailureReporter({ logger, emit, notice, refused, metrics: deps.metrics }),
     metrics: deps.metrics,

@@ -7,8 +7,11 @@ import type { GlossaryTerm } from '../ai/provider.js';
  */
 
 export interface RoomOutput {
-  /** Fan a frame out to every connection in the room (all nodes), except `exceptUsername`'s if given. */
-  broadcast(roomId: string, frame: ServerFrame, audience?: { exceptUsername?: string }): Promise<void>;
+  /**
+   * Fan a frame out to every connection in the room (all nodes), except `exceptUsername`'s if given; with
+   * `language` only to its listeners, with `fromVersion` only to clients of that protocol version or later.
+   */
+  broadcast(roomId: string, frame: ServerFrame, audience?: FrameAudience): Promise<void>;
   /** Deliver WAV bytes to the room's connections whose language is `language`, except `exceptUsername`'s. */
   sendAudio(roomId: string, language: string, wav: Uint8Array, exceptUsername: string): Promise<void>;
   /**
@@ -22,6 +25,13 @@ export interface RoomOutput {
     ogg: Uint8Array,
     exceptUsername: string,
   ): Promise<void>;
+}
+
+/** Who in a room a frame is for (everyone when empty). */
+export interface FrameAudience {
+  exceptUsername?: string;
+  language?: string;
+  fromVersion?: number;
 }
 
 /** Which sentence of which translation a `speech` frame carries (its `bytes` are the audio's length). */

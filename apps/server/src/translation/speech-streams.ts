@@ -2,6 +2,7 @@ import type { AiTask } from '../ai/provider.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { Listeners } from './ports.js';
 import { SpeechStream, type SpeechContext, type SpeechOwner } from './speech-stream.js';
+import { ClientVoice, type TranslationSpeaker } from './client-voice.js';
 import type { Job } from './types.js';
 
 /*
@@ -9,7 +10,8 @@ import type { Job } from './types.js';
  * starts; a streamed voice clip's streams are made by its first committed sentence and taken over by the
  * clip's message, whose sentences then continue the clip's `seq`. Speech is made only for a language
  * someone in the room listens in (decision 0137), asked once per stream; a count that cannot be read
- * counts as someone listening.
+ * counts as someone listening. A language the engine has no voice for is spoken by its listeners' browsers
+ * (client-voice.ts).
  */
 
 export interface ClipSpeaker {
@@ -50,9 +52,13 @@ export function createSpeechStreams(ctx: () => SpeechStreamsContext) {
   }
 
   return {
-    /** The stream of `job`'s translation into `language` (its clip's, when it has one); undefined: none. */
-    open(job: Job, language: string): SpeechStream | undefined {
-      if (!speaks(language)) return undefined;
+    /** The speaker of `job`'s translation into `language` (its clip's, when it has one); undefined: none. */
+    open(job: Job, language: string): TranslationSpeaker | undefined {
+      if (!speaks(language)) {
+        // speech is on but the engine has no voice for the language: the listeners' browsers speak it
+        if (!ctx().options.speech) return undefined;
+        return new ClientVoice(ctx().output, job, language, listening(job.roomId, language));
+      }
       const { roomId, message } = job;
       const key = message.clipId && keyOf(roomId, message.clipId, language);
       const clip = key ? clips.get(key) : undefined;

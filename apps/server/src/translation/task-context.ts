@@ -33,6 +33,8 @@ export interface TaskContext {
   speech?: SpeechStreams;
   /** Where first texts are timed (/metrics); nowhere without. */
   metrics?: Pick<TranslationMetrics, 'translationFirstText'>;
+  /** Rooms already told why a task cannot run on this engine (unsupportedReason): told once each. */
+  toldUnsupported?: Set<string>;
 }
 
 /**

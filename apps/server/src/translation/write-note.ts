@@ -1,4 +1,4 @@
-import type { ContextMessage } from '../ai/provider.js';
+import { AiUnavailableError, type ContextMessage } from '../ai/provider.js';
 import { characters, digest, usageOf } from './engine-usage.js';
 import type { TaskContext } from './task-context.js';
 import type { Job } from './types.js';
@@ -14,6 +14,18 @@ export function noteLanguageFor(sourceLanguage: string, languages: readonly stri
 }
 
 /**
+ * An engine that has a hint model it cannot run here (a machine too small for it): the room is told
+ * why, once, and nothing is charged for hints that are never written.
+ */
+function tellWhyNot(ctx: TaskContext, job: Job, failed: (error: unknown) => void): void {
+  const reason = ctx.provider.unsupportedReason?.('note');
+  const key = `note\u0000${job.roomId}`;
+  if (!reason || ctx.toldUnsupported?.has(key)) return;
+  ctx.toldUnsupported?.add(key);
+  failed(new AiUnavailableError('note', reason));
+}
+
+/**
  * The engine's hint on the message, or null when it finds nothing worth saying (or fails: `failed` hears
  * why, and reports it).
  */
@@ -25,7 +37,11 @@ export async function writeNote(
   contextKey: string,
   failed: (error: unknown) => void = (error) => ctx.reportFailure(job, 'note', undefined, error),
 ): Promise<string | null> {
-  if (!ctx.options.notes || !ctx.supported('note', noteLanguage)) return null;
+  if (!ctx.options.notes) return null;
+  if (!ctx.supported('note', noteLanguage)) {
+    tellWhyNot(ctx, job, failed);
+    return null;
+  }
   const { message } = job;
   const key = digest(['note', message.language, noteLanguage, message.message, contextKey]);
   const cached = ctx.textCache.get(key);

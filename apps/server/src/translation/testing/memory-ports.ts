@@ -1,6 +1,7 @@
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
 import type {
   Charge,
+  FrameAudience,
   Meter,
   RoomOutput,
   SpokenSentence,
@@ -31,16 +32,22 @@ export interface SentSpeech extends SpokenSentence {
 export class MemoryRoomOutput implements RoomOutput, UserOutput {
   /** Spoken sentences (protocol 6), in the order they were sent. */
   readonly speech: SentSpeech[] = [];
-  readonly frames: Array<{ roomId: string; frame: ServerFrame; exceptUsername?: string }> = [];
+  readonly frames: Array<{
+    roomId: string;
+    frame: ServerFrame;
+    exceptUsername?: string;
+    audience?: FrameAudience;
+  }> = [];
   readonly audio: SentAudio[] = [];
   /** Frames sent to one user's connections (UserOutput). */
   readonly userFrames: Array<{ userId: string; frame: ServerFrame }> = [];
 
-  async broadcast(roomId: string, frame: ServerFrame, audience?: { exceptUsername?: string }): Promise<void> {
+  async broadcast(roomId: string, frame: ServerFrame, audience?: FrameAudience): Promise<void> {
     this.frames.push({
       roomId,
       frame,
       ...(audience?.exceptUsername ? { exceptUsername: audience.exceptUsername } : {}),
+      ...(audience?.language || audience?.fromVersion ? { audience } : {}),
     });
   }
 

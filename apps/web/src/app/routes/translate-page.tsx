@@ -24,15 +24,20 @@ interface FrameSink {
 }
 
 /** The room's frames to the chat and the notifications, and to the player what it needs: a sentence's
- * `speech` (its audio is the next binary frame) and a correction, which stops the old text's speech. */
+ * `speech` (its audio is the next binary frame), a translation the browser speaks (`noServerVoice`) and a
+ * correction, which stops the old text's speech. */
 function roomHandlers(
   chat: FrameSink,
   notifications: FrameSink,
-  audio: Pick<ReturnType<typeof useAudioPlayback>, 'onSpeech' | 'corrected' | 'enqueueWav'>,
+  audio: Pick<
+    ReturnType<typeof useAudioPlayback>,
+    'onSpeech' | 'onNoServerVoice' | 'corrected' | 'enqueueWav'
+  >,
 ) {
   return {
     onFrame: (frame: ServerFrame) => {
       if (frame.type === 'speech') audio.onSpeech(frame);
+      if (frame.type === 'noServerVoice') audio.onNoServerVoice(frame);
       if (frame.type === 'messageEdited') audio.corrected(frame.id);
       notifications.onFrame(frame);
       chat.onFrame(frame);

@@ -1,12 +1,13 @@
-import type { SpeechFrame } from '@xtalk/protocol';
+import type { NoServerVoiceFrame, SpeechFrame } from '@xtalk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from '../../../lib/toast';
 import { getLanguage, translate, useI18n } from '../../../lib/i18n';
 import { StorageKey, readString, writeString } from '../../../lib/storage';
 import { AudioQueue, htmlAudioPlayer, type ClipPlayer } from '../utils/audio-queue';
 import { SPEECH_TOGGLE } from '../components/speech-button';
-import { SpeechQueue } from '../utils/speech-queue';
-import { countReceived, recordSpeech } from '../utils/test-hooks';
+import { SpeechQueue, type SpeechPlayer } from '../utils/speech-queue';
+import { speakInBrowser } from '../utils/browser-voice';
+import { countReceived, recordBrowserVoice, recordSpeech } from '../utils/test-hooks';
 import { WavError, validateWav } from '../utils/wav';
 
 const AVATAR_ERROR_TOAST = 'avatar-error';
@@ -26,8 +27,34 @@ const UNLOCK_CLICK_MS = 2000;
 const pageActivated = () => navigator.userActivation?.hasBeenActive ?? false;
 
 /**
+ * Until the page is first tapped or typed in (`locked`), waits for that; `unlock` gets the time of the
+ * tap when it was on the speech control itself (which then asks for audio: it unlocks, it does not mute).
+ */
+function useFirstTap(locked: boolean, unlock: (onToggleAt: number | undefined) => void): void {
+  const unlockRef = useRef(unlock);
+  useEffect(() => {
+    unlockRef.current = unlock;
+  });
+  useEffect(() => {
+    if (!locked) return;
+    const onFirst = (event: Event) => {
+      const onToggle = (event.target as Element | null)?.closest?.(`[data-testid="${SPEECH_TOGGLE}"]`);
+      unlockRef.current(onToggle ? event.timeStamp : undefined);
+    };
+    const options = { capture: true, once: true };
+    window.addEventListener('pointerdown', onFirst, options);
+    window.addEventListener('keydown', onFirst, options);
+    return () => {
+      window.removeEventListener('pointerdown', onFirst, options);
+      window.removeEventListener('keydown', onFirst, options);
+    };
+  }, [locked]);
+}
+
+/**
  * Spoken translations: a `speech` frame's sentence (the binary frame after it, Ogg/Opus) goes to the
- * speech queue, in order by message and seq; a WAV (older servers) is validated and played in turn.
+ * speech queue, in order by message and seq; a WAV (older servers) is validated and played in turn. A
+ * translation the server has no voice for (`noServerVoice`) joins the same queue, spoken by the browser.
  * Muting is remembered; until the first tap in the page, speech waits. `stop` is for the mic button
  * (starting a recording stops playback).
  */
@@ -40,7 +67,8 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
   if (queueRef.current === null) queueRef.current = new AudioQueue(player, avatarPlaybackFailed);
   const speechRef = useRef<SpeechQueue | null>(null);
   if (speechRef.current === null) {
-    speechRef.current = new SpeechQueue(player, setSpeakingId, avatarPlaybackFailed, { muted, locked });
+    const speak: SpeechPlayer = (clip) => (clip instanceof Blob ? player(clip) : speakInBrowser(clip));
+    speechRef.current = new SpeechQueue(speak, setSpeakingId, avatarPlaybackFailed, { muted, locked });
   }
   const pendingRef = useRef<SpeechFrame | undefined>(undefined);
   const unlockedOnToggle = useRef<number | undefined>(undefined);
@@ -57,28 +85,25 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
     [],
   );
 
-  useEffect(() => {
-    if (!locked) return;
-    const unlock = (event: Event) => {
-      // a first tap on the speech control itself asks for audio: it unlocks, it does not mute
-      const onToggle = (event.target as Element | null)?.closest?.(`[data-testid="${SPEECH_TOGGLE}"]`);
-      if (onToggle) unlockedOnToggle.current = event.timeStamp;
-      speechRef.current?.unlock();
-      setLocked(false);
-    };
-    const options = { capture: true, once: true };
-    window.addEventListener('pointerdown', unlock, options);
-    window.addEventListener('keydown', unlock, options);
-    return () => {
-      window.removeEventListener('pointerdown', unlock, options);
-      window.removeEventListener('keydown', unlock, options);
-    };
-  }, [locked]);
+  useFirstTap(locked, (onToggle) => {
+    if (onToggle !== undefined) unlockedOnToggle.current = onToggle;
+    speechRef.current?.unlock();
+    setLocked(false);
+  });
 
   /** A `speech` frame: its audio is the next binary frame. */
   const onSpeech = useCallback((frame: SpeechFrame) => {
     pendingRef.current = frame;
     recordSpeech(frame);
+  }, []);
+
+  /** A translation without a server voice: the browser speaks its text, in turn with server speech. */
+  const onNoServerVoice = useCallback((frame: NoServerVoiceFrame) => {
+    recordBrowserVoice(frame);
+    speechRef.current?.add(
+      { id: frame.id, seq: 0, last: true },
+      { text: frame.text, language: frame.language },
+    );
   }, []);
 
   const enqueueWav = useCallback((buffer: ArrayBuffer) => {
@@ -121,5 +146,15 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
     speechRef.current?.stop();
   }, []);
 
-  return { enqueueWav, onSpeech, corrected, stop, muted, locked, speakingId, toggleMute };
+  return {
+    enqueueWav,
+    onSpeech,
+    onNoServerVoice,
+    corrected,
+    stop,
+    muted,
+    locked,
+    speakingId,
+    toggleMute,
+  };
 }

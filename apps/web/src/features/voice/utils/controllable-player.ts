@@ -1,10 +1,10 @@
-import type { ClipPlayer } from './audio-queue';
+import type { PlayHandle } from './audio-queue';
 
 /* For tests: a player whose clips finish (or fail) when the test says so. */
 
-export function controllablePlayer() {
-  const started: Array<{ clip: Blob; finish: () => void; fail: (e: Error) => void; stopped: boolean }> = [];
-  const player: ClipPlayer = (clip) => {
+export function controllablePlayer<Clip = Blob>() {
+  const started: Array<{ clip: Clip; finish: () => void; fail: (e: Error) => void; stopped: boolean }> = [];
+  const player = (clip: Clip): PlayHandle => {
     let finish!: () => void;
     let fail!: (e: Error) => void;
     const done = new Promise<void>((resolve, reject) => {

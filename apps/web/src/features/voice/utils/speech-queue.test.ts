@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { controllablePlayer } from './controllable-player';
-import { SpeechQueue, STALL_MS, type SpeechMeta } from './speech-queue';
+import { SpeechQueue, STALL_MS, type SpeechClip, type SpeechMeta } from './speech-queue';
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 const ogg = (name: string) => new Blob([name], { type: 'audio/ogg' });
 
 function setup({ locked = false } = {}) {
-  const { player, started } = controllablePlayer();
+  const { player, started } = controllablePlayer<SpeechClip>();
   const speaking: Array<number | undefined> = [];
   const errors: unknown[] = [];
   const queue = new SpeechQueue(
@@ -16,13 +16,18 @@ function setup({ locked = false } = {}) {
   );
   if (!locked) queue.unlock();
   const add = (meta: SpeechMeta, name: string) => queue.add(meta, ogg(name));
-  const names = () => Promise.all(started.map((s) => s.clip.text()));
+  const names = () =>
+    Promise.all(
+      started.map((s) => (s.clip instanceof Blob ? s.clip.text() : `${s.clip.language}: ${s.clip.text}`)),
+    );
   /** Finish what plays now. */
   const finish = async () => {
     started.at(-1)?.finish();
     await flush();
   };
-  return { queue, started, speaking, errors, add, names, finish };
+  /** A translation the browser speaks (noServerVoice): one sentence, its text. */
+  const say = (id: number, text: string) => queue.add({ id, seq: 0, last: true }, { text, language: 'ja' });
+  return { queue, started, speaking, errors, add, say, names, finish };
 }
 
 afterEach(() => vi.useRealTimers());
@@ -149,5 +154,25 @@ describe('SpeechQueue', () => {
     expect(await names()).toEqual(['a0']);
     await vi.advanceTimersByTimeAsync(1);
     expect(await names()).toEqual(['a0', 'b0']);
+  });
+
+  it('a text the browser speaks takes its turn among server speech, and mute drops it', async () => {
+    const { queue, add, say, names, finish } = setup();
+    add({ id: 5, seq: 0, last: false }, 'a0');
+    say(7, 'さようなら');
+    say(6, 'こんにちは');
+    add({ id: 5, seq: 1, last: true }, 'a1');
+    await finish();
+    await finish();
+    expect(await names()).toEqual(['a0', 'a1', 'ja: こんにちは']);
+    queue.setMuted(true);
+    expect(await names()).toHaveLength(3);
+    say(8, 'また明日');
+    queue.setMuted(false);
+    await flush();
+    expect(await names()).toEqual(['a0', 'a1', 'ja: こんにちは']);
+    say(9, 'おやすみ');
+    await flush();
+    expect(await names()).toEqual(['a0', 'a1', 'ja: こんにちは', 'ja: おやすみ']);
   });
 });

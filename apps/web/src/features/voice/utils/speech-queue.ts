@@ -1,4 +1,5 @@
-import type { ClipPlayer, PlayHandle } from './audio-queue';
+import type { PlayHandle } from './audio-queue';
+import type { SpokenText } from './browser-voice';
 
 /*
  * Spoken translations as the server sends them (protocol 6): sentence `seq` of message `id` (or, while a
@@ -6,8 +7,13 @@ import type { ClipPlayer, PlayHandle } from './audio-queue';
  * each as soon as the one before it ends, so there is no gap but the engine's; then the next message,
  * the earliest sent first (message ids grow with time; a clip not yet a message is the newest). A message
  * that starts again from `seq` 0 was corrected: what was left of it is dropped and the new text plays.
- * Muted, nothing is kept; locked (the page not yet tapped), sentences wait.
+ * Muted, nothing is kept; locked (the page not yet tapped), sentences wait. A translation the server has
+ * no voice for is one sentence whose "clip" is its text, which the player hands to the browser's voice.
  */
+
+/** A server sentence's audio, or a text the browser speaks. */
+export type SpeechClip = Blob | SpokenText;
+export type SpeechPlayer = (clip: SpeechClip) => PlayHandle;
 
 export interface SpeechMeta {
   id: number;
@@ -24,7 +30,7 @@ interface Utterance {
   /** Its seq 0 came: another seq 0 is a corrected text. */
   begun: boolean;
   lastSeq: number | undefined;
-  sentences: Map<number, Blob>;
+  sentences: Map<number, SpeechClip>;
 }
 
 /** A message whose next sentence does not come in this long is given up, so later ones can play. */
@@ -45,7 +51,7 @@ export class SpeechQueue {
   locked: boolean;
 
   constructor(
-    private readonly player: ClipPlayer,
+    private readonly player: SpeechPlayer,
     /** The message being spoken changed (undefined: none; 0: a clip not yet a message). */
     private readonly onSpeaking: (id: number | undefined) => void,
     private readonly onError: (error: unknown) => void,
@@ -55,7 +61,7 @@ export class SpeechQueue {
     this.locked = state.locked;
   }
 
-  add(meta: SpeechMeta, clip: Blob): void {
+  add(meta: SpeechMeta, clip: SpeechClip): void {
     if (this.muted) return;
     let utterance = this.utterances.get(keyOf(meta));
     // seq 0 again: the text was corrected and is spoken anew

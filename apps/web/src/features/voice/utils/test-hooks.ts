@@ -1,7 +1,8 @@
 /*
  * Browser tests cannot hear: with `localStorage['xtalk:test-hooks'] = '1'` the player reports on `window`:
  * `__xtalkAudioReceived` (spoken translations accepted), `__xtalkSpeech` (every `speech` frame, muted or
- * not), `__xtalkAudioStarted` (clips that began to sound) and `__xtalkAudioPlaying` (clips sounding now).
+ * not), `__xtalkAudioStarted` (clips that began to sound), `__xtalkAudioPlaying` (clips sounding now) and
+ * `__xtalkBrowserVoice` (every `noServerVoice` frame, muted or not).
  * Without the flag nothing is exposed.
  */
 
@@ -10,6 +11,7 @@ interface Hooks {
   __xtalkSpeech?: Array<{ id: number; seq: number; last: boolean }>;
   __xtalkAudioStarted?: number;
   __xtalkAudioPlaying?: number;
+  __xtalkBrowserVoice?: Array<{ id: number; language: string }>;
 }
 
 function hooks(): Hooks | undefined {
@@ -28,6 +30,11 @@ export function countReceived(): void {
 export function recordSpeech(frame: { id: number; seq: number; last: boolean }): void {
   const target = hooks();
   if (target) (target.__xtalkSpeech ??= []).push({ id: frame.id, seq: frame.seq, last: frame.last });
+}
+
+export function recordBrowserVoice(frame: { id: number; language: string }): void {
+  const target = hooks();
+  if (target) (target.__xtalkBrowserVoice ??= []).push({ id: frame.id, language: frame.language });
 }
 
 /** A clip began (+1) or stopped (-1) sounding. */
