@@ -1,6 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from './providers';
+
+/** Where docs/product.md, the product's description, says toasts appear: 'top' or 'bottom' centre. */
+function documentedPlacement(): string | undefined {
+  const product = readFileSync(resolve(__dirname, '../../../../docs/product.md'), 'utf8');
+  return /\*\*Toasts\*\* appear at the (top|bottom) centre/.exec(product)?.[1];
+}
 
 describe('the toaster', () => {
   it('is mounted once a module that toasts has loaded, and shows the toasts made before', async () => {
@@ -17,5 +25,19 @@ describe('the toaster', () => {
     toast('made before the toaster');
     expect(await screen.findByText('made before the toaster')).toBeTruthy();
     expect(document.querySelector('[data-sonner-toaster]')).not.toBeNull();
+  });
+
+  it('shows toasts where docs/product.md says', async () => {
+    render(
+      <AppProviders>
+        <p>page</p>
+      </AppProviders>,
+    );
+    const { toast } = await import('../lib/toast');
+    toast('placed');
+    await screen.findByText('placed');
+    const toaster = document.querySelector<HTMLElement>('[data-sonner-toaster]')!;
+    expect(toaster.dataset.xPosition).toBe('center');
+    expect(toaster.dataset.yPosition).toBe(documentedPlacement());
   });
 });

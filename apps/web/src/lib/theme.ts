@@ -1,7 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import { StorageKey, readString, writeString } from './storage';
 
-/** Theme under `ui-theme`: light, dark or system (default). Applied as the `dark` class on <html>. */
+/**
+ * Theme under `ui-theme`: light, dark or system (default). Applied as the `light` or `dark` class on
+ * <html>: Tailwind's dark variant and the document's color-scheme (index.css) follow it.
+ */
 export type Theme = 'light' | 'dark' | 'system';
 
 const listeners = new Set<() => void>();
@@ -18,7 +21,7 @@ export function applyTheme(theme: Theme = getTheme()): void {
     (theme === 'system' && window.matchMedia?.('(prefers-color-scheme: dark)').matches === true);
   const root = document.documentElement;
   root.classList.toggle('dark', dark);
-  root.style.colorScheme = dark ? 'dark' : 'light';
+  root.classList.toggle('light', !dark);
   // index.html's two theme-color tags (one per system scheme) take the header's colour of the theme in
   // use (bg-white, dark:bg-slate-900), so the browser's bar follows a theme chosen in the app
   for (const meta of document.getElementsByName('theme-color') as NodeListOf<HTMLMetaElement>) {

@@ -9,6 +9,8 @@ import { fill, type Params } from './index';
 const en = {
   notifications: 'Notifications',
   notificationsBlocked: 'Blocked in browser settings',
+  notificationsDismissed: 'Not allowed: the browser asked and got no answer',
+  notificationsUnsupported: 'Not supported by this browser',
   sound: 'Message sound',
   on: 'On',
   off: 'Off',
@@ -20,6 +22,8 @@ export type AlertKey = keyof typeof en;
 const ja: Record<AlertKey, string> = {
   notifications: '通知',
   notificationsBlocked: 'ブラウザの設定でブロック中',
+  notificationsDismissed: '許可されていません（ブラウザの確認に応答がありませんでした）',
+  notificationsUnsupported: 'このブラウザは通知に対応していません',
   sound: 'メッセージの音',
   on: 'オン',
   off: 'オフ',

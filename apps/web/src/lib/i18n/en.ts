@@ -183,6 +183,9 @@ export const en = {
   'voice.empty': 'No audio data captured',
   'voice.micError': 'Mic Error: {message}',
   'voice.noAudioContext': 'Browser does not support AudioContext',
+  'voice.cancelStart': 'Starting the microphone… tap to cancel',
+  'voice.engineTimeout':
+    "The microphone could not start: the browser's audio did not respond. Check your sound device and try again.",
   'voice.noSpeech': 'No speech detected',
   'voice.visualiser': 'Microphone level',
   'voice.pickerTitle': 'Microphone',

@@ -185,6 +185,9 @@ export const ja: Record<MessageKey, string> = {
   'voice.empty': '音声データが録音されませんでした',
   'voice.micError': 'マイクエラー: {message}',
   'voice.noAudioContext': 'このブラウザはAudioContextに対応していません',
+  'voice.cancelStart': 'マイクを準備中… タップでキャンセル',
+  'voice.engineTimeout':
+    'マイクを開始できませんでした。ブラウザの音声機能が応答しません。サウンドデバイスを確認して、もう一度お試しください。',
   'voice.noSpeech': '音声が検出されませんでした',
   'voice.visualiser': 'マイクの入力レベル',
   'voice.pickerTitle': 'マイク',

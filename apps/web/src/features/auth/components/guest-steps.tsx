@@ -55,6 +55,32 @@ export function CheckStatus({
   onSolved: (payload: string) => void;
   onError: (error: unknown) => void;
 }) {
+  return (
+    <div className={CHECK_ROOM}>
+      <CheckPhase check={check} challenge={challenge} onSolved={onSolved} onError={onError} />
+    </div>
+  );
+}
+
+/**
+ * The room the bot check takes while solving (the widget, 70 px as its placeholder in bot-check.tsx; a gap;
+ * the status line), kept in every state: the widget leaving at "Verified" would otherwise shrink the
+ * centred card and move the microphone button under a finger about to tap it.
+ */
+const CHECK_ROOM = 'min-h-[calc(70px+0.5rem+1.25rem)]';
+
+/** What the check shows in each of its states. */
+function CheckPhase({
+  check,
+  challenge,
+  onSolved,
+  onError,
+}: {
+  check: CheckState;
+  challenge: BotcheckChallenge | null;
+  onSolved: (payload: string) => void;
+  onError: (error: unknown) => void;
+}) {
   const { t } = useI18n();
   if (check === 'done') {
     return (

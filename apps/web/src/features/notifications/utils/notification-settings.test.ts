@@ -46,6 +46,16 @@ describe('notification settings', () => {
     expect(notificationsState()).toBe('blocked');
   });
 
+  it('say dismissed when the browser answers without a yes or a no, until asked again', async () => {
+    browserNotifications('default', 'default');
+    expect(notificationsState()).toBe('off');
+    await toggleNotifications();
+    expect(notificationsState()).toBe('dismissed');
+    browserNotifications('default', 'granted');
+    await toggleNotifications();
+    expect(notificationsState()).toBe('on');
+  });
+
   it('say blocked when the permission is taken back in the browser', async () => {
     browserNotifications('default', 'granted');
     await toggleNotifications();

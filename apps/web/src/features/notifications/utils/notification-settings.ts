@@ -6,15 +6,23 @@ import { StorageKey, readString, writeString } from '../../../lib/storage';
  * permission can change in the browser's settings while the page is open.
  */
 
-/** 'absent': this browser has no notifications, and the menu has no item for them. */
-export type NotificationsState = 'on' | 'off' | 'blocked' | 'absent';
+/**
+ * What the menu says: 'blocked' (the browser refuses), 'dismissed' (the browser's prompt was closed
+ * without an answer, or the browser answered so without one), 'absent' (this browser has no
+ * notifications). Each is said, so a toggle that stays Off is never left unexplained.
+ */
+export type NotificationsState = 'on' | 'off' | 'blocked' | 'dismissed' | 'absent';
 
 const supported = () => typeof globalThis.Notification === 'function';
+
+/** The last request was answered 'default'; forgotten at the next request, for this page's life. */
+let dismissed = false;
 
 export function notificationsState(): NotificationsState {
   if (!supported()) return 'absent';
   const permission = Notification.permission;
   if (permission === 'denied') return 'blocked';
+  if (permission === 'default' && dismissed) return 'dismissed';
   return permission === 'granted' && readString(StorageKey.notify) === 'on' ? 'on' : 'off';
 }
 
@@ -48,8 +56,10 @@ export async function toggleNotifications(): Promise<void> {
   }
   if (!supported()) return;
   try {
+    dismissed = false;
     const permission = await Notification.requestPermission();
     if (permission === 'granted') writeString(StorageKey.notify, 'on');
+    dismissed = permission === 'default';
   } catch (error) {
     console.warn('[notifications] permission request failed', error);
   }

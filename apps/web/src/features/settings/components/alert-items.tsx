@@ -2,11 +2,11 @@ import { Bell, BellOff, BellRing } from 'lucide-react';
 import type { UiLanguage } from '@xtalk/protocol';
 import type { MenuItem } from '../../../components/ui/menu';
 import { useI18n } from '../../../lib/i18n';
-import { alertText } from '../../../lib/i18n/alerts';
+import { alertText, type AlertKey } from '../../../lib/i18n/alerts';
 
-/** Notifications and the message chime; 'absent': the browser has no notifications (no item). */
+/** Notifications and the message chime; 'absent': the browser has no notifications. */
 export interface AlertMenuState {
-  notifications: 'on' | 'off' | 'blocked' | 'absent';
+  notifications: 'on' | 'off' | 'blocked' | 'dismissed' | 'absent';
   sound: boolean;
   onToggleNotifications(): void;
   onToggleSound(): void;
@@ -28,22 +28,32 @@ function OnOff({ on }: { on: boolean }) {
   );
 }
 
-/** The on/off items for notifications (none where the browser has none) and the message chime. */
+/** Why notifications are not on, when the browser is the reason: what it answered, or that it has none. */
+const refusals: Partial<Record<AlertMenuState['notifications'], AlertKey>> = {
+  blocked: 'notificationsBlocked',
+  dismissed: 'notificationsDismissed',
+  absent: 'notificationsUnsupported',
+};
+
+/** The on/off items for notifications and the message chime. */
 export function alertItems(alerts: AlertMenuState, language: UiLanguage): MenuItem[] {
-  const blocked = alerts.notifications === 'blocked';
+  const refusal = refusals[alerts.notifications];
   const notifications: MenuItem = {
     key: 'notifications',
     label: (
       <span className="flex min-w-0 flex-1 items-center justify-between gap-2">
         <span className="flex min-w-0 flex-col">
           {alertText(language, 'notifications')}
-          {blocked && (
-            <span data-testid="notifications-blocked" className="text-xs text-amber-700 dark:text-amber-300">
-              {alertText(language, 'notificationsBlocked')}
+          {refusal && (
+            <span
+              data-testid={`notifications-${alerts.notifications}`}
+              className="text-xs text-amber-700 dark:text-amber-300"
+            >
+              {alertText(language, refusal)}
             </span>
           )}
         </span>
-        {!blocked && <OnOff on={alerts.notifications === 'on'} />}
+        {!refusal && <OnOff on={alerts.notifications === 'on'} />}
       </span>
     ),
     icon: alerts.notifications === 'on' ? <Bell className="size-4" /> : <BellOff className="size-4" />,
@@ -64,5 +74,5 @@ export function alertItems(alerts: AlertMenuState, language: UiLanguage): MenuIt
     testId: 'menu-sound',
     onSelect: alerts.onToggleSound,
   };
-  return alerts.notifications === 'absent' ? [sound] : [notifications, sound];
+  return [notifications, sound];
 }

@@ -11,12 +11,13 @@ export interface MicButtonProps {
   disabled?: boolean;
 }
 
-/** Tap to record, tap again to send. Disabled while the microphone starts. */
+/** Tap to record, tap again to send; a tap while the microphone starts gives up the start. */
 export function MicButton({ state, onTap, disabled = false }: MicButtonProps) {
   const { t } = useI18n();
   const recording = state === 'recording';
   const busy = state === 'initialising' || state === 'stopping';
-  const label = recording ? t('voice.stop') : t('voice.record');
+  const initialising = state === 'initialising';
+  const label = recording ? t('voice.stop') : initialising ? t('voice.cancelStart') : t('voice.record');
   return (
     <button
       type="button"
@@ -25,7 +26,7 @@ export function MicButton({ state, onTap, disabled = false }: MicButtonProps) {
       aria-pressed={recording}
       aria-label={label}
       title={label}
-      disabled={busy || (disabled && !recording)}
+      disabled={state === 'stopping' || (disabled && !recording && !initialising)}
       onClick={onTap}
       className={cn(
         'relative inline-flex size-11 shrink-0 cursor-pointer items-center justify-center rounded-full text-white shadow-sm transition-colors focus-visible:ring-2 focus-visible:ring-offset-2 focus-visible:outline-none disabled:cursor-wait dark:focus-visible:ring-offset-slate-900',

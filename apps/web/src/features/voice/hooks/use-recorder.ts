@@ -41,10 +41,12 @@ export function useRecorder(options: UseRecorderOptions) {
   useEffect(() => {
     const recorder = createRecorder({
       clock: latest.current.options.clock,
-      start: async () => {
+      start: async ({ signal, microphoneOpen }) => {
         const { deviceId, openStream } = latest.current.options;
         const capture: OpusCapture = await startOpusCapture({
           deviceId,
+          signal,
+          onMicrophoneOpen: microphoneOpen,
           ...(openStream ? { openStream: () => latest.current.options.openStream?.() } : {}),
         });
         toast.dismiss(MIC_ERROR_TOAST);
@@ -58,6 +60,8 @@ export function useRecorder(options: UseRecorderOptions) {
         const { t: tr } = latest.current;
         if (problem.kind === 'tooShort') toast(tr('voice.tooShort'));
         else if (problem.kind === 'empty') toast.error(tr('voice.empty'));
+        else if (problem.kind === 'engineTimeout')
+          toast.error(tr('voice.engineTimeout'), { id: MIC_ERROR_TOAST, duration: Infinity });
         else if (problem.kind === 'noAudioContext')
           toast.error(tr('voice.noAudioContext'), { id: MIC_ERROR_TOAST, duration: Infinity });
         // a persistent toast, dismissed once the microphone next starts

@@ -31,6 +31,10 @@ export interface CaptureOptions {
   deviceId?: string | undefined;
   /** Streaming: opens the sink (undefined: the server cannot stream, send the whole clip). */
   openStream?: () => VoiceSink | undefined;
+  /** Aborted when the start is no longer wanted: the microphone and audio engine are released. */
+  signal?: AbortSignal;
+  /** Called once the microphone is open, before the audio engine starts. */
+  onMicrophoneOpen?: () => void;
 }
 
 /** How often pages go out while streaming; a page holds at most 200 ms (10 frames of 20 ms). */
@@ -106,12 +110,18 @@ export async function startOpusCapture(options: CaptureOptions = {}): Promise<Op
   const { deviceId } = options;
   if (typeof window.AudioContext !== 'function') throw new NoAudioContextError();
   if (!isCaptureSupported()) throw new MicError('This browser cannot record audio (no AudioWorklet).');
+  const { signal } = options;
   const stream = await openStream(deviceId);
   const context = new AudioContext();
   const release = () => {
     for (const track of stream.getTracks()) track.stop();
     void context.close().catch(() => undefined);
   };
+  // An engine that never starts leaves the steps below waiting for good: the abort releases the
+  // microphone at once rather than when they settle.
+  signal?.addEventListener('abort', release, { once: true });
+  if (signal?.aborted) release();
+  options.onMicrophoneOpen?.();
   try {
     await context.audioWorklet.addModule(encoderUrl);
     const source = context.createMediaStreamSource(stream);

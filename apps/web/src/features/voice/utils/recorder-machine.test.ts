@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ENGINE_START_TIMEOUT_MS,
   createRecorder,
   type Capture,
   type RecorderOptions,
@@ -144,19 +145,60 @@ describe('recorder state machine', () => {
     expect(clips).toHaveLength(1);
   });
 
-  it('ignores taps while the microphone is still starting (the button is disabled then)', async () => {
+  it('a second tap while the microphone starts gives up the start, without a word', async () => {
+    let signal: AbortSignal | undefined;
     let release: ((capture: Capture) => void) | undefined;
-    const { clock, recorder, captures } = setup({
-      start: () => new Promise<Capture>((resolve) => (release = resolve)),
+    const cancelled: string[] = [];
+    const { clock, recorder, problems } = setup({
+      start: (attempt) => {
+        signal = attempt.signal;
+        return new Promise<Capture>((resolve) => (release = resolve));
+      },
     });
     recorder.tap();
-    await clock.advance(500);
-    recorder.tap();
+    // the permission prompt is still open: no time limit runs yet
+    await clock.advance(30_000);
     expect(recorder.state).toBe('initialising');
-    release!({ stop: async () => new Uint8Array([1]), cancel: () => undefined });
+    recorder.tap();
+    expect(recorder.state).toBe('idle');
+    expect(signal?.aborted).toBe(true);
+    expect(problems).toEqual([]);
+    expect(clock.pending).toBe(0);
+    // a capture that arrives after all is released, not recorded
+    release!({ stop: async () => new Uint8Array([1]), cancel: () => cancelled.push('late') });
+    await flush();
+    expect(cancelled).toEqual(['late']);
+    expect(recorder.state).toBe('idle');
+  });
+
+  it('gives up when the audio engine never starts, says why and is ready for the next tap', async () => {
+    let signal: AbortSignal | undefined;
+    let engineStarts = false;
+    const { clock, recorder, problems, snapshots } = setup({
+      start: (attempt) => {
+        signal = attempt.signal;
+        attempt.microphoneOpen();
+        if (engineStarts) return Promise.resolve({ stop: async () => new Uint8Array([1]), cancel: () => {} });
+        return new Promise<Capture>(() => undefined); // an engine that never starts
+      },
+    });
+    recorder.tap();
+    await clock.advance(ENGINE_START_TIMEOUT_MS - 1);
+    expect(recorder.state).toBe('initialising');
+    await clock.advance(1);
+    expect(recorder.state).toBe('idle');
+    expect(snapshots.at(-1)).toEqual({ state: 'idle', elapsedSeconds: 0 });
+    expect(problems).toEqual([{ kind: 'engineTimeout' }]);
+    expect(signal?.aborted).toBe(true);
+    expect(clock.pending).toBe(0);
+    engineStarts = true;
+    await clock.advance(1_000);
+    recorder.tap();
     await flush();
     expect(recorder.state).toBe('recording');
-    expect(captures()).toBe(0); // the custom start replaced the counting one
+    await clock.advance(ENGINE_START_TIMEOUT_MS * 2);
+    expect(recorder.state).toBe('recording');
+    expect(problems).toHaveLength(1);
   });
 
   it('drops a clip under 500 ms as "too short"', async () => {
