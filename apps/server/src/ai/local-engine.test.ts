@@ -181,6 +181,7 @@ describe('the embedded engine', () => {
   it('takes its models from the settings, over the defaults, and names what may not be sold with', () => {
     const log = recordingLogger();
     const config = loadConfig({
+      NODE_ENV: 'test',
       AI_PROVIDER: 'local',
       LOCAL_TRANSLATION_MODEL: 'Xenova/nllb-200-distilled-600M',
       LOCAL_SPEECH_MODELS: 'en=Xenova/mms-tts-eng, fr=Xenova/mms-tts-fra',
@@ -192,7 +193,9 @@ describe('the embedded engine', () => {
     expect(provider.supports('speech', 'ja')).toBe(false);
     expect(provider.supports('note')).toBe(false);
     expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(3);
-    expect(() => loadConfig({ LOCAL_SPEECH_MODELS: 'Xenova/mms-tts-eng' })).toThrow(/language=model/);
-    expect(() => loadConfig({ LOCAL_HINTS: 'sometimes' })).toThrow();
+    expect(() => loadConfig({ NODE_ENV: 'test', LOCAL_SPEECH_MODELS: 'Xenova/mms-tts-eng' })).toThrow(
+      /language=model/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'test', LOCAL_HINTS: 'sometimes' })).toThrow();
   });
 });
