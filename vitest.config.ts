@@ -66,10 +66,6 @@ export default defineConfig({
           environment: 'node',
           // the migrated database every test server starts from, made once per run
           globalSetup: ['apps/server/src/test/global-setup.ts'],
-          // The files of a worker share one module graph: the app, PGlite's WASM and the migrated snapshot
-          // are loaded once per worker instead of once per file, the most of a small file's time. Each
-          // file still starts its own servers and databases; none mocks modules or leaves fake timers on.
-          isolate: false,
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
