@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /*
@@ -7,6 +8,9 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a two-core machine, where test files
+    // spend much of their time waiting on sockets and the database. Two keep both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // `npm run check` measures coverage (V8's own counters, no instrumentation) and prints the summary;
     // the full report lands in coverage/ for a closer look.
     coverage: {
@@ -31,7 +35,9 @@ export default defineConfig({
           name: 'pglite-engine',
           include: ['packages/pglite-engine/src/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 20_000,
+          // a test here starts a database from nothing (initdb, in a child process or a thread of its own):
+          // on two cores shared with other work that has taken more than 20 s
+          testTimeout: 60_000,
           hookTimeout: 30_000,
         },
       },
@@ -59,6 +65,8 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
           environment: 'node',
+          // the migrated database every test server starts from, made once per run
+          globalSetup: ['apps/server/src/test/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
@@ -96,6 +104,8 @@ export default defineConfig({
             'scripts/chaos/*.services.ts',
           ],
           environment: 'node',
+          // a migrated template database that each test's scratch database is copied from
+          globalSetup: ['apps/server/src/test/services-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           fileParallelism: false,

@@ -33,6 +33,11 @@ export interface AppOptions {
   botCheck?: BotCheck;
   /** Keep the database in memory instead of DATA_DIR (tests; ignored when DATABASE_URL is set). */
   inMemoryDb?: boolean;
+  /**
+   * A new embedded database starts from these files (a PGlite data directory tarball) instead of empty:
+   * tests start every server from one database migrated once per run (test/migrated-database.ts).
+   */
+  databaseSnapshot?: Uint8Array;
   webRoot?: string;
   logger?: boolean | object;
   heartbeatMs?: number;
@@ -73,7 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = fastifyFor(config, options.logger);
   await app.register(httpPlugin, { config });
   // the stores open here, outside Fastify's plugin timeout: on a loaded machine they may take longer
-  const db = await openDatabase(config, inMemoryDb);
+  const db = await openDatabase(config, inMemoryDb, options.databaseSnapshot);
   await app.register(storePlugin, { db });
   await app.register(busPlugin, await connectBus(config, app.log));
   await app.register(readinessPlugin);

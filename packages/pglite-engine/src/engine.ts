@@ -9,6 +9,8 @@ import { preparedStatements } from './statements.js';
 export interface PgliteEngine {
   query(sql: string, params?: unknown[]): Promise<{ rows: object[] }>;
   exec(sql: string): Promise<void>;
+  /** The data directory as an uncompressed tarball, for `snapshot` of a later start. */
+  dump(): Promise<Uint8Array>;
   close(): Promise<void>;
   /**
    * Settles with the reason if the database is lost while open (its thread died): from then on every call
@@ -27,15 +29,19 @@ export interface EngineStart {
   dir: string | undefined;
   /** PostgreSQL settings (`-c name=value` pairs), added after PGlite's own start parameters. */
   settings: string[];
+  /** A data directory tarball (`dump`) to start from instead of an empty one; for a new directory only. */
+  snapshot?: Uint8Array | undefined;
 }
 export type EngineRequest =
   | { id: number; op: 'query'; sql: string; params?: unknown[] | undefined }
   | { id: number; op: 'exec'; sql: string }
+  | { id: number; op: 'dump' }
   | { id: number; op: 'close' };
 /** Id 0 answers the start: ready, or why not. */
 export interface EngineReply {
   id: number;
   rows?: object[];
+  tarball?: Uint8Array;
   error?: { message: string; [field: string]: string | number | boolean };
 }
 
@@ -44,12 +50,18 @@ export interface EngineReply {
  * here, on first use, not when this module is: a caller that runs it on a thread only starts the worker,
  * and loading PGlite's JavaScript in its thread would hold heap for nothing.
  */
-export async function inProcessEngine(dir: string | undefined, settings: string[]): Promise<PgliteEngine> {
+export async function inProcessEngine(
+  dir: string | undefined,
+  settings: string[],
+  snapshot?: Uint8Array,
+): Promise<PgliteEngine> {
   const pglite = await import('@electric-sql/pglite');
   const startParams = [...pglite.PGlite.defaultStartParams, ...settings];
+  // a snapshot is unpacked instead of running initdb, the bulk of a new database's start
+  const loadDataDir = snapshot && new Blob([snapshot as Uint8Array<ArrayBuffer>]);
   const db = dir
-    ? await pglite.PGlite.create(dir, { startParams })
-    : await pglite.PGlite.create({ startParams });
+    ? await pglite.PGlite.create(dir, { startParams, loadDataDir })
+    : await pglite.PGlite.create({ startParams, loadDataDir });
   // PostgreSQL has started: the installation files only initdb and unused features read can go (bundle.ts)
   releaseFsBundle(db.Module.FS as unknown as BundleFs);
   const statements = preparedStatements(db, pglite);
@@ -64,6 +76,7 @@ export async function inProcessEngine(dir: string | undefined, settings: string[
   return {
     query: (sql, params) => inTurn(() => statements.query(sql, params)),
     exec: (sql) => inTurn(async () => void (await db.exec(sql))),
+    dump: () => inTurn(async () => new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer())),
     close: () => inTurn(() => db.close()),
     lost: never,
   };
@@ -101,8 +114,12 @@ function errorOf(reply: NonNullable<EngineReply['error']>): Error {
  * in the order sent, and each reply is matched to its call by id. If the thread dies, every waiting and later
  * call fails with the reason instead of hanging.
  */
-export async function threadEngine(dir: string, settings: string[]): Promise<ThreadEngine> {
-  const worker = startWorker({ dir, settings });
+export async function threadEngine(
+  dir: string,
+  settings: string[],
+  snapshot?: Uint8Array,
+): Promise<ThreadEngine> {
+  const worker = startWorker({ dir, settings, snapshot });
   const waiting = new Map<
     number,
     { resolve: (reply: EngineReply) => void; reject: (error: Error) => void }
@@ -145,6 +162,7 @@ export async function threadEngine(dir: string, settings: string[]): Promise<Thr
   return {
     query: async (sql, params) => ({ rows: (await ask({ op: 'query', sql, params })).rows ?? [] }),
     exec: async (sql) => void (await ask({ op: 'exec', sql })),
+    dump: async () => (await ask({ op: 'dump' })).tarball ?? new Uint8Array(),
     close: async () => {
       closing = true;
       // a thread already gone has nothing left to close

@@ -28,7 +28,7 @@ setFlagsFromString('--no-wasm-tier-up');
 setFlagsFromString('--no-wasm-dynamic-tiering');
 
 const port = parentPort!;
-const { dir, settings } = workerData as EngineStart;
+const { dir, settings, snapshot } = workerData as EngineStart;
 
 /** A database error's fields (code, constraint, detail...) are kept: callers branch on `code`. */
 function plainError(error: unknown): EngineReply['error'] {
@@ -46,6 +46,11 @@ async function answer(engine: PgliteEngine, request: EngineRequest): Promise<voi
     if (request.op === 'query') {
       const { rows } = await engine.query(request.sql, request.params);
       port.postMessage({ id: request.id, rows } as EngineReply);
+      return;
+    }
+    if (request.op === 'dump') {
+      const tarball = await engine.dump();
+      port.postMessage({ id: request.id, tarball } as EngineReply, [tarball.buffer as ArrayBuffer]);
       return;
     }
     if (request.op === 'exec') await engine.exec(request.sql);
@@ -70,7 +75,7 @@ function collectGarbageOnce(): void {
 
 try {
   // the same engine as in-process (prepared statements, one call at a time in order), here on this thread
-  const engine = await inProcessEngine(dir, settings);
+  const engine = await inProcessEngine(dir, settings, snapshot);
   // One full collection once PGlite has started here, as the main thread has once it listens (0119): the
   // buffer PGlite read pglite.wasm into is garbage once compiled, but this thread allocates little
   // while idle, so it could stay resident for minutes (docs/decisions/0132).

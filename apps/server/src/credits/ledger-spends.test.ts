@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../store/db.js';
 import { migrate } from '../store/migrations.js';
+import { migratedSnapshot, openMigratedDb } from '../test/migrated-database.js';
 import { createLedger } from './ledger.js';
 
 /*
@@ -44,8 +45,7 @@ async function rowsOf(db: Db, userId: string) {
 describe('group-committed spends on PGlite', () => {
   let db: ReturnType<typeof counted>;
   beforeAll(async () => {
-    db = counted(await openDb({}));
-    await migrate(db);
+    db = counted(await openMigratedDb());
   });
   afterAll(() => db.close());
 
@@ -102,7 +102,8 @@ describe('group-committed spends on PGlite files', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('keeps every acknowledged spend across a restart', async () => {
-    let db = await openDb({ dataDir: dir });
+    // a new data directory, started from the migrated snapshot on the database's own thread
+    let db = await openDb({ dataDir: dir, snapshot: await migratedSnapshot() });
     await migrate(db);
     let ledger = createLedger({ db, clock, dailyAllowance: () => 1000 });
     const results = await Promise.all(

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from '../store/db.js';
-import { migrate } from '../store/migrations.js';
+import type { Db } from '../store/db.js';
 import { createLedger, LedgerError, type BalanceChange, type Ledger } from './ledger.js';
+import { openMigratedDb } from '../test/migrated-database.js';
 
 /*
  * The ledger on PGlite: no overdraft under concurrency, idempotency, free before premium, reversals as new
@@ -25,8 +25,7 @@ function account(): string {
 }
 
 beforeAll(async () => {
-  db = await openDb({});
-  await migrate(db);
+  db = await openMigratedDb();
 });
 afterAll(async () => {
   await db.close();

@@ -15,6 +15,7 @@ import { createTokens } from '../accounts/sessions/tokens.js';
 import { loadConfig } from '../config.js';
 import { guestLogin, startServer, type TestServer } from '../test/harness.js';
 import { memberLogin } from '../test/members.js';
+import { migratedSnapshot } from '../test/migrated-database.js';
 import { jsonProblem } from './body-guard.js';
 import { INTERNAL_MESSAGE } from './error-handler.js';
 import { storedRoomRows, storedUsers } from '../test/seed/index.js';
@@ -229,6 +230,7 @@ describe('the error handler', { timeout: 60_000 }, () => {
         AUTH_SECRET: SECRET,
       }),
       inMemoryDb: true,
+      databaseSnapshot: await migratedSnapshot(),
       logger: false,
       webRoot: '/nonexistent',
     });

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../bus/bus.js';
 import { createRoomHub } from '../realtime/room-hub.js';
 import { createFairRooms } from '../rooms/fair-rooms.js';
-import { openDb, type Db } from '../store/db.js';
+import type { Db } from '../store/db.js';
+import { openMigratedDb } from '../test/migrated-database.js';
 import { healthRoute } from './health.js';
 
 /* GET /api/health says whether this node can serve: 200 while its database is there, 503 once it is lost. */
@@ -29,7 +30,7 @@ describe('health', () => {
   }
 
   it('answers 200 and ok while the database is there', async () => {
-    const db = await openDb({});
+    const db = await openMigratedDb();
     open.push(db);
     const reply = await healthOf(db);
     expect(reply.statusCode).toBe(200);
@@ -37,7 +38,7 @@ describe('health', () => {
   });
 
   it('answers 503 with the reason once the database is lost', async () => {
-    const db = await openDb({});
+    const db = await openMigratedDb();
     open.push(db);
     const reason = new Error('The database thread has stopped (exit 1).');
     const reply = await healthOf({ ...db, lost: Promise.resolve(reason) });

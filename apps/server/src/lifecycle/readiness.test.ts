@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { createMemoryBus } from '../bus/bus.js';
 import { loadConfig } from '../config.js';
-import { openDb, type Db } from '../store/db.js';
+import type { Db } from '../store/db.js';
 import { guestLogin, joinRoom, startServer, TestClient } from '../test/harness.js';
+import { migratedSnapshot, openMigratedDb } from '../test/migrated-database.js';
 import { registerReadiness } from './readiness.js';
 
 /* GET /api/health/ready: 200 only while the node takes work; 503 with the reason otherwise. */
@@ -19,6 +20,7 @@ describe('readiness', { timeout: 90_000 }, () => {
     const app = await buildApp({
       config: loadConfig({ NODE_ENV: 'test', AI_PROVIDER: 'fake', LOG_LEVEL: 'silent' }),
       inMemoryDb: true,
+      databaseSnapshot: await migratedSnapshot(),
       logger: false,
     });
     open.push(app);
@@ -42,7 +44,7 @@ describe('readiness', { timeout: 90_000 }, () => {
   }
 
   it('says database while the database is lost, redis while Redis is down', async () => {
-    const db = await openDb({});
+    const db = await openMigratedDb();
     open.push(db);
     expect((await readinessOf(db, true)).statusCode).toBe(200);
     const lost = await readinessOf({ ...db, lost: Promise.resolve(new Error('gone')) }, true);

@@ -226,14 +226,19 @@ describe('room protocol', () => {
   });
 
   it('closes a socket when its token expires', async () => {
-    // 3 s: the login, the join and the socket must fit in it even on a loaded machine (1 s failed once,
-    // with the socket refused 401 because the token had expired before it opened)
-    const short = await startServer({ SESSION_TTL_SECONDS: '3' });
+    // the server's clock stands still while the login and the join are made, then moves to just before the
+    // token's end: the socket is accepted 200 ms before it, however long the login took on a loaded machine.
+    // It starts on a whole second, as a token's times are in whole seconds.
+    let now = Math.floor(Date.now() / 1000) * 1000;
+    const short = await startServer({ SESSION_TTL_SECONDS: '3' }, { clock: { now: () => now } });
     try {
       const login = await guestLogin(short.app);
-      const { roomId: room } = await joinRoom(short.app, login.token, null);
-      const client = await TestClient.join(short, login, room);
+      const { sessionId, roomId: room } = await joinRoom(short.app, login.token, null);
+      now += 2800;
+      const client = await TestClient.open(`${short.wsBase}/xtalk_ws/${sessionId}?t=${login.token}`);
+      client.send({ type: 'setUsername', username: login.user.username, language: 'en', room });
       expect(await client.closed(6000)).toBe(4001);
+      now += 1000;
       const me = await short.app.inject({
         method: 'GET',
         url: '/api/me',

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUsersRepo } from '../accounts/users/users-repo.js';
-import { openDb, type Db } from '../store/db.js';
-import { migrate } from '../store/migrations.js';
+import type { Db } from '../store/db.js';
 import { recordingStatements } from '../test/recording-db.js';
 import { createMessagesRepo } from './messages-repo.js';
 import type { NewMessage, StoredMessage } from './messages-repo.js';
 import { createRoomsRepo } from './rooms-repo.js';
+import { openMigratedDb } from '../test/migrated-database.js';
 
 /*
  * Group commit of a room's waiting messages on PGlite (docs/decisions/0112): the ids and offsets a batch
@@ -21,8 +21,7 @@ let rooms: ReturnType<typeof createRoomsRepo>;
 const authors = { u: '', v: '' };
 
 beforeAll(async () => {
-  db = await openDb({});
-  await migrate(db);
+  db = await openMigratedDb();
   const users = createUsersRepo(db);
   authors.u = (await users.createGuest()).id;
   authors.v = (await users.createGuest()).id;

@@ -36,10 +36,18 @@ export interface DbOptions {
   databaseUrl?: string | undefined;
   /** Directory for PGlite's files; undefined keeps the database in memory (tests). */
   dataDir?: string | undefined;
+  /**
+   * An embedded database's files to start from (a PGlite `dumpDataDir` tarball) instead of a new, empty
+   * one: tests start from one migrated once per run. Ignored for PostgreSQL and for a data directory
+   * that already holds a database.
+   */
+  snapshot?: Uint8Array | undefined;
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgresDb(options.databaseUrl) : openEmbedded(options.dataDir);
+  return options.databaseUrl
+    ? openPostgresDb(options.databaseUrl)
+    : openEmbedded(options.dataDir, options.snapshot);
 }
 
 /**
@@ -70,8 +78,8 @@ export const pgliteSettings = (): string[] =>
  * PGlite from its own package: over a data directory on a thread of its own, so its file writes and query
  * work never stall the sockets (docs/decisions/0118); in memory (tests) in this thread.
  */
-const openEmbedded = (dataDir: string | undefined): Promise<Db> =>
-  openPglite({ dir: dataDir && join(dataDir, 'db'), settings: pgliteSettings() });
+const openEmbedded = (dataDir: string | undefined, snapshot: Uint8Array | undefined): Promise<Db> =>
+  openPglite({ dir: dataDir && join(dataDir, 'db'), settings: pgliteSettings(), snapshot });
 
 /** How long a transaction may wait on its node between statements before PostgreSQL ends it. */
 const IDLE_IN_TRANSACTION_MS = 15_000;

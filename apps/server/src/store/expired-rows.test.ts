@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from './db.js';
+import type { Db } from './db.js';
 import { createSignInStore } from '../accounts/sessions/sign-in-store.js';
 import { deleteExpiredAuthRows } from '../accounts/users/expired-rows.js';
 import { createUsersRepo } from '../accounts/users/users-repo.js';
@@ -9,13 +9,12 @@ import { createRoomLog } from '../rooms/room-log.js';
 import { createRoomsRepo } from '../rooms/rooms-repo.js';
 import { logRoomChanges, markBotCheckUsed, usedBotChecks } from '../test/seed/index.js';
 import { deleteExpiredRows } from './expired-rows.js';
-import { migrate } from './migrations.js';
+import { openMigratedDb } from '../test/migrated-database.js';
 
 describe('expired rows', () => {
   let db: Db;
   beforeAll(async () => {
-    db = await openDb({});
-    await migrate(db);
+    db = await openMigratedDb();
   });
   afterAll(() => db.close());
 

@@ -22,11 +22,17 @@ declare module 'fastify' {
  * The database, migrated. It opens before the plugins, outside Fastify's plugin timeout: a database start
  * on a loaded machine may take longer than any plugin should.
  */
-export async function openDatabase(config: Config, inMemoryDb: boolean | undefined): Promise<Db> {
+export async function openDatabase(
+  config: Config,
+  inMemoryDb: boolean | undefined,
+  snapshot?: Uint8Array,
+): Promise<Db> {
   const db = await openDb({
     databaseUrl: config.DATABASE_URL,
     dataDir: inMemoryDb ? undefined : config.DATA_DIR,
+    snapshot,
   });
+  // a snapshot's database may already be migrated: then this only checks that nothing is left to apply
   await migrate(db);
   return db;
 }

@@ -9,6 +9,7 @@ import type { GuestLoginResponse, JoinRoomResponse, ResumePosition, ServerFrame 
 import { buildApp, type AppOptions } from '../app.js';
 import { loadConfig } from '../config.js';
 import { freePort } from './free-port.js';
+import { migratedSnapshot } from './migrated-database.js';
 import type { ChatNode } from './resuming-client.js';
 
 /*
@@ -58,6 +59,8 @@ export async function startServer(
   const app = await buildApp({
     config,
     inMemoryDb: options.dataDir === undefined && !env.DATABASE_URL,
+    // a new embedded database starts migrated (test/migrated-database.ts)
+    databaseSnapshot: config.DATABASE_URL ? undefined : await migratedSnapshot(),
     logger: false,
     webRoot: join(dataDir, 'no-web'),
     ...options,

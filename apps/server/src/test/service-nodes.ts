@@ -33,8 +33,9 @@ export function serviceNodes(
   };
   const nodes: TestServer[] = [];
   beforeAll(async () => {
-    await database.create();
-    // every node migrates the empty database at once: the advisory lock lets one do it
+    // empty, not from the migrated template: every node migrates it at once, and the advisory lock lets
+    // one do it (nodes started together on one new database are what these blocks are for)
+    await database.createEmpty();
     nodes.push(...(await Promise.all(Array.from({ length: count }, () => startServer(env, options)))));
   });
   afterAll(async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoomsRepo } from '../../rooms/rooms-repo.js';
-import { openDb, type Db } from '../../store/db.js';
-import { migrate } from '../../store/migrations.js';
+import type { Db } from '../../store/db.js';
 import {
   ageRoomMembership,
   backdateUser,
@@ -11,12 +10,12 @@ import {
 } from '../../test/seed/index.js';
 import { createPlayerLinks, deleteIdleGuests } from '../../use-cases/guest-rooms.js';
 import { createUsersRepo } from './users-repo.js';
+import { openMigratedDb } from '../../test/migrated-database.js';
 
 describe('idle guests', () => {
   let db: Db;
   beforeAll(async () => {
-    db = await openDb({});
-    await migrate(db);
+    db = await openMigratedDb();
   });
   afterAll(() => db.close());
 
