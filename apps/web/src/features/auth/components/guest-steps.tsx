@@ -84,7 +84,8 @@ function CheckPhase({
   const { t } = useI18n();
   if (check === 'done') {
     return (
-      <p className="flex items-center gap-2 text-sm text-emerald-700 dark:text-emerald-400">
+      // the widget's own box, now saying it is done, so the room it leaves is not an empty gap
+      <p className="flex h-[70px] w-full max-w-[260px] items-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-4 text-sm text-emerald-700 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-400">
         <ShieldCheck className="size-4" aria-hidden="true" /> {t('guest.checked')}
       </p>
     );
