@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePrometheusText, valueOf, type Family } from '../test/prometheus-text.js';
+import { scrape, scrapeUntil } from '../test/metrics-scrape.js';
+import { parsePrometheusText, valueOf } from '../test/prometheus-text.js';
 import {
   TestClient,
   guestLogin,
@@ -11,23 +11,6 @@ import {
 } from '../test/harness.js';
 
 /* GET /metrics: the exposition parses strictly, each family moves with what it counts, and who may read it. */
-
-async function scrape(app: FastifyInstance): Promise<Map<string, Family>> {
-  const reply = await app.inject({ url: '/metrics' });
-  expect(reply.statusCode).toBe(200);
-  expect(reply.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-  return parsePrometheusText(reply.body);
-}
-
-/** Scrapes until `ready` holds (what it waits for happens in the background: translation, its failure). */
-async function scrapeUntil(app: FastifyInstance, ready: (families: Map<string, Family>) => boolean) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const families = await scrape(app);
-    if (ready(families) || Date.now() > deadline) return families;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('GET /metrics', () => {
   let server: TestServer;

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePrometheusText, valueOf, type Family } from '../test/prometheus-text.js';
+import { scrape, scrapeUntil } from '../test/metrics-scrape.js';
+import { valueOf, type Family } from '../test/prometheus-text.js';
 import {
   TestClient,
   guestLogin,
@@ -15,22 +15,6 @@ import { closeKind } from './registry.js';
  * The families the service levels are computed from (docs/operations.md): sockets opened and how they
  * closed, a translation's first text timed from its message, and whether the node is ready.
  */
-
-async function scrape(app: FastifyInstance): Promise<Map<string, Family>> {
-  const reply = await app.inject({ url: '/metrics' });
-  expect(reply.statusCode).toBe(200);
-  return parsePrometheusText(reply.body);
-}
-
-/** Scrapes until `ready` holds: what it waits for (a close, a translation) completes in the background. */
-async function scrapeUntil(app: FastifyInstance, ready: (families: Map<string, Family>) => boolean) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const families = await scrape(app);
-    if (ready(families) || Date.now() > deadline) return families;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const closed = (families: Map<string, Family>, kind: string) =>
   valueOf(families, 'xtalk_ws_closed_total', { kind });

@@ -43,18 +43,15 @@ export function Step({
   );
 }
 
-/** The bot check: its widget while it is solved, then checked or failed. */
-export function CheckStatus({
-  check,
-  challenge,
-  onSolved,
-  onError,
-}: {
+interface CheckProps {
   check: CheckState;
   challenge: BotcheckChallenge | null;
   onSolved: (payload: string) => void;
   onError: (error: unknown) => void;
-}) {
+}
+
+/** The bot check: its widget while it is solved, then checked or failed. */
+export function CheckStatus({ check, challenge, onSolved, onError }: CheckProps) {
   return (
     <div className={CHECK_ROOM}>
       <CheckPhase check={check} challenge={challenge} onSolved={onSolved} onError={onError} />
@@ -70,17 +67,7 @@ export function CheckStatus({
 const CHECK_ROOM = 'min-h-[calc(70px+0.5rem+1.25rem)]';
 
 /** What the check shows in each of its states. */
-function CheckPhase({
-  check,
-  challenge,
-  onSolved,
-  onError,
-}: {
-  check: CheckState;
-  challenge: BotcheckChallenge | null;
-  onSolved: (payload: string) => void;
-  onError: (error: unknown) => void;
-}) {
+function CheckPhase({ check, challenge, onSolved, onError }: CheckProps) {
   const { t } = useI18n();
   if (check === 'done') {
     return (
