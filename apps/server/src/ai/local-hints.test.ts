@@ -1,7 +1,11 @@
-import type { MessageFrame } from '@xtalk/protocol';
 import { expect, it, vi } from 'vitest';
 import { createTranslationService } from '../translation/service.js';
-import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from '../translation/testing/index.js';
+import {
+  MemoryMeter,
+  MemoryRoomOutput,
+  MemoryTranslationStore,
+  messageFrame,
+} from '../translation/testing/index.js';
 import type { LoadedModel, LocalModelLoader } from './local-models.js';
 import { LocalProvider } from './local-provider.js';
 import { recordingLogger } from './testing/logger.js';
@@ -10,17 +14,6 @@ import { recordingLogger } from './testing/logger.js';
  * In the translation service, on a machine too small for the hint model: messages are translated, the
  * room is told once that hints need a larger engine, and the hint model is never loaded nor charged for.
  */
-
-const message = (text: string, id: number): MessageFrame => ({
-  type: 'message',
-  id,
-  username: 'alice',
-  message: text,
-  language: 'en',
-  timestamp: id,
-  translations: {},
-  isTutorial: false,
-});
 
 it('tells the room once that hints need a larger engine, and translates all the same', async () => {
   const translator: LoadedModel = {
@@ -47,8 +40,8 @@ it('tells the room once that hints need a larger engine, and translates all the 
     meter,
     logger: log.logger,
   });
-  service.onMessage('ROOM1', message('hello', 1), { userId: 'u1' });
-  service.onMessage('ROOM1', message('hello again', 2), { userId: 'u1' });
+  service.onMessage('ROOM1', messageFrame(1, 'hello'), { userId: 'u1' });
+  service.onMessage('ROOM1', messageFrame(2, 'hello again'), { userId: 'u1' });
   await vi.waitFor(() => expect(output.framesOf('translationComplete')).toHaveLength(2));
   await service.close();
   expect(output.framesOf('translationComplete').map((frame) => frame.fullText)).toEqual(['やあ', 'やあ']);

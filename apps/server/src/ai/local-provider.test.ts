@@ -2,9 +2,13 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { MessageFrame } from '@xtalk/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from '../translation/testing/index.js';
+import {
+  MemoryMeter,
+  MemoryRoomOutput,
+  MemoryTranslationStore,
+  messageFrame,
+} from '../translation/testing/index.js';
 import { createTranslationService } from '../translation/service.js';
 import type { LoadedModel, LocalModelLoader, LoaderOptions } from './local-models.js';
 import { transformersLoader } from './local-models.js';
@@ -45,19 +49,6 @@ function fakeTranslationModel(): LoadedModel {
       for (const word of text.match(/\S+\s*/g) ?? []) onText?.(word);
       return [{ translation_text: text }];
     },
-  };
-}
-
-function message(text: string, id: number): MessageFrame {
-  return {
-    type: 'message',
-    id,
-    username: 'alice',
-    message: text,
-    language: 'en',
-    timestamp: id,
-    translations: {},
-    isTutorial: false,
   };
 }
 
@@ -255,7 +246,7 @@ describe('local provider', () => {
       clock: { now: () => now },
       options: { loadingNoticeIntervalMs: 5_000, speech: true },
     });
-    service.onMessage('ROOM1', message('hello', 1), { userId: 'u1' });
+    service.onMessage('ROOM1', messageFrame(1, 'hello'), { userId: 'u1' });
     await vi.waitFor(() => expect(progress).toBeDefined());
     progress?.({ status: 'progress_total', progress: 10 });
     progress?.({ status: 'progress_total', progress: 20 }); // within 5 s of the last notice: not sent
@@ -263,7 +254,7 @@ describe('local provider', () => {
     progress?.({ status: 'progress_total', progress: 55 });
     const notices = () => output.framesOf('error').map((f) => f.message);
     expect(notices()).toEqual(['translation engine loading 0%', 'translation engine loading 55%']);
-    service.onMessage('ROOM1', message('second', 2), { userId: 'u1' });
+    service.onMessage('ROOM1', messageFrame(2, 'second'), { userId: 'u1' });
     release?.();
     await vi.waitFor(() => expect(notices()).toHaveLength(3));
     await service.close();

@@ -1,26 +1,15 @@
-import type { MessageFrame } from '@xtalk/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { FakeProvider } from '../ai/fake-provider.js';
 import { recordingLogger } from '../ai/testing/logger.js';
 import { InsufficientCreditsError } from './errors.js';
-import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './testing/index.js';
+import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore, messageFrame } from './testing/index.js';
 import { createTranslationService } from './service.js';
 
 /* Metering in the pipeline: refunds for failed work, and what happens when the author cannot pay. */
 
-function message(id: number, text: string): MessageFrame {
-  return {
-    type: 'message',
-    id,
-    username: 'bob',
-    displayUsername: 'QuietFox',
-    message: text,
-    language: 'en',
-    timestamp: id,
-    translations: {},
-    isTutorial: false,
-  };
-}
+/** bob's message, named as the room sees him in the notices. */
+const bobs = (id: number, text: string) =>
+  messageFrame(id, text, 'en', { username: 'bob', displayUsername: 'QuietFox' });
 
 function setup() {
   const provider = new FakeProvider();
@@ -44,8 +33,8 @@ function setup() {
 describe('translation service and credits', () => {
   it('refunds every charge whose work failed, and only those', async () => {
     const { store, meter, service } = setup();
-    service.onMessage('R', message(1, 'this one will !fail'), { userId: 'u' });
-    service.onMessage('R', message(2, 'this one works'), { userId: 'u' });
+    service.onMessage('R', bobs(1, 'this one will !fail'), { userId: 'u' });
+    service.onMessage('R', bobs(2, 'this one works'), { userId: 'u' });
     await vi.waitFor(() => expect(store.translations).toHaveLength(1));
     await service.close();
     // the fake engine fails the translation of a `!fail` text (its hint call succeeds, with no hint)
@@ -58,9 +47,8 @@ describe('translation service and credits', () => {
   it('tells the author once and the room one line, calls no engine, and resumes when the balance grows', async () => {
     const { provider, output, store, meter, service, notices } = setup();
     meter.refuseWith = () => new InsufficientCreditsError('You have run out of credits.');
-    for (let id = 1; id <= 3; id += 1)
-      service.onMessage('R', message(id, `message ${id}`), { userId: 'broke' });
-    service.onMessage('R2', message(4, 'elsewhere'), { userId: 'broke' });
+    for (let id = 1; id <= 3; id += 1) service.onMessage('R', bobs(id, `message ${id}`), { userId: 'broke' });
+    service.onMessage('R2', bobs(4, 'elsewhere'), { userId: 'broke' });
     await vi.waitFor(() => expect(notices().filter((n) => n.roomId === 'R2')).toHaveLength(1));
     await vi.waitFor(() => expect(output.userFrames).toHaveLength(1));
     expect(output.userFrames[0]).toEqual({
@@ -90,7 +78,7 @@ describe('translation service and credits', () => {
     expect(store.translations.map((t) => t.messageId).sort()).toEqual([1, 2, 3, 4]);
     // a resumed author who runs out again is told again
     meter.refuseWith = () => new InsufficientCreditsError('You have run out of credits.');
-    service.onMessage('R', message(5, 'again'), { userId: 'broke' });
+    service.onMessage('R', bobs(5, 'again'), { userId: 'broke' });
     await vi.waitFor(() => expect(output.userFrames).toHaveLength(2));
     await service.close();
   });

@@ -1,10 +1,9 @@
-import type { MessageFrame } from '@xtalk/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { FakeProvider } from '../ai/fake-provider.js';
 import { recordingLogger } from '../ai/testing/logger.js';
 import type { AiRefusalReason } from '../metrics/report.js';
 import { InsufficientCreditsError } from './errors.js';
-import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './testing/index.js';
+import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore, messageFrame } from './testing/index.js';
 import type { TranslationServiceOptions } from './options.js';
 import { createTranslationService } from './service.js';
 
@@ -13,20 +12,6 @@ import { createTranslationService } from './service.js';
  * first text once, timed from the message; work refused for credits or a full backlog counted, its log
  * lines sampled (a room of guests out of credits refuses every message).
  */
-
-function message(id: number, text: string): MessageFrame {
-  return {
-    type: 'message',
-    id,
-    username: 'bob',
-    displayUsername: 'QuietFox',
-    message: text,
-    language: 'en',
-    timestamp: id,
-    translations: {},
-    isTutorial: false,
-  };
-}
 
 function setup(options: Partial<TranslationServiceOptions> = {}, provider = new FakeProvider()) {
   const output = new MemoryRoomOutput();
@@ -56,7 +41,7 @@ function setup(options: Partial<TranslationServiceOptions> = {}, provider = new 
 describe('translation metrics', () => {
   it("times each language's first text once, however many chunks follow", async () => {
     const { output, store, service, firstTexts } = setup();
-    service.onMessage('R', message(1, 'five words in this message'), { userId: 'u' });
+    service.onMessage('R', messageFrame(1, 'five words in this message'), { userId: 'u' });
     await vi.waitFor(() => expect(store.translations).toHaveLength(2));
     await service.close();
     const chunks = output.frames.filter((f) => f.frame.type === 'translationChunk');
@@ -71,7 +56,7 @@ describe('translation metrics', () => {
     const { meter, service, refused, lines } = setup();
     meter.refuseWith = () => new InsufficientCreditsError('You have run out of credits.');
     for (let id = 1; id <= 12; id += 1)
-      service.onMessage('R', message(id, `message ${id}`), { userId: 'broke' });
+      service.onMessage('R', messageFrame(id, `message ${id}`), { userId: 'broke' });
     await vi.waitFor(() => expect(refused.length).toBeGreaterThanOrEqual(12));
     await service.close();
     expect(new Set(refused)).toEqual(new Set(['no_credits']));
@@ -86,7 +71,8 @@ describe('translation metrics', () => {
       { maxConcurrent: 1, maxConcurrentPerRoom: 1, maxQueuedPerRoom: 1 },
       slow,
     );
-    for (let id = 1; id <= 4; id += 1) service.onMessage('R', message(id, `message ${id}`), { userId: 'u' });
+    for (let id = 1; id <= 4; id += 1)
+      service.onMessage('R', messageFrame(id, `message ${id}`), { userId: 'u' });
     // one running, one waiting: the other two are refused at once
     expect(refused).toEqual(['backlog', 'backlog']);
     await service.close(0);
