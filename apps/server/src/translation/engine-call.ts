@@ -143,9 +143,11 @@ export function createSupportCheck(provider: AiProvider, logger: Logger) {
     const key = `${task}:${language}`;
     if (!loggedUnsupported.has(key)) {
       loggedUnsupported.add(key);
+      // listeners of a language without a server voice hear it from their browser (noServerVoice)
+      const instead = task === 'speech' ? 'listeners hear it from their browser' : 'skipping it';
       logger.info(
         { provider: provider.name, task, language },
-        `AI provider '${provider.name}' has no engine for ${task} (${language}); skipping it`,
+        `AI provider '${provider.name}' has no engine for ${task} (${language}); ${instead}`,
       );
     }
     return false;
