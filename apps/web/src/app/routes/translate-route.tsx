@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { registerServiceWorker } from '../../lib/service-worker';
+import { registerServiceWorker } from '#web/lib/service-worker';
 import { RequireAuth } from './require-auth';
 import { TranslatePage } from './translate-page';
 
