@@ -81,7 +81,7 @@ describe('xtalk/web-aliases', () => {
       ['apps/web/src/features/chat/components/lint-probe.tsx', '../utils/chat-items'],
       ['apps/web/src/features/chat/components/lint-probe.tsx', '#web/lib/i18n'],
       ['apps/web/src/lib/i18n/lint-probe.ts', '../storage'],
-      ['apps/web/src/app/room/lint-probe.tsx', '../routes/require-auth'],
+      ['apps/web/src/app/room/lint-probe.tsx', '../require-auth'],
       ['apps/web/src/main.tsx', './app/app'],
       ['apps/web/src/features/chat/lint-probe.ts', '@xtalk/protocol'],
     ] as const;
