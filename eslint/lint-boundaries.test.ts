@@ -108,7 +108,7 @@ describe('server boundaries', () => {
       expect(
         await problems(
           `apps/server/src/${module}/lint-probe.ts`,
-          "import { createRoomHub } from '../realtime/room-hub.js';\nexport const probe = createRoomHub;\n",
+          "import { createGateway } from '../gateway/gateway.js';\nexport const probe = createGateway;\n",
         ),
       ).toEqual([expect.stringMatching(new RegExp(`no-restricted-paths: .* ${module} may import only`))]);
     }

@@ -18,18 +18,33 @@ export const serverModuleDependencies = {
   metrics: ['ai', 'store'],
   accounts: ['bus', 'store'],
   rooms: ['accounts', 'store'],
-  translation: ['ai', 'audio', 'bus', 'metrics'],
+  // a room's frames to its sockets on every node, and who is present: the hub translation sends through
+  delivery: ['bus', 'metrics', 'rooms'],
+  translation: ['ai', 'audio', 'bus', 'delivery', 'metrics'],
   glossary: ['accounts', 'ai', 'store', 'translation'],
   summary: ['ai', 'translation'],
   credits: ['accounts', 'bus', 'metrics', 'store', 'translation'],
   http: ['accounts', 'bus'],
-  realtime: ['accounts', 'bus', 'metrics', 'rooms', 'store', 'translation'],
   payments: ['accounts', 'credits', 'store'],
-  voice: ['ai', 'audio', 'metrics', 'realtime', 'rooms', 'translation'],
+  // the one path of a message: stored in its room's turn, fanned out, handed to translation
+  messages: ['delivery', 'rooms', 'translation'],
+  voice: ['ai', 'audio', 'messages', 'metrics', 'translation'],
+  // sockets and frames, the top of the journey: it hands frames to the modules below
+  gateway: ['accounts', 'delivery', 'messages', 'metrics', 'rooms', 'store'],
   // the use cases that span modules: each joins modules through the ports they declare
   'use-cases': ['accounts', 'rooms', 'store', 'translation'],
   // readiness, the drain and the sweeps: the top of the house, which winds every module down in order
-  lifecycle: ['accounts', 'bus', 'realtime', 'rooms', 'store', 'translation', 'use-cases'],
+  lifecycle: [
+    'accounts',
+    'bus',
+    'delivery',
+    'gateway',
+    'messages',
+    'rooms',
+    'store',
+    'translation',
+    'use-cases',
+  ],
 };
 
 /** Files directly under src/ that every module may import: small helpers that know no module. */

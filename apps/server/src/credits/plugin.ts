@@ -81,5 +81,5 @@ export const balanceEventsPlugin = fp<{ clock: Clock }>(
     });
     app.decorate('xtalkBalanceEvents', events);
   },
-  { name: 'xtalk-balance-events', dependencies: ['xtalk-credits', 'xtalk-hub', 'xtalk-translation'] },
+  { name: 'xtalk-balance-events', dependencies: ['xtalk-credits', 'xtalk-delivery', 'xtalk-translation'] },
 );

@@ -12,7 +12,7 @@ import type { Person, PresenceEvent } from './presence-event.js';
  * that lists everyone: `usernames` / `displayUsernames` (the room's '{A and B} have joined'). Such a
  * frame also carries the first person in `username` / `displayUsername`, so a client that does not know
  * the lists still reads a valid frame. It goes to the whole room; a client leaves itself out (a client
- * below protocol 3 gets one frame per person instead, without its own: realtime/legacy-frames.ts).
+ * below protocol 3 gets one frame per person instead, without its own: gateway/legacy-frames.ts).
  * A JOIN and a LEAVE never share a frame, and their order is kept: an event of the other kind sends
  * what is waiting first. With `members` (the room's count on every node), each frame carries the count
  * after it for current clients, and a room above `hotAbove` people is a hot room (hot-rooms.ts): its names

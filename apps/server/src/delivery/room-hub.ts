@@ -12,7 +12,6 @@ import {
   type Audience,
   type Envelope,
 } from './envelope.js';
-import type { SpokenSentence } from '../translation/ports.js';
 import type { MetricsReport } from '../metrics/report.js';
 import { createRecentWindows } from './recent-windows.js';
 import { createLogSampler, type LogSampler } from '../log-sampler.js';
@@ -20,6 +19,14 @@ import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './r
 import { StoredTimes } from './stored-times.js';
 
 /** A connection as the hub sees it: where to deliver and what it listens in. */
+/** A spoken sentence of a message, as it is fanned out beside its audio. */
+export interface SpokenSentence {
+  id: number;
+  seq: number;
+  last: boolean;
+  clipId?: string;
+}
+
 export interface HubMember {
   readonly roomId: string;
   /** Current values; they change with setLanguage and username updates. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConnectionContext } from './connection.js';
+import type { Author } from '../messages/index.js';
 import { ROOM, room } from './testing/fake-room.js';
 
 /*
@@ -29,7 +29,7 @@ describe('connection: audio, binary frames and setLanguage', () => {
   it('hands binary frames to the voice input with the connection context, in order with text frames', async () => {
     const seen: string[] = [];
     const { peer } = room({
-      onAudio: async (context: ConnectionContext, data: Buffer) => {
+      onAudio: async (context: Author, data: Buffer) => {
         seen.push(`${context.username()} ${context.language()} ${data.toString()}`);
         context.sendFrame({ type: 'error', code: 'no_speech', message: 'No speech detected' });
       },

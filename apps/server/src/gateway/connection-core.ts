@@ -9,17 +9,17 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { UserRow, UsersRepo } from '../accounts/users/users-repo.js';
-import type { ChatService } from '../rooms/chat-service.js';
+import type { Author, ChatService } from '../messages/index.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { CatchUpDeps } from './resume.js';
 import type { FrameLimitPolicy } from './frame-limits.js';
-import type { Presence } from './presence.js';
-import type { PresenceEvent } from './presence-event.js';
-import type { Returners } from './returners.js';
+import type { Presence } from '../delivery/presence.js';
+import type { PresenceEvent } from '../delivery/presence-event.js';
+import type { Returners } from '../delivery/returners.js';
 import type { LogSampler } from '../log-sampler.js';
-import type { Departures } from './departures.js';
-import type { PresenceAnnouncer } from './presence-announcer.js';
-import type { HubMember, RoomHub, UserMember } from './room-hub.js';
+import type { Departures } from '../delivery/departures.js';
+import type { PresenceAnnouncer } from '../delivery/presence-announcer.js';
+import type { HubMember, RoomHub, UserMember } from '../delivery/room-hub.js';
 import type { MetricsReport } from '../metrics/report.js';
 
 export interface ConnectionDeps {
@@ -56,27 +56,13 @@ export interface ConnectionDeps {
   /** Inbound frame limits and the process-wide sampled log; default: the built-in limits. */
   frameLimits?: FrameLimitPolicy;
   /** Answers a binary frame (voice); without it, binary frames get an error frame. */
-  onAudio?: (connection: ConnectionContext, data: Buffer) => Promise<void>;
+  onAudio?: (connection: Author, data: Buffer) => Promise<void>;
   /** Streamed voice (protocol 3): voiceStart and voiceEnd; without it they get an error frame. */
-  onVoiceFrame?: (connection: ConnectionContext, frame: VoiceStartFrame | VoiceEndFrame) => Promise<void>;
+  onVoiceFrame?: (connection: Author, frame: VoiceStartFrame | VoiceEndFrame) => Promise<void>;
   /** "Catch me up" (protocol 6): answers to this connection alone; without it, summarize is refused. */
-  onSummarize?: (connection: ConnectionContext, frame: SummarizeFrame) => Promise<void>;
+  onSummarize?: (connection: Author, frame: SummarizeFrame) => Promise<void>;
   /** Where refused frames and stored messages are counted (/metrics); nowhere without. */
   metrics?: Pick<MetricsReport, 'frameRefused' | 'messageStored'>;
-}
-
-export interface ConnectionContext {
-  readonly roomId: string;
-  readonly userId: string;
-  username(): string;
-  /** The name shown for the user now (follows renames). */
-  displayUsername(): string;
-  language(): string;
-  sendFrame(frame: ServerFrame): void;
-  /** The client id announced (voiceClip) for the next voice clip, taken once. */
-  takeClipClientId(): string | undefined;
-  /** Who a log line is about (request id, room, user); unset: the room and user alone. */
-  readonly logFields?: { reqId: string; room: string; user: string };
 }
 
 /**

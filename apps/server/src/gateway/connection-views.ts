@@ -1,13 +1,14 @@
 import type { ServerFrame } from '@xtalk/protocol';
-import type { ConnectionContext, ConnectionCore } from './connection-core.js';
-import type { HubMember, UserMember } from './room-hub.js';
+import type { Author } from '../messages/index.js';
+import type { ConnectionCore } from './connection-core.js';
+import type { HubMember, UserMember } from '../delivery/room-hub.js';
 
 // How the rest of the server sees a connection. Small classes over the connection, their methods on the
 // prototype, so an idle connection costs a handful of objects (docs/decisions/0087-connection-memory.md).
 
 /** What the views read of a connection: its core, its log fields, its audio and its clip's client id. */
 export interface ViewedConnection extends ConnectionCore {
-  readonly logFields: ConnectionContext['logFields'];
+  readonly logFields: Author['logFields'];
   clipClientId: string | undefined;
   deliverAudio(wav: Buffer): void;
   deliverSpeech(json: Buffer, ogg: Buffer): void;
@@ -45,7 +46,7 @@ export class MemberView implements HubMember, UserMember {
 }
 
 /** What voice input sees of a connection; made on first use (most connections never send voice). */
-export class VoiceContext implements ConnectionContext {
+export class VoiceContext implements Author {
   constructor(private readonly connection: ViewedConnection) {}
   get roomId() {
     return this.connection.roomId;

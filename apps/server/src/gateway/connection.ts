@@ -10,14 +10,9 @@ import {
 } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { displayNameOf, type UserRow } from '../accounts/users/users-repo.js';
-import {
-  announcePresence,
-  listenIn,
-  type ConnectionContext,
-  type ConnectionCore,
-  type ConnectionDeps,
-} from './connection-core.js';
-import type { UserMember } from './room-hub.js';
+import { announcePresence, listenIn, type ConnectionCore, type ConnectionDeps } from './connection-core.js';
+import type { Author } from '../messages/index.js';
+import type { UserMember } from '../delivery/room-hub.js';
 import { MemberView, VoiceContext } from './connection-views.js';
 import { join } from './connection-join.js';
 import { failureAnswer } from './frame-failure.js';
@@ -36,7 +31,7 @@ import {
 } from './frame-limits.js';
 import { createLogSampler, type LogSampler } from '../log-sampler.js';
 
-export type { ConnectionContext, ConnectionDeps } from './connection-core.js';
+export type { ConnectionDeps } from './connection-core.js';
 
 const CHAT_TOO_FAST = 'You are sending messages too fast; wait a moment.';
 const TOO_MANY_FRAMES = 'You are sending too many frames; wait a moment.';
@@ -106,7 +101,7 @@ export class Connection implements ConnectionCore {
     return this.member;
   }
 
-  get context(): ConnectionContext {
+  get context(): Author {
     this.voiceContext ??= new VoiceContext(this);
     return this.voiceContext;
   }

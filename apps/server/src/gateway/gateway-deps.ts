@@ -5,12 +5,12 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { LogSampler } from '../log-sampler.js';
 import type { ConnectionDeps } from './connection-core.js';
-import { createDepartures } from './departures.js';
-import { createPresenceAnnouncer } from './presence-announcer.js';
-import type { Presence } from './presence.js';
-import { startNodeHeartbeat, type NodeHeartbeat } from './presence-nodes.js';
-import { createFileReturners, createRedisReturners, type Returners } from './returners.js';
-import type { RoomHub } from './room-hub.js';
+import { createDepartures } from '../delivery/departures.js';
+import { createPresenceAnnouncer } from '../delivery/presence-announcer.js';
+import type { Presence } from '../delivery/presence.js';
+import { startNodeHeartbeat, type NodeHeartbeat } from '../delivery/presence-nodes.js';
+import { createFileReturners, createRedisReturners, type Returners } from '../delivery/returners.js';
+import type { RoomHub } from '../delivery/room-hub.js';
 import { createSocketCaps } from './socket-caps.js';
 import type { UpgradeCaps } from './upgrade-refusal.js';
 

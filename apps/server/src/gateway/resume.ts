@@ -1,7 +1,7 @@
 import type { ResumePosition, ServerFrame } from '@xtalk/protocol';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { RoomLog, RoomPosition } from '../rooms/room-log.js';
-import type { RecentWindowRead } from './recent-windows.js';
+import type { RecentWindowRead } from '../delivery/recent-windows.js';
 
 export interface CatchUpDeps {
   rooms: Pick<RoomsRepo, 'listMessages'>;

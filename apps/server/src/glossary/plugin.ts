@@ -39,5 +39,5 @@ export const glossaryPlugin = fp<{ config: Config; clock: Clock }>(
       broadcast: app.xtalkHub.broadcast,
     });
   },
-  { name: 'xtalk-glossary', dependencies: ['xtalk-store', 'xtalk-auth', 'xtalk-rooms', 'xtalk-hub'] },
+  { name: 'xtalk-glossary', dependencies: ['xtalk-store', 'xtalk-auth', 'xtalk-rooms', 'xtalk-delivery'] },
 );

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiPath } from '@xtalk/protocol';
 import type { Bus } from '../bus/bus.js';
-import type { RoomHub } from '../realtime/room-hub.js';
-import type { FairRooms } from '../rooms/fair-rooms.js';
+import type { RoomHub } from '../delivery/room-hub.js';
+import type { FairRooms } from '../messages/fair-rooms.js';
 import type { Db } from '../store/db.js';
 
 /**

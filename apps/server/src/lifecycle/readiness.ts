@@ -1,7 +1,7 @@
 import { ApiPath } from '@xtalk/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Bus } from '../bus/bus.js';
-import { DRAINING_REFUSAL } from '../realtime/socket-drain.js';
+import { DRAINING_REFUSAL } from '../gateway/socket-drain.js';
 import type { Db } from '../store/db.js';
 
 /*

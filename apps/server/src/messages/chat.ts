@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import { createChatService } from '../rooms/chat-service.js';
-import { createFairRooms, withFairRooms } from '../rooms/fair-rooms.js';
+import { createChatService } from './chat-service.js';
+import { createFairRooms, withFairRooms } from './fair-rooms.js';
 import type { RoomsRepo } from '../rooms/rooms-repo.js';
 import type { TranslationService } from '../translation/service.js';
-import type { RoomHub } from './room-hub.js';
+import type { RoomHub } from '../delivery/room-hub.js';
 
 /**
  * The one path of a message, typed or spoken, and of its corrections: stored, fanned out, translated.
@@ -36,3 +36,6 @@ export function createChat(
   });
   return { chat: posting, fairRooms: { ...fairRooms, stats } };
 }
+
+/** This node's message path: the posting chat and the fair queue its rooms take turns in. */
+export type Chat = ReturnType<typeof createChat>;

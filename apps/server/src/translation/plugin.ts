@@ -51,6 +51,13 @@ export const translationPlugin = fp<TranslationPluginOptions>(
   },
   {
     name: 'xtalk-translation',
-    dependencies: ['xtalk-store', 'xtalk-bus', 'xtalk-ai', 'xtalk-credits', 'xtalk-hub', 'xtalk-glossary'],
+    dependencies: [
+      'xtalk-store',
+      'xtalk-bus',
+      'xtalk-ai',
+      'xtalk-credits',
+      'xtalk-delivery',
+      'xtalk-glossary',
+    ],
   },
 );

@@ -3,12 +3,12 @@ import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
 import type { UserRow } from '../../accounts/users/users-repo.js';
 import { createMemoryBus } from '../../bus/bus.js';
 import type { Clock } from '../../clock.js';
-import { createChatService, type PostMessage } from '../../rooms/chat-service.js';
+import { createChatService, type PostMessage } from '../../messages/chat-service.js';
 import type { RoomsRepo, StoredMessage } from '../../rooms/rooms-repo.js';
 import { createConnection, type ConnectionDeps } from '../connection.js';
 import type { PeerSocket } from '../peer-socket.js';
-import { createMemoryPresence } from '../presence.js';
-import { createRoomHub } from '../room-hub.js';
+import { createMemoryPresence } from '../../delivery/presence.js';
+import { createRoomHub } from '../../delivery/room-hub.js';
 
 /*
  * One room for the connection's frame tests, against fake sockets: several peers on a real hub and memory
