@@ -86,3 +86,33 @@ export function serverModuleZones(src, dependencies = serverModuleDependencies) 
     message: `${module} may import only ${allowed.length ? allowed.join(', ') : 'no other module'} and the shared files under src/ (eslint/server-modules.js): a module never imports one above it; pass what it needs in through a port.`,
   }));
 }
+
+/**
+ * The import-x/no-restricted-paths zones of the faces (decision 0208): from another module only its
+ * `index.ts` may be imported; the composition may also import a module's `plugin.ts`. With `tests`, the
+ * zones for test files: they may also import another module's `testing/` folder, and nothing else deep.
+ */
+export function serverFaceZones(src, { tests = false } = {}) {
+  const folders = serverModuleFolders(src);
+  const everyFolder = [...folders, ...testOnlyServerFolders];
+  const message = tests
+    ? "a test imports another module through its index.js, or that module's testing/ folder (decision 0208)."
+    : 'from another module only its index.js may be imported (decision 0208): name what you need in its face.';
+  const face = tests ? ['./index.ts', './testing'] : ['./index.ts'];
+  return folders.flatMap((module) => [
+    {
+      target: everyFolder
+        .filter((folder) => folder !== module)
+        .map((folder) => `./apps/server/src/${folder}`),
+      from: `./apps/server/src/${module}`,
+      except: face,
+      message: `${module}: ${message}`,
+    },
+    {
+      target: compositionServerFiles.map((file) => `./apps/server/src/${file}`),
+      from: `./apps/server/src/${module}`,
+      except: [...face, './plugin.ts'],
+      message: `${module}: the composition imports a module's plugin.js or index.js, nothing deeper (decision 0208).`,
+    },
+  ]);
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from '../store/db.js';
-import { migrate } from '../store/migrations.js';
+import { openDb, type Db } from '../store/index.js';
+import { migrate } from '../store/index.js';
 import { createLedger } from './ledger.js';
 import { scratchDatabase } from '../test/scratch-database.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 import { createLedger, LedgerError, type BalanceChange, type Ledger } from './ledger.js';
 import { openMigratedDb } from '../test/migrated-database.js';
 

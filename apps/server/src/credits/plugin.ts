@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Meter } from '../translation/ports.js';
+import type { Meter } from '../translation/index.js';
 import {
   createCreditMeter,
   createGuestCheck,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RedisOutage } from '../bus/redis-outage.js';
+import type { RedisOutage } from '../bus/index.js';
 import { checkPresence } from '../test/presence-checks.js';
 import { createMemoryPresence, type Presence } from './presence.js';
 import { withMemoryFallback } from './presence-fallback.js';

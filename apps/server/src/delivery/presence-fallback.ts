@@ -1,4 +1,4 @@
-import type { RedisOutage } from '../bus/redis-outage.js';
+import type { RedisOutage } from '../bus/index.js';
 import { createMemoryPresence, type Presence } from './presence.js';
 
 const USER = 'presence';

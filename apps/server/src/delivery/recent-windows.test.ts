@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MessageFrame } from '@xtalk/protocol';
-import { createMemoryBus } from '../bus/bus.js';
-import type { LoggedFrame } from '../rooms/room-log.js';
+import { createMemoryBus } from '../bus/index.js';
+import type { LoggedFrame } from '../rooms/index.js';
 import { createRecentWindows, type RecentWindow } from './recent-windows.js';
 import { createRoomHub, type HubMember } from './room-hub.js';
 import type { RoomLogSource } from './room-sequencer.js';

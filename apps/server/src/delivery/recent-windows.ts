@@ -1,5 +1,5 @@
 import type { MessageFrame } from '@xtalk/protocol';
-import type { RoomPosition } from '../rooms/room-log.js';
+import type { RoomPosition } from '../rooms/index.js';
 
 /** A room's latest messages (oldest first) and the position they were read at. */
 export interface RecentWindow {

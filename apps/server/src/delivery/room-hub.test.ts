@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerFrame } from '@xtalk/protocol';
-import { createMemoryBus } from '../bus/bus.js';
+import { createMemoryBus } from '../bus/index.js';
 import { createRoomHub, type HubMember } from './room-hub.js';
 
 /*

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { PROTOCOL_VERSION, type ServerFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Bus } from '../bus/bus.js';
+import type { Bus } from '../bus/index.js';
 import {
   decodeEnvelope,
   encodeAudio,
@@ -12,7 +12,7 @@ import {
   type Audience,
   type Envelope,
 } from './envelope.js';
-import type { MetricsReport } from '../metrics/report.js';
+import type { MetricsReport } from '../metrics/index.js';
 import { createRecentWindows } from './recent-windows.js';
 import { createLogSampler, type LogSampler } from '../log-sampler.js';
 import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';

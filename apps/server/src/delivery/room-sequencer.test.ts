@@ -1,6 +1,6 @@
 import type { MessageFrame } from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
-import type { LoggedFrame } from '../rooms/room-log.js';
+import type { LoggedFrame } from '../rooms/index.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { decodeEnvelope, encodeText, type Envelope } from './envelope.js';
 import { createRoomSequencer, type RoomLogSource } from './room-sequencer.js';

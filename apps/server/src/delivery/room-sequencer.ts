@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { LoggedFrame, RoomPosition } from '../rooms/room-log.js';
+import type { LoggedFrame, RoomPosition } from '../rooms/index.js';
 import { decodeEnvelope, encodeText, type Envelope } from './envelope.js';
 import type { RecentWindowRead } from './recent-windows.js';
 

@@ -7,7 +7,7 @@ import {
   type GuestLoginResponse,
   type ServerFrame,
 } from '@xtalk/protocol';
-import { createTokens } from '../accounts/sessions/tokens.js';
+import { createTokens } from '../accounts/index.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
 
 /*

@@ -8,19 +8,19 @@ import {
 } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
-import type { UserRow, UsersRepo } from '../accounts/users/users-repo.js';
+import type { UserRow, UsersRepo } from '../accounts/index.js';
 import type { Author, ChatService } from '../messages/index.js';
-import type { RoomsRepo } from '../rooms/rooms-repo.js';
+import type { RoomsRepo } from '../rooms/index.js';
 import type { CatchUpDeps } from './resume.js';
 import type { FrameLimitPolicy } from './frame-limits.js';
-import type { Presence } from '../delivery/presence.js';
-import type { PresenceEvent } from '../delivery/presence-event.js';
-import type { Returners } from '../delivery/returners.js';
+import type { Presence } from '../delivery/index.js';
+import type { PresenceEvent } from '../delivery/index.js';
+import type { Returners } from '../delivery/index.js';
 import type { LogSampler } from '../log-sampler.js';
-import type { Departures } from '../delivery/departures.js';
-import type { PresenceAnnouncer } from '../delivery/presence-announcer.js';
-import type { HubMember, RoomHub, UserMember } from '../delivery/room-hub.js';
-import type { MetricsReport } from '../metrics/report.js';
+import type { Departures } from '../delivery/index.js';
+import type { PresenceAnnouncer } from '../delivery/index.js';
+import type { HubMember, RoomHub, UserMember } from '../delivery/index.js';
+import type { MetricsReport } from '../metrics/index.js';
 
 export interface ConnectionDeps {
   hub: RoomHub;

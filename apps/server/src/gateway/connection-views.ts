@@ -1,7 +1,7 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import type { Author } from '../messages/index.js';
 import type { ConnectionCore } from './connection-core.js';
-import type { HubMember, UserMember } from '../delivery/room-hub.js';
+import type { HubMember, UserMember } from '../delivery/index.js';
 
 // How the rest of the server sees a connection. Small classes over the connection, their methods on the
 // prototype, so an idle connection costs a handful of objects (docs/decisions/0087-connection-memory.md).

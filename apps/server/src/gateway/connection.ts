@@ -9,10 +9,10 @@ import {
   type VoiceStartFrame,
 } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { displayNameOf, type UserRow } from '../accounts/users/users-repo.js';
+import { displayNameOf, type UserRow } from '../accounts/index.js';
 import { announcePresence, listenIn, type ConnectionCore, type ConnectionDeps } from './connection-core.js';
 import type { Author } from '../messages/index.js';
-import type { UserMember } from '../delivery/room-hub.js';
+import type { UserMember } from '../delivery/index.js';
 import { MemberView, VoiceContext } from './connection-views.js';
 import { join } from './connection-join.js';
 import { failureAnswer } from './frame-failure.js';

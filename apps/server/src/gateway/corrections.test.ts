@@ -9,7 +9,7 @@ import type {
   TranslationCompleteFrame,
 } from '@xtalk/protocol';
 import { PROTOCOL_VERSION } from '@xtalk/protocol';
-import type { Usage } from '../translation/ports.js';
+import type { Usage } from '../translation/index.js';
 import { fixture } from '../voice/testing.js';
 import {
   guestLogin,

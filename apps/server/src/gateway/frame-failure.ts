@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@xtalk/protocol';
-import { FrameRefusal } from '../rooms/refusal.js';
-import { DATABASE_REFUSAL, isDatabaseUnreachable } from '../store/unreachable.js';
+import { FrameRefusal } from '../rooms/index.js';
+import { DATABASE_REFUSAL, isDatabaseUnreachable } from '../store/index.js';
 
 /**
  * How a frame whose work failed is answered: a refusal in its own words; a database out of reach as

@@ -5,7 +5,7 @@ import {
   type SetLanguageFrame,
   type UpdateUsernameFrame,
 } from '@xtalk/protocol';
-import { displayNameOf } from '../accounts/users/users-repo.js';
+import { displayNameOf } from '../accounts/index.js';
 import { clientIdRequired, listenIn, type ConnectionCore } from './connection-core.js';
 
 const CLIENT_ID_MISSING =

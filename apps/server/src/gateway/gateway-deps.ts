@@ -5,12 +5,12 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { LogSampler } from '../log-sampler.js';
 import type { ConnectionDeps } from './connection-core.js';
-import { createDepartures } from '../delivery/departures.js';
-import { createPresenceAnnouncer } from '../delivery/presence-announcer.js';
-import type { Presence } from '../delivery/presence.js';
-import { startNodeHeartbeat, type NodeHeartbeat } from '../delivery/presence-nodes.js';
-import { createFileReturners, createRedisReturners, type Returners } from '../delivery/returners.js';
-import type { RoomHub } from '../delivery/room-hub.js';
+import { createDepartures } from '../delivery/index.js';
+import { createPresenceAnnouncer } from '../delivery/index.js';
+import type { Presence } from '../delivery/index.js';
+import { startNodeHeartbeat, type NodeHeartbeat } from '../delivery/index.js';
+import { createFileReturners, createRedisReturners, type Returners } from '../delivery/index.js';
+import type { RoomHub } from '../delivery/index.js';
 import { createSocketCaps } from './socket-caps.js';
 import type { UpgradeCaps } from './upgrade-refusal.js';
 

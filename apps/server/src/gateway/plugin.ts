@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { NodeHeartbeat } from '../delivery/index.js';
 import { createLogSampler } from '../log-sampler.js';
-import { appSources } from '../metrics/probes.js';
+import { appSources } from '../metrics/index.js';
 import type { ConnectionDeps } from './connection-core.js';
 import { frameLimitSettings } from './frame-limits.js';
 import { createGateway, type Gateway } from './gateway.js';

@@ -1,7 +1,7 @@
 import type { ResumePosition, ServerFrame } from '@xtalk/protocol';
-import type { RoomsRepo } from '../rooms/rooms-repo.js';
-import type { RoomLog, RoomPosition } from '../rooms/room-log.js';
-import type { RecentWindowRead } from '../delivery/recent-windows.js';
+import type { RoomsRepo } from '../rooms/index.js';
+import type { RoomLog, RoomPosition } from '../rooms/index.js';
+import type { RecentWindowRead } from '../delivery/index.js';
 
 export interface CatchUpDeps {
   rooms: Pick<RoomsRepo, 'listMessages'>;

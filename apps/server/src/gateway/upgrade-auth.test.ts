@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthenticator } from '../accounts/sessions/authenticate.js';
-import { createTokens } from '../accounts/sessions/tokens.js';
-import { createUsersRepo } from '../accounts/users/users-repo.js';
-import { createRoomsRepo } from '../rooms/rooms-repo.js';
-import { createSessionHandoffs } from '../rooms/session-handoffs.js';
+import { createAuthenticator } from '../accounts/index.js';
+import { createTokens } from '../accounts/index.js';
+import { createUsersRepo } from '../accounts/index.js';
+import { createRoomsRepo } from '../rooms/index.js';
+import { createSessionHandoffs } from '../rooms/index.js';
 import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
 import { recordingStatements } from '../test/recording-db.js';
 import { authoriseUpgrade } from './upgrade-auth.js';

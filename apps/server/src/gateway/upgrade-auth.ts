@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import { authenticatedAs, type Authenticator } from '../accounts/sessions/authenticate.js';
+import { authenticatedAs, type Authenticator } from '../accounts/index.js';
 import { HttpError } from '../http-errors.js';
-import type { RoomsRepo } from '../rooms/rooms-repo.js';
-import type { SessionHandoffs } from '../rooms/session-handoffs.js';
+import type { RoomsRepo } from '../rooms/index.js';
+import type { SessionHandoffs } from '../rooms/index.js';
 
 export interface UpgradeAuthOptions {
   authenticator: Authenticator;

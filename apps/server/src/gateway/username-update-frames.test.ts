@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayNameOf } from '../accounts/users/users-repo.js';
+import { displayNameOf } from '../accounts/index.js';
 import { room } from './testing/fake-room.js';
 
 /*

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { displayNameOf } from '../accounts/users/users-repo.js';
+import { displayNameOf } from '../accounts/index.js';
 import { createGlossaryRepo, createGlossarySource, glossaryRoutes, MEMBER_NAMES_LIMIT } from './index.js';
 
 /*

@@ -11,7 +11,7 @@ import {
   type GuestLoginResponse,
 } from '@xtalk/protocol';
 import { buildApp } from '../app.js';
-import { createTokens } from '../accounts/sessions/tokens.js';
+import { createTokens } from '../accounts/index.js';
 import { loadConfig } from '../config.js';
 import { guestLogin, startServer, type TestServer } from '../test/harness.js';
 import { memberLogin } from '../test/members.js';

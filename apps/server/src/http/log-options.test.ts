@@ -1,7 +1,7 @@
 import type { MessageFrame } from '@xtalk/protocol';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMailer } from '../accounts/sign-in/email/mailer.js';
+import { createMailer } from '../accounts/index.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
 import { fixture } from '../voice/testing.js';
 import { loggableUrl } from './log-options.js';

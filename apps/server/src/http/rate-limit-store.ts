@@ -1,7 +1,7 @@
 import LocalStore, { type RateLimitStore } from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { Redis } from 'ioredis';
-import type { RedisOutage } from '../bus/redis-outage.js';
+import type { RedisOutage } from '../bus/index.js';
 
 /*
  * The counters of the HTTP rate limits: in Redis, so that every node counts together, and in this node's

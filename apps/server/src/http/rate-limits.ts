@@ -2,10 +2,10 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiPath, NEW_ROOM } from '@xtalk/protocol';
-import { bearerTokenOf } from '../accounts/sessions/authenticate.js';
-import type { Tokens } from '../accounts/sessions/tokens.js';
+import { bearerTokenOf } from '../accounts/index.js';
+import type { Tokens } from '../accounts/index.js';
 import type { Config } from '../config.js';
-import type { RedisOutage } from '../bus/redis-outage.js';
+import type { RedisOutage } from '../bus/index.js';
 import { HttpError } from '../http-errors.js';
 import { fallbackStore } from './rate-limit-store.js';
 

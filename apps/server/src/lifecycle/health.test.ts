@@ -1,10 +1,10 @@
 import Fastify from 'fastify';
 import { ApiPath } from '@xtalk/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryBus } from '../bus/bus.js';
-import { createRoomHub } from '../delivery/room-hub.js';
-import { createFairRooms } from '../messages/fair-rooms.js';
-import type { Db } from '../store/db.js';
+import { createMemoryBus } from '../bus/index.js';
+import { createRoomHub } from '../delivery/index.js';
+import { createFairRooms } from '../messages/index.js';
+import type { Db } from '../store/index.js';
 import { openMigratedDb } from '../test/migrated-database.js';
 import { healthRoute } from './health.js';
 

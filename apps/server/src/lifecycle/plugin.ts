@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { TRANSLATION_CLOSE_MS } from '../translation/plugin.js';
+import { TRANSLATION_CLOSE_MS } from '../translation/index.js';
 import { registerDrain } from './drain.js';
 import { healthRoute } from './health.js';
 import { registerReadiness, type ReadinessProbe } from './readiness.js';

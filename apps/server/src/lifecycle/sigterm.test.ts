@@ -12,7 +12,7 @@ import {
   type JoinRoomResponse,
 } from '@xtalk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../store/db.js';
+import { openDb } from '../store/index.js';
 import { freePort } from '../test/free-port.js';
 import { GENEROUS_LIMITS, TestClient } from '../test/harness.js';
 

@@ -1,8 +1,8 @@
 import type { ErrorFrame, MessageEditedFrame, MessageFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EditOutcome, MessageEdit } from '../rooms/message-edits.js';
-import type { RetranslateOutcome, RetranslateRequest } from '../rooms/message-retranslation.js';
-import type { NewMessage, RoomsRepo, StoredMessage } from '../rooms/rooms-repo.js';
+import type { EditOutcome, MessageEdit } from '../rooms/index.js';
+import type { RetranslateOutcome, RetranslateRequest } from '../rooms/index.js';
+import type { NewMessage, RoomsRepo, StoredMessage } from '../rooms/index.js';
 
 /** Where a stored message goes next: out to the room, and on to whatever translates it. */
 export interface MessageOutlets {

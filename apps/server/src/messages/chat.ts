@@ -2,9 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { createChatService } from './chat-service.js';
 import { createFairRooms, withFairRooms } from './fair-rooms.js';
-import type { RoomsRepo } from '../rooms/rooms-repo.js';
-import type { TranslationService } from '../translation/service.js';
-import type { RoomHub } from '../delivery/room-hub.js';
+import type { RoomsRepo } from '../rooms/index.js';
+import type { TranslationService } from '../translation/index.js';
+import type { RoomHub } from '../delivery/index.js';
 
 /**
  * The one path of a message, typed or spoken, and of its corrections: stored, fanned out, translated.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FrameRefusal } from '../rooms/refusal.js';
+import { FrameRefusal } from '../rooms/index.js';
 import type { ChatService, PostMessage } from './chat-service.js';
 import { createFairRooms, ROOM_BUSY, withFairRooms } from './fair-rooms.js';
-import type { StoredMessage } from '../rooms/rooms-repo.js';
+import type { StoredMessage } from '../rooms/index.js';
 
 /* Rooms take turns: the proof that one room's backlog never sits in front of another room's message. */
 

@@ -1,6 +1,6 @@
 import type { ChatService, PostMessage } from './chat-service.js';
-import { FrameRefusal } from '../rooms/refusal.js';
-import type { StoredMessage } from '../rooms/rooms-repo.js';
+import { FrameRefusal } from '../rooms/index.js';
+import type { StoredMessage } from '../rooms/index.js';
 
 /*
  * Rooms take turns to store their messages (docs/decisions/0070-limits-on-every-door.md). Without this,

@@ -5,3 +5,4 @@ export { createChat, type Chat } from './chat.js';
 export type { ChatService, MessageOutlets, PostMessage, RetranslateAnswer } from './chat-service.js';
 export { createFairRooms, ROOM_BUSY, type FairRooms } from './fair-rooms.js';
 export { createTokenBucket } from './rate-limit.js';
+export { createChatService } from './chat-service.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 
 /**
  * Room sessions end at `expires_at`; joining refuses an expired one by itself, so removing them only frees

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUsersRepo } from '../accounts/users/users-repo.js';
-import type { Db } from '../store/db.js';
+import { createUsersRepo } from '../accounts/index.js';
+import type { Db } from '../store/index.js';
 import { recordingStatements } from '../test/recording-db.js';
 import { createMessagesRepo } from './messages-repo.js';
 import type { NewMessage, StoredMessage } from './messages-repo.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 import {
   MESSAGE_COLUMNS,
   toFrame,

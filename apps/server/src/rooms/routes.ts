@@ -6,7 +6,7 @@ import {
   joinRoomBodySchema,
   type JoinRoomResponse,
 } from '@xtalk/protocol';
-import { bearerTokenOf, type Authenticator } from '../accounts/sessions/authenticate.js';
+import { bearerTokenOf, type Authenticator } from '../accounts/index.js';
 import { HttpError, parseOr400 } from '../http-errors.js';
 import type { RoomsRepo } from './rooms-repo.js';
 import type { SessionHandoffs } from './session-handoffs.js';

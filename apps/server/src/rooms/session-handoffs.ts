@@ -1,5 +1,5 @@
-import type { Authenticated } from '../accounts/sessions/authenticate.js';
-import { sameText } from '../accounts/sessions/same-text.js';
+import type { Authenticated } from '../accounts/index.js';
+import { sameText } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { SessionRow } from './rooms-repo.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER_COUNT_PROTOCOL_VERSION, type ServerFrame, type SystemFrame } from '@xtalk/protocol';
-import type { UserRow } from '../accounts/users/users-repo.js';
-import { createConnection, type Connection } from '../gateway/connection.js';
-import type { PeerSocket } from '../gateway/peer-socket.js';
+import type { UserRow } from '../accounts/index.js';
+import { createConnection, type Connection } from '../gateway/index.js';
+import type { PeerSocket } from '../gateway/index.js';
 import { guestLogin, joinRoom, startServer, type TestServer } from './harness.js';
 import { scratchDatabase } from './scratch-database.js';
 import { dbOf } from './seed/index.js';

@@ -1,6 +1,6 @@
 import type { GuestLoginResponse } from '@xtalk/protocol';
-import { createTokens } from '../accounts/sessions/tokens.js';
-import { toUser } from '../accounts/users/users-repo.js';
+import { createTokens } from '../accounts/index.js';
+import { toUser } from '../accounts/index.js';
 import type { TestServer } from './harness.js';
 
 /*

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { openPglite } from '@xtalk/pglite-engine';
-import { pgliteSettings, type Db } from '../store/db.js';
-import { migrate } from '../store/migrations.js';
+import { pgliteSettings, type Db } from '../store/index.js';
+import { migrate } from '../store/index.js';
 
 /*
  * The app's database with every migration applied, as a PGlite data directory tarball that a test's

@@ -6,9 +6,9 @@ import type {
   SystemFrame,
   TranslationCompleteFrame,
 } from '@xtalk/protocol';
-import { FakeProvider } from '../ai/fake-provider.js';
+import { FakeProvider } from '../ai/index.js';
 import { guestLogin, joinRoom, presenceOf, startServer, TestClient, type TestServer } from './harness.js';
-import { migrations } from '../store/migrations.js';
+import { migrations } from '../store/index.js';
 import { serviceNodes } from './service-nodes.js';
 
 /*

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Presence } from '../delivery/presence.js';
+import type { Presence } from '../delivery/index.js';
 
 /**
  * What every presence store must do: per-user counts (JOIN and LEAVE once per person) and per-connection

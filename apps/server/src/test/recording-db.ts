@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 
 /**
  * The same database, with the SQL of every statement run through `query` recorded in `statements` (in

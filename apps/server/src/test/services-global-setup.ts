@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { openDb } from '../store/db.js';
-import { migrate } from '../store/migrations.js';
+import { openDb } from '../store/index.js';
+import { migrate } from '../store/index.js';
 import { scratchDatabase, TEMPLATE_ENV } from './scratch-database.js';
 
 /*

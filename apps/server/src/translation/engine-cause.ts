@@ -1,4 +1,4 @@
-import { AiTimeoutError } from '../ai/provider.js';
+import { AiTimeoutError } from '../ai/index.js';
 
 /*
  * Why an engine call failed, as the person is told it: the engine could not be reached, did not answer in

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { PROTOCOL_VERSION, type ServerFrame } from '@xtalk/protocol';
-import { FakeProvider } from '../ai/fake-provider.js';
+import { FakeProvider } from '../ai/index.js';
 import { guestLogin, joinRoom, startServer, TestClient } from '../test/harness.js';
 
 /*

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { TRANSLATION_CLOSE_MS } from './options.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { createTranslationService, type TranslationService } from './index.js';
@@ -6,9 +7,6 @@ import { shareSupersession } from './shared-supersession.js';
 import type { TranslationStore } from './ports.js';
 
 /* Translation of every message into the room's languages, and corrections shared across nodes. */
-
-/** A close without a drain: the originals are stored, and a streaming translation is not worth more. */
-export const TRANSLATION_CLOSE_MS = 3000;
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,5 @@
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
-import type { GlossaryTerm } from '../ai/provider.js';
+import type { GlossaryTerm } from '../ai/index.js';
 import type { SpokenSentence } from '../delivery/index.js';
 
 export type { SpokenSentence };

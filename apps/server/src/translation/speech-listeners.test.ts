@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { ServerFrame } from '@xtalk/protocol';
-import { FakeProvider } from '../ai/fake-provider.js';
+import { FakeProvider } from '../ai/index.js';
 import { guestLogin, joinRoom, presenceOf, startServer, TestClient } from '../test/harness.js';
 
 /*

@@ -1,4 +1,4 @@
-import type { AiProvider, AiTask, Logger } from '../ai/provider.js';
+import type { AiProvider, AiTask, Logger } from '../ai/index.js';
 import type { ClipTranslator } from './clip-translator.js';
 import type { EngineCall } from './engine-call.js';
 import type { LruCache } from './lru.js';

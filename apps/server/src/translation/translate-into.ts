@@ -1,5 +1,5 @@
-import type { ContextMessage } from '../ai/provider.js';
-import { AiError } from '../ai/provider.js';
+import type { ContextMessage } from '../ai/index.js';
+import { AiError } from '../ai/index.js';
 import { characters, digest, usageOf } from './engine-usage.js';
 import { storedOffset, type TaskContext } from './task-context.js';
 import { termsOf } from './glossary.js';

@@ -1,9 +1,9 @@
 import type { ErrorFrame, MessageFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
-import type { AiProvider, AiTask, Logger, Transcription } from '../ai/provider.js';
+import type { AiProvider, AiTask, Logger, Transcription } from '../ai/index.js';
 import type { TranslationConfig, TranslationServiceOptions } from './options.js';
 import type { SupersedableJob } from './supersede.js';
-import type { MetricsReport } from '../metrics/report.js';
+import type { MetricsReport } from '../metrics/index.js';
 import type {
   Charge,
   Glossary,

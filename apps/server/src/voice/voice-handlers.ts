@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { VoiceEndFrame, VoiceStartFrame, ServerFrame } from '@xtalk/protocol';
-import type { AiProvider } from '../ai/provider.js';
+import type { AiProvider } from '../ai/index.js';
 import type { Author } from '../messages/index.js';
 import { createClipLimiter, createClipPoster, createVoiceInput, type VoiceInputDeps } from './voice-input.js';
 import { createVoiceStream, type ClipTranslation } from './voice-stream.js';

@@ -9,8 +9,8 @@ import {
   TestClient,
   type TestServer,
 } from '../test/harness.js';
-import { InsufficientCreditsError } from '../translation/errors.js';
-import type { Usage } from '../translation/ports.js';
+import { InsufficientCreditsError } from '../translation/index.js';
+import type { Usage } from '../translation/index.js';
 import { fixture, withGranule } from './testing.js';
 
 /*

@@ -6,18 +6,18 @@ import {
   type ErrorCode,
 } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { AiUnavailableError } from '../ai/provider.js';
+import { AiUnavailableError } from '../ai/index.js';
 import { OpusDecodeError, decodeOggOpus, inspectOggOpus } from '../audio/index.js';
 import type { Clock } from '../clock.js';
 import { createLogSampler } from '../log-sampler.js';
 import type { Author } from '../messages/index.js';
-import { createTokenBucket } from '../messages/rate-limit.js';
-import type { ChatService } from '../messages/chat-service.js';
-import { isInsufficientCredits } from '../translation/errors.js';
-import type { TranslationService } from '../translation/service.js';
+import { createTokenBucket } from '../messages/index.js';
+import type { ChatService } from '../messages/index.js';
+import { isInsufficientCredits } from '../translation/index.js';
+import type { TranslationService } from '../translation/index.js';
 import { hasWords, isKnownHallucination } from './hallucinations.js';
 import { analyseVoice, type VoicedAnalysis, type VoicedOptions } from './voiced.js';
-import type { MetricsReport } from '../metrics/report.js';
+import type { MetricsReport } from '../metrics/index.js';
 
 /*
  * Voice input: one binary WebSocket frame is one Ogg/Opus clip of at most 60 s.

@@ -2,8 +2,8 @@ import type { ServerFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AiProvider } from '../ai/index.js';
 import type { Author } from '../messages/index.js';
-import type { ChatService } from '../messages/chat-service.js';
-import type { Charge } from '../translation/ports.js';
+import type { ChatService } from '../messages/index.js';
+import type { Charge } from '../translation/index.js';
 import type { VoicedOptions } from './voiced.js';
 import type { ClipPost } from './voice-input.js';
 

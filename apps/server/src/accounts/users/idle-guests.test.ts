@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoomsRepo } from '../../rooms/rooms-repo.js';
-import type { Db } from '../../store/db.js';
+import { createRoomsRepo } from '../../rooms/index.js';
+import type { Db } from '../../store/index.js';
 import {
   ageRoomMembership,
   backdateUser,
@@ -8,7 +8,7 @@ import {
   seedPendingEmailAccount,
   storedRoomRows,
 } from '../../test/seed/index.js';
-import { createPlayerLinks, deleteIdleGuests } from '../../use-cases/guest-rooms.js';
+import { createPlayerLinks, deleteIdleGuests } from '../../use-cases/index.js';
 import { createUsersRepo } from './users-repo.js';
 import { openMigratedDb } from '../../test/migrated-database.js';
 

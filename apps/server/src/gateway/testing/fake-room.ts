@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
-import type { UserRow } from '../../accounts/users/users-repo.js';
-import { createMemoryBus } from '../../bus/bus.js';
+import type { UserRow } from '../../accounts/index.js';
+import { createMemoryBus } from '../../bus/index.js';
 import type { Clock } from '../../clock.js';
-import { createChatService, type PostMessage } from '../../messages/chat-service.js';
-import type { RoomsRepo, StoredMessage } from '../../rooms/rooms-repo.js';
+import { createChatService, type PostMessage } from '../../messages/index.js';
+import type { RoomsRepo, StoredMessage } from '../../rooms/index.js';
 import { createConnection, type ConnectionDeps } from '../connection.js';
 import type { PeerSocket } from '../peer-socket.js';
-import { createMemoryPresence } from '../../delivery/presence.js';
-import { createRoomHub } from '../../delivery/room-hub.js';
+import { createMemoryPresence } from '../../delivery/index.js';
+import { createRoomHub } from '../../delivery/index.js';
 
 /*
  * One room for the connection's frame tests, against fake sockets: several peers on a real hub and memory

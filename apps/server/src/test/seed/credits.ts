@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 
 /** Every account's balance equals the sum of its rows, and no part is below zero. */
 export async function expectBalancesEqualSumOfRows(db: Db): Promise<void> {

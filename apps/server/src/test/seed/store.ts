@@ -1,4 +1,4 @@
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 import type { TestServer } from '../harness.js';
 
 /** What a seed helper works on: a running test server, or the database a module's test opened itself. */
