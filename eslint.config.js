@@ -27,7 +27,7 @@ const webFeatures = readdirSync(`${root}/apps/web/src/features`, { withFileTypes
   .map((entry) => entry.name);
 
 /** Files that exist for tests and benchmarks only; production code never imports them. */
-const testOnly = ['**/*.test.{ts,tsx}', '**/*.services.ts', '**/test/**', '**/testing/**', '**/testing.ts'];
+const testOnly = ['**/*.test.{ts,tsx}', '**/testing/**'];
 
 export default tseslint.config(
   {
@@ -214,7 +214,7 @@ export default tseslint.config(
           patterns: [
             { group: ['**/apps/web/**'], message: 'Server code does not import the web app.' },
             {
-              group: ['**/testing', '**/testing/**', '**/testing.js', '**/test/**', '**/bench/**'],
+              group: ['**/testing', '**/testing/**', '**/bench/**'],
               message: 'Production code never imports test helpers or benchmark code.',
             },
           ],

@@ -61,7 +61,7 @@ export const sharedServerFiles = [
 export const compositionServerFiles = ['server.ts', 'app.ts'];
 
 /** Folders under src/ that hold test helpers only; production code never imports them (a rule of its own). */
-export const testOnlyServerFolders = ['test'];
+export const testOnlyServerFolders = ['testing'];
 
 /** The folders under `src`, each a module (test-only folders aside). */
 export function serverModuleFolders(src) {

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SystemFrame } from '@xtalk/protocol';
-import { ResumingClient } from '../../apps/server/src/test/resuming-client.js';
-import { seeded, sleep } from '../../apps/server/src/test/seeded.js';
+import { ResumingClient } from '../../apps/server/src/testing/resuming-client.js';
+import { seeded, sleep } from '../../apps/server/src/testing/seeded.js';
 import { guestLogin, joinRoom } from '../../bench/lib/guest.js';
 import { percentile } from '../../bench/lib/stats.js';
 import { Cluster } from './cluster.js';

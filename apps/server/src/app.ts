@@ -36,7 +36,7 @@ export interface AppOptions {
   inMemoryDb?: boolean;
   /**
    * A new embedded database starts from these files (a PGlite data directory tarball) instead of empty:
-   * tests start every server from one database migrated once per run (test/migrated-database.ts).
+   * tests start every server from one database migrated once per run (testing/migrated-database.ts).
    */
   databaseSnapshot?: Uint8Array;
   webRoot?: string;

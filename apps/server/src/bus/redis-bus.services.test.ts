@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFlakyProxy, type FlakyProxy } from '../test/flaky-proxy.js';
-import { freePort } from '../test/free-port.js';
-import { startRedis, stopRedis } from '../test/redis-server.js';
+import { startFlakyProxy, type FlakyProxy } from '../testing/flaky-proxy.js';
+import { freePort } from '../testing/free-port.js';
+import { startRedis, stopRedis } from '../testing/redis-server.js';
 import type { Bus } from './bus.js';
 import { createRedisBus } from './redis-bus.js';
 

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuestLoginResponse } from '@xtalk/protocol';
-import { freePort } from './free-port.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from './harness.js';
-import { startRedis, stopRedis } from './redis-server.js';
+import { freePort } from '../testing/free-port.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { startRedis, stopRedis } from '../testing/redis-server.js';
 
 /*
  * `npm run test:services`: a node keeps answering what it can answer alone while its Redis is down. The

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SystemFrame } from '@xtalk/protocol';
-import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../test/credits.js';
+import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../testing/credits.js';
 import { startFakeStripe, stripeEvent, stripeSignature, type FakeStripe } from '@xtalk/payments/testing';
-import { joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { memberLogin } from '../test/members.js';
-import { scratchDatabase } from './scratch-database.js';
+import { joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { memberLogin } from '../testing/members.js';
+import { scratchDatabase } from '../testing/scratch-database.js';
 
 /*
  * `npm run test:services`: the ledger on a real PostgreSQL with two nodes (two app instances, Redis bus)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../store/index.js';
 import { migrate } from '../store/index.js';
 import { createLedger } from './ledger.js';
-import { scratchDatabase } from '../test/scratch-database.js';
+import { scratchDatabase } from '../testing/scratch-database.js';
 
 /*
  * Group-committed spends (decision 0117) on a real PostgreSQL: two ledgers (as two nodes) on one database

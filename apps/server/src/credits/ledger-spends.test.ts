@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../store/index.js';
 import { migrate } from '../store/index.js';
-import { migratedSnapshot, openMigratedDb } from '../test/migrated-database.js';
+import { migratedSnapshot, openMigratedDb } from '../testing/migrated-database.js';
 import { createLedger } from './ledger.js';
 
 /*

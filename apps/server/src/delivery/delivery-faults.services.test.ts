@@ -1,11 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../test/free-port.js';
-import { chatNodeOf, guestLogin, joinRoom, startServer, type TestServer } from '../test/harness.js';
-import { ResumingClient } from '../test/resuming-client.js';
-import { startRedis, stopRedis } from './redis-server.js';
-import { seeded, sleep } from './seeded.js';
-import { scratchDatabase } from './scratch-database.js';
+import { freePort } from '../testing/free-port.js';
+import { chatNodeOf, guestLogin, joinRoom, startServer, type TestServer } from '../testing/harness.js';
+import { ResumingClient } from '../testing/resuming-client.js';
+import { startRedis, stopRedis } from '../testing/redis-server.js';
+import { seeded, sleep } from '../testing/seeded.js';
+import { scratchDatabase } from '../testing/scratch-database.js';
 
 /*
  * The delivery fault test (`npm run test:services`): clients on two nodes chat while the test stops

@@ -7,11 +7,11 @@ import {
   type ServerFrame,
   type SystemFrame,
 } from '@xtalk/protocol';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
 
 /*
  * Offsets, epochs and resume (docs/decisions/0061-room-offsets-and-epochs.md), idempotent client ids and
- * the versioned handshake (0060), on the real server.
+ * the versioned handshake (decision 0060), on the real server.
  */
 
 const isReady = (frame: ServerFrame) => frame.type === 'system' && frame.message === 'READY';

@@ -7,7 +7,7 @@ import {
   startServer,
   TestClient,
   type TestServer,
-} from '../test/harness.js';
+} from '../testing/harness.js';
 import { createDepartures } from './departures.js';
 
 describe('createDepartures', () => {

@@ -1,6 +1,6 @@
 /*
- * A LEAVE waits a moment (docs/decisions/0140). A reload, a phone moving between networks or a socket the
- * client gave up (0139) closes the socket and opens a new one a second or two later. Announced at once,
+ * A LEAVE waits a moment (decision 0140). A reload, a phone moving between networks or a socket the
+ * client gave up (decision 0139) closes the socket and opens a new one a second or two later. Announced at once,
  * each of those shows everyone in the room '{name} has left the chat' and then '... has joined the chat'.
  * Instead, a closed connection keeps its place in the room's presence count for the grace: a new
  * connection of the same user within it is not a first one (no JOIN), and the old one's leave then is not

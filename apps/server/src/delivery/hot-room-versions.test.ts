@@ -7,7 +7,7 @@ import {
   startServer,
   TestClient,
   type TestServer,
-} from '../test/harness.js';
+} from '../testing/harness.js';
 
 /*
  * A hot room over real sockets, one client of each kind: protocol 6 is still named everyone who comes, as

@@ -3,13 +3,13 @@ import { MEMBER_COUNT_PROTOCOL_VERSION, type ServerFrame, type SystemFrame } fro
 import type { UserRow } from '../accounts/index.js';
 import { createConnection, type Connection } from '../gateway/index.js';
 import type { PeerSocket } from '../gateway/index.js';
-import { guestLogin, joinRoom, startServer, type TestServer } from './harness.js';
-import { scratchDatabase } from './scratch-database.js';
-import { dbOf } from './seed/index.js';
+import { guestLogin, joinRoom, startServer, type TestServer } from '../testing/harness.js';
+import { scratchDatabase } from '../testing/scratch-database.js';
+import { dbOf } from '../testing/seed/index.js';
 
 /*
  * `npm run test:services`: a 10,000-member room over three nodes on PostgreSQL and Redis fills at a
- * constant cost per join in frames and bytes (docs/decisions/0166). Members are the real connections of
+ * constant cost per join in frames and bytes (decision 0166). Members are the real connections of
  * each node (its hub, Redis presence and announcer, made with the node's own connection deps) over a fake
  * socket that counts what it is sent: a WebSocket and a sign-in each would make the test about sockets.
  * Costs are counted, never timed: frames and bytes per join over each stretch of the fill.

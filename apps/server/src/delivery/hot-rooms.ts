@@ -4,7 +4,7 @@ import type { Audience } from './envelope.js';
 import type { PresenceEvent } from './presence-event.js';
 
 /*
- * A hot room: one with more people than `hotAbove` (docs/decisions/0166). Naming every arrival to
+ * A hot room: one with more people than `hotAbove` (decision 0166). Naming every arrival to
  * everyone makes filling a room of n cost n² names; here current clients get a MEMBERS frame instead: the
  * room's count, how many came and went since the last one and the latest few names. It goes out when the
  * count has moved by a step proportional to the count last announced, so while a room fills each member

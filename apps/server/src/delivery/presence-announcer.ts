@@ -5,7 +5,7 @@ import { createHotRooms, forCurrentClients, forOlderClients, type HotRooms } fro
 import type { Person, PresenceEvent } from './presence-event.js';
 
 /*
- * JOIN and LEAVE, coalesced per room (docs/decisions/0110). Announced one by one, filling a room of n
+ * JOIN and LEAVE, coalesced per room (decision 0110). Announced one by one, filling a room of n
  * costs n²/2 frames (every joiner is announced to everyone already there): half a million for 1,000.
  * Here the first event in a quiet room goes out at once, exactly as before (one name, not to the
  * person's own connections); events within the next `windowMs` wait and leave together as one frame

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RedisOutage } from '../bus/index.js';
-import { checkPresence } from '../test/presence-checks.js';
+import { checkPresence } from '../testing/presence-checks.js';
 import { createMemoryPresence, type Presence } from './presence.js';
 import { withMemoryFallback } from './presence-fallback.js';
 

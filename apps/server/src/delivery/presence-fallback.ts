@@ -5,7 +5,7 @@ const USER = 'presence';
 
 /**
  * Presence shared in Redis, kept in this node's memory as well so that it goes on while Redis is away
- * (docs/decisions/0147): then a join or a listener counts here only, and answers come from this node's
+ * (decision 0147): then a join or a listener counts here only, and answers come from this node's
  * connections. Only what this node added to the shared counts is taken back from them, so a connection
  * counted here alone never lowers another node's count; a take-back that fails leaves its count behind as
  * a dead node's would (speech made for no one, never the other way round).

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRedisPresence } from '../delivery/index.js';
-import { nodeShares, startNodeHeartbeat } from '../delivery/index.js';
-import type { Person } from '../delivery/index.js';
-import { checkPresence } from './presence-checks.js';
+import { createRedisPresence } from './index.js';
+import { nodeShares, startNodeHeartbeat } from './index.js';
+import type { Person } from './index.js';
+import { checkPresence } from '../testing/presence-checks.js';
 
 /* `npm run test:services`: presence in Redis, shared by the nodes, held to the same checks as in memory. */
 

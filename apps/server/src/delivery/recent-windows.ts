@@ -19,7 +19,7 @@ interface Entry {
 
 /**
  * What a joiner without a resume position is sent before READY, shared by the joiners of a room while it
- * is current (docs/decisions/0134). Reading the window was one database statement per join, one thread
+ * is current (decision 0134). Reading the window was one database statement per join, one thread
  * hand-over each way, and up to REPLAY_LIMIT rows parsed and serialised again for every joiner of a room
  * that has not changed since: the cost of a reconnect storm. A window read at offset C may be given to a
  * member already attached to the room (so every frame delivered from now on reaches it) for as long as

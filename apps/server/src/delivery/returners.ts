@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 
 /*
- * People a restart sent away (docs/decisions/0161). A shutdown closes every socket without a LEAVE (0140),
+ * People a restart sent away (decision 0161). A shutdown closes every socket without a LEAVE (decision 0140),
  * and the new process starts with an empty presence: everyone coming back would be a first join and be
  * announced as joining. So at shutdown the server writes down who was in which room, and a first join of
  * one of them within the LEAVE grace is not announced. In one process the list waits in DATA_DIR and the

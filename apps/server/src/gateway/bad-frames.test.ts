@@ -8,7 +8,7 @@ import {
   type ServerFrame,
 } from '@xtalk/protocol';
 import { createTokens } from '../accounts/index.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
 
 /*
  * The WebSocket bad-input corpus: malformed, oversized, deeply nested, wrong-typed, unknown and

@@ -6,8 +6,8 @@ import {
   type SystemFrame,
 } from '@xtalk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { dbOf } from '../test/seed/index.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { dbOf } from '../testing/seed/index.js';
 
 /*
  * A client of protocol 7 (or of CLIENT_ID_REQUIRED_FROM_PROTOCOL on) must send a clientId with every chat

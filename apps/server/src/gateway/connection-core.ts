@@ -25,11 +25,11 @@ import type { MetricsReport } from '../metrics/index.js';
 export interface ConnectionDeps {
   hub: RoomHub;
   presence: Presence;
-  /** JOIN/LEAVE coalesced per room (docs/decisions/0110); without it each is broadcast at once. */
+  /** JOIN/LEAVE coalesced per room (decision 0110); without it each is broadcast at once. */
   announcer?: PresenceAnnouncer;
-  /** Who a restart sent away: not announced as joining when back within the grace (0161). */
+  /** Who a restart sent away: not announced as joining when back within the grace (decision 0161). */
   returners?: Returners;
-  /** The grace before a closed connection leaves the room's presence (0140); without it, at once. */
+  /** The grace before a closed connection leaves the room's presence (decision 0140); without it, at once. */
   departures?: Departures;
   chat: ChatService;
   rooms: RoomsRepo;
@@ -87,7 +87,7 @@ export interface ConnectionCore {
   lastOffset: number;
   attached: boolean;
   present: boolean;
-  /** The language the room's listener counts have this connection in (presence, 0137); undefined: none. */
+  /** The language the room's listener counts have this connection in (presence, decision 0137); undefined: none. */
   listening: string | undefined;
   readonly member: HubMember;
   readonly userMember: UserMember;
@@ -127,7 +127,7 @@ export function announcePresence(core: ConnectionCore, event: PresenceEvent): Pr
 
 /**
  * Counts the connection as listening in `language` from now on (undefined: no longer), so that speech is
- * made only for languages someone listens in (0137). Called in frame order (join, setLanguage, close). A
+ * made only for languages someone listens in (decision 0137). Called in frame order (join, setLanguage, close). A
  * count that could not be changed leaves `listening` as it was, so the counts stay what the store holds.
  */
 export async function listenIn(core: ConnectionCore, language: string | undefined): Promise<void> {

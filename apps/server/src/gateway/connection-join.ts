@@ -128,7 +128,7 @@ async function announceJoin(core: ConnectionCore) {
   if (count) core.sendFrame(count);
 }
 
-/** Someone a restart sent away, back within the grace (0161): nobody hears they joined. */
+/** Someone a restart sent away, back within the grace (decision 0161): nobody hears they joined. */
 async function backAfterRestart(core: ConnectionCore): Promise<boolean> {
   const returners = core.deps.returners;
   if (!returners) return false;

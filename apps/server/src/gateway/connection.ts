@@ -291,7 +291,7 @@ export class Connection implements ConnectionCore {
     }
     await listenIn(this, undefined);
     if (!this.present) return;
-    // still counted for the grace: back within it (a reload, a new network), nobody hears of it (0140)
+    // still counted for the grace: back within it (a reload, a new network), nobody hears of it (decision 0140)
     if (announce) await deps.departures?.wait();
     const last = await deps.presence.leave(this.roomId, this.user.username).catch(() => false);
     if (last && announce) await announcePresence(this, 'LEAVE');

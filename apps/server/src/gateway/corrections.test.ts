@@ -10,7 +10,7 @@ import type {
 } from '@xtalk/protocol';
 import { PROTOCOL_VERSION } from '@xtalk/protocol';
 import type { Usage } from '../translation/index.js';
-import { fixture } from '../voice/testing.js';
+import { fixture } from '../voice/testing/clips.js';
 import {
   guestLogin,
   joinRoom,
@@ -18,8 +18,8 @@ import {
   startServer,
   TestClient,
   type TestServer,
-} from '../test/harness.js';
-import { dbOf } from '../test/seed/index.js';
+} from '../testing/harness.js';
+import { dbOf } from '../testing/seed/index.js';
 
 /*
  * Corrections through the real server: editMessage over real sockets, the fake engine, the

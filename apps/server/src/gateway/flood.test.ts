@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloseCode, PROTOCOL_VERSION, type GuestLoginResponse, type MessageFrame } from '@xtalk/protocol';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { dbOf } from '../test/seed/index.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { dbOf } from '../testing/seed/index.js';
 
 /*
  * One user cannot stall everyone: a flooder's sockets are capped and closed, and a room flooded with

@@ -70,7 +70,7 @@ export function socketOrigins(config: Config): string[] {
   return [...(config.publicUrlSet ? [new URL(config.PUBLIC_URL).origin] : []), ...config.ALLOWED_ORIGINS];
 }
 
-/** Who a restart sent away (0161): in Redis when nodes share rooms, else in DATA_DIR (none in memory). */
+/** Who a restart sent away (decision 0161): in Redis when nodes share rooms, else in DATA_DIR (none in memory). */
 export function createReturners(
   config: Config,
   redis: Redis | undefined,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { forgetSession } from '../test/seed/index.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { forgetSession } from '../testing/seed/index.js';
 
 describe('socket handshake', () => {
   let server: TestServer;
@@ -22,7 +22,7 @@ describe('socket handshake', () => {
     client.close();
   });
 
-  it('opens the first socket after a join from what the join left, and reads the session for the next (0138)', async () => {
+  it('opens the first socket after a join from what the join left, and reads the session for the next (decision 0138)', async () => {
     const login = await guestLogin(server.app);
     const { sessionId } = await joinRoom(server.app, login.token, null);
     const url = `${server.wsBase}/xtalk_ws/${sessionId}?t=${login.token}`;

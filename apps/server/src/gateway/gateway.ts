@@ -80,7 +80,7 @@ class WsPeer implements PeerSocket, CappedSocket {
   }
 }
 
-/** Who is in a room as the process goes, for the next one (0161); an error never holds the shutdown. */
+/** Who is in a room as the process goes, for the next one (decision 0161); an error never holds the shutdown. */
 async function rememberPresent(options: GatewayOptions, connections: Connection[]) {
   const returners = options.connectionDeps.returners;
   if (!returners) return;
@@ -153,7 +153,7 @@ function upgradeSteps(
   listeners: SocketListeners,
   options: GatewayOptions,
 ) {
-  /** Text frames leave framed once, batched per socket and turn (write-batcher.ts, decisions 0110, 0127). */
+  /** Text frames leave framed once, batched per socket and turn (write-batcher.ts, decision 0110, decision 0127). */
   const batcher = createWriteBatcher();
 
   function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
@@ -213,7 +213,7 @@ function upgradeSteps(
     ws.on('message', listeners.onMessage);
     ws.on('error', listeners.onError);
     ws.on('close', listeners.onClose);
-    // the hello of the URL, as if it were the socket's first frame (0141)
+    // the hello of the URL, as if it were the socket's first frame (decision 0141)
     if (hello !== undefined) peer.connection.onText(hello);
   }
 
@@ -279,7 +279,7 @@ export function createGateway(app: FastifyInstance, options: GatewayOptions) {
   function drain(spreadMs: number): Promise<void> {
     drained ??= (async () => {
       sockets.closing = true;
-      // who left just before is announced now, not lost with the process (0140)
+      // who left just before is announced now, not lost with the process (decision 0140)
       options.connectionDeps.departures?.release();
       sockets.heartbeat.stop();
       sockets.expiries.stop();

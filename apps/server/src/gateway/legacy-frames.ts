@@ -16,12 +16,12 @@ import {
  * translations yet; the new translations follow as for any message. Live captions and the translation
  * chunks of a clip still being spoken (originalTimestamp 0, docs/decisions/0120-streaming-voice.md) have
  * no older form: such a client is not sent them, and gets the clip's message and translations as before.
- * A coalesced JOIN/LEAVE listing several people (`usernames`, docs/decisions/0110) goes to it one person
+ * A coalesced JOIN/LEAVE listing several people (`usernames`, decision 0110) goes to it one person
  * per frame, as before, leaving out the client's own user (it was never told of its own arrival).
- * Below version 4 a client is not sent translationFailed (docs/decisions/0126): it has no older form, and
+ * Below version 4 a client is not sent translationFailed (decision 0126): it has no older form, and
  * such a client keeps the failed translation's chunks as it always did.
- * Below version 6 a client is not sent glossaryUpdated (docs/decisions/0156): it has no glossary to refresh.
- * Below version 7 a message comes without `failedTranslations` (docs/decisions/0186): such a client has
+ * Below version 6 a client is not sent glossaryUpdated (decision 0156): it has no glossary to refresh.
+ * Below version 7 a message comes without `failedTranslations` (decision 0186): such a client has
  * no mark to show and cannot ask for them again, so the field would only be bytes it drops.
  */
 

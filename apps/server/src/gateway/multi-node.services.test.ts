@@ -7,16 +7,23 @@ import type {
   TranslationCompleteFrame,
 } from '@xtalk/protocol';
 import { FakeProvider } from '../ai/index.js';
-import { guestLogin, joinRoom, presenceOf, startServer, TestClient, type TestServer } from './harness.js';
+import {
+  guestLogin,
+  joinRoom,
+  presenceOf,
+  startServer,
+  TestClient,
+  type TestServer,
+} from '../testing/harness.js';
 import { migrations } from '../store/index.js';
-import { serviceNodes } from './service-nodes.js';
+import { serviceNodes } from '../testing/service-nodes.js';
 
 /*
  * `npm run test:services`: the same server against a real PostgreSQL and Redis, two nodes at once.
  * DATABASE_URL / REDIS_URL default to the local services; each run gets a database of its own.
  */
 const services = serviceNodes('xtalk_test', 2, {
-  // a LEAVE waits this long (0140; the harness's default is none): the presence count is Redis's
+  // a LEAVE waits this long (decision 0140; the harness's default is none): the presence count is Redis's
   LEAVE_GRACE_SECONDS: '1.5',
 });
 const { database, env } = services;
@@ -50,7 +57,7 @@ describe('two nodes on PostgreSQL and Redis: people on different nodes', () => {
     atA.close();
   });
 
-  it('shows no LEAVE or JOIN for someone whose socket moved to the other node within the grace (0140)', async () => {
+  it('shows no LEAVE or JOIN for someone whose socket moved to the other node within the grace (decision 0140)', async () => {
     const [alice, bob, carol] = [await guestLogin(a.app), await guestLogin(a.app), await guestLogin(b.app)];
     const { roomId } = await joinRoom(a.app, alice.token, null);
     const atA = await TestClient.join(a, alice, roomId);
@@ -77,7 +84,7 @@ describe('two nodes on PostgreSQL and Redis: people on different nodes', () => {
     atA.close();
   });
 
-  it('opens a socket on another node than the join, from the session read there (0138)', async () => {
+  it('opens a socket on another node than the join, from the session read there (decision 0138)', async () => {
     const carol = await guestLogin(a.app);
     const mallory = await guestLogin(b.app);
     const { sessionId, roomId } = await joinRoom(a.app, carol.token, null);
@@ -202,7 +209,7 @@ describe('two nodes on PostgreSQL and Redis: translation work across nodes', () 
     }
   });
 
-  it('speaks a translation for a listener on the other node, and not once they left (0137)', async () => {
+  it('speaks a translation for a listener on the other node, and not once they left (decision 0137)', async () => {
     // a third node whose engine calls the test can read; the listener is counted in Redis by node B
     const provider = new FakeProvider();
     const c = await startServer({ ...env, LANGUAGES: 'en,ja' }, { provider });
@@ -282,7 +289,7 @@ describe('two nodes on PostgreSQL and Redis: one database and one bus for both n
     for (const client of [...clients, late]) client.close();
   });
 
-  it('gives joiners on one node every message posted on the other around their join, once each (0134)', async () => {
+  it('gives joiners on one node every message posted on the other around their join, once each (decision 0134)', async () => {
     // node A shares a room's recent window among its joiners while it has delivered nothing past it;
     // messages posted on node B as each one joins must reach it once: in its replay or live, never neither
     const [poster, first, ...joiners] = await Promise.all(

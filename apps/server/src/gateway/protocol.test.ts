@@ -8,8 +8,8 @@ import {
   type SystemFrame,
   type UsernameUpdateFrame,
 } from '@xtalk/protocol';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { setDisplayName } from '../test/seed/index.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { setDisplayName } from '../testing/seed/index.js';
 
 const isMessage = (text: string) => (frame: { type: string; message?: unknown }) =>
   frame.type === 'message' && frame.message === text;

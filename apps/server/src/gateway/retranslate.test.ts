@@ -9,7 +9,7 @@ import {
   type TranslationFailedFrame,
 } from '@xtalk/protocol';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../ai/testing/fake-openai-server.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
 
 /*
  * "Try again" (retranslate, protocol 7): a translation that failed for good is kept with the message

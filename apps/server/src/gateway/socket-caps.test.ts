@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
 import { clientAddress } from './socket-caps.js';
 
 /* Caps on open sockets: per address, per user, one per session. Real server, real sockets. */

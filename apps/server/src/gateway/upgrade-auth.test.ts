@@ -5,10 +5,10 @@ import { createTokens } from '../accounts/index.js';
 import { createUsersRepo } from '../accounts/index.js';
 import { createRoomsRepo } from '../rooms/index.js';
 import { createSessionHandoffs } from '../rooms/index.js';
-import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
-import { recordingStatements } from '../test/recording-db.js';
+import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../testing/harness.js';
+import { recordingStatements } from '../testing/recording-db.js';
 import { authoriseUpgrade } from './upgrade-auth.js';
-import { dbOf, markMerged } from '../test/seed/index.js';
+import { dbOf, markMerged } from '../testing/seed/index.js';
 
 /*
  * Who may open a socket (a connect's statements are most of its CPU). A bad token is refused

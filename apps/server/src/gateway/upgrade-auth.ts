@@ -7,7 +7,7 @@ import type { SessionHandoffs } from '../rooms/index.js';
 export interface UpgradeAuthOptions {
   authenticator: Authenticator;
   rooms: Pick<RoomsRepo, 'findSession'>;
-  /** Sessions a join on this node just made, with its checked token and user: taken instead (0138). */
+  /** Sessions a join on this node just made, with its checked token and user: taken instead (decision 0138). */
   handoffs?: Pick<SessionHandoffs, 'take'>;
   /** Browser origins allowed to open a socket; empty means same-origin only. */
   allowedOrigins: readonly string[];

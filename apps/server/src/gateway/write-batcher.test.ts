@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createWriteBatcher, textFrame, WRITE_THROUGH_AFTER } from './write-batcher.js';
 
 /*
- * The write batching of room frames (docs/decisions/0110, 0127): framed once, one write per socket per
+ * The write batching of room frames (decision 0110, decision 0127): framed once, one write per socket per
  * turn, a large fan-out written through, order kept per socket, and a socket whose reader stopped never
  * holds up the others (real TCP sockets).
  */

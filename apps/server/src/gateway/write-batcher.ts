@@ -5,7 +5,7 @@ import type { Writable } from 'node:stream';
  * - a room frame is framed once (header + JSON, one Buffer), not once per listener as `ws.send` does;
  * - what a socket gets within one turn (a burst of messages, a replay) leaves in one write system call at
  *   setImmediate, the way Centrifugo batches writes, instead of one `writev` per frame per listener; a
- *   large fan-out's frame goes out at once (createWriteBatcher below; docs/decisions/0110, 0127);
+ *   large fan-out's frame goes out at once (createWriteBatcher below; decision 0110, decision 0127);
  * - nothing waits for a timer, so batches grow only when the server is busy.
  * Order per socket is the order of `write` calls; `ws`'s own writes (ping, close) go into the same
  * stream, so they keep their place. Backpressure stays the caller's: the queued bytes show in the
@@ -80,9 +80,9 @@ export interface WriteBatcherOptions {
 }
 
 /**
- * Writes room frames (docs/decisions/0127):
+ * Writes room frames (decision 0127):
  * - a frame goes into a corked socket, and every socket corked in a turn is uncorked once, at setImmediate
- *   (docs/decisions/0110): what a socket gets within a turn (a burst, a replay) leaves in one write;
+ *   (decision 0110): what a socket gets within a turn (a burst, a replay) leaves in one write;
  * - except in a large fan-out: once the same frame has been handed over for `writeThroughAfter` listeners
  *   in a row, it goes out at once to each further listener that has had nothing else in this turn. Corked,
  *   the first of 1,000 listeners waited for the whole fan-out to be queued, and every socket was visited

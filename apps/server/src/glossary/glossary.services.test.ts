@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GlossaryResponse, TranslationCompleteFrame } from '@xtalk/protocol';
-import { joinRoom, TestClient, type TestServer } from '../test/harness.js';
-import { memberLogin } from '../test/members.js';
-import { NODES_SECRET, serviceNodes } from '../test/service-nodes.js';
+import { joinRoom, TestClient, type TestServer } from '../testing/harness.js';
+import { memberLogin } from '../testing/members.js';
+import { NODES_SECRET, serviceNodes } from '../testing/service-nodes.js';
 
 /*
  * `npm run test:services`: a glossary changed on node A applies to the very next message posted on node B

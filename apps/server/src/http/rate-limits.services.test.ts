@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../test/harness.js';
+import { startServer, type TestServer } from '../testing/harness.js';
 
 /*
  * `npm run test:services`: HTTP limits counted in Redis, so two nodes count together. Each node keeps its

@@ -117,7 +117,7 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
    * Unknown room codes: a 404 from POST /xtalk counts, per user and per address. At the user's limit their
    * lookups are refused before they run (a hit must not be found by guessing on). The address's much higher
    * limit refuses only people who missed themselves: many people share an address behind a NAT, and one
-   * guesser among them must not keep the others out of their rooms (docs/decisions/0148). Creating a room
+   * guesser among them must not keep the others out of their rooms (decision 0148). Creating a room
    * looks nothing up.
    */
   async function checkLookups(request: FastifyRequest, reply: FastifyReply) {

@@ -5,7 +5,7 @@ import { createMemoryBus } from '../bus/index.js';
 import { createRoomHub } from '../delivery/index.js';
 import { createFairRooms } from '../messages/index.js';
 import type { Db } from '../store/index.js';
-import { openMigratedDb } from '../test/migrated-database.js';
+import { openMigratedDb } from '../testing/migrated-database.js';
 import { healthRoute } from './health.js';
 
 /* GET /api/health says whether this node can serve: 200 while its database is there, 503 once it is lost. */

@@ -76,7 +76,7 @@ export function createChatService(
     },
 
     /**
-     * One room's waiting messages, stored together (one statement, docs/decisions/0112), then each passed
+     * One room's waiting messages, stored together (one statement, decision 0112), then each passed
      * on in order as `post` would. Each message's outcome comes back in its place.
      */
     async postMany(inputs: PostMessage[]): Promise<PromiseSettledResult<StoredMessage>[]> {

@@ -89,7 +89,7 @@ interface Waiter {
 
 /**
  * The chat service with every post taking its room's turn. The posts a room has waiting when its turn
- * comes are stored together, in the order they came (group commit, docs/decisions/0112): a backlog costs
+ * comes are stored together, in the order they came (group commit, decision 0112): a backlog costs
  * one statement, not one per message, and a room's messages never wait on one commit each. A room with
  * `maxQueuedPerRoom` posts waiting refuses more (ROOM_BUSY), as the room queue does.
  */

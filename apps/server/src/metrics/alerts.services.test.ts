@@ -1,12 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardQueries, ruleFiles } from '../test/deploy-queries.js';
-import { freePort } from '../test/free-port.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { startPrometheus, type PrometheusServer } from '../test/prometheus-server.js';
-import { startRedis, stopRedis } from '../test/redis-server.js';
-import { scratchDatabase } from '../test/scratch-database.js';
-import { NODES_SECRET } from '../test/service-nodes.js';
+import { dashboardQueries, ruleFiles } from '../testing/deploy-queries.js';
+import { freePort } from '../testing/free-port.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { startPrometheus, type PrometheusServer } from '../testing/prometheus-server.js';
+import { startRedis, stopRedis } from '../testing/redis-server.js';
+import { scratchDatabase } from '../testing/scratch-database.js';
+import { NODES_SECRET } from '../testing/service-nodes.js';
 
 /*
  * `npm run test:services`: deploy/prometheus's rules in a real Prometheus that scrapes two real nodes

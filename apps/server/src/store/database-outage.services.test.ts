@@ -2,13 +2,13 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPath } from '@xtalk/protocol';
 import { judge } from '../../../../scripts/chaos/verdict.js';
-import { startFlakyProxy, type FlakyProxy } from './flaky-proxy.js';
-import { freePort } from './free-port.js';
-import { chatNodeOf, guestLogin, joinRoom, startServer, type TestServer } from './harness.js';
-import { startRedis, stopRedis } from './redis-server.js';
-import { ResumingClient } from './resuming-client.js';
-import { seeded, sleep } from './seeded.js';
-import { scratchDatabase } from './scratch-database.js';
+import { startFlakyProxy, type FlakyProxy } from '../testing/flaky-proxy.js';
+import { freePort } from '../testing/free-port.js';
+import { chatNodeOf, guestLogin, joinRoom, startServer, type TestServer } from '../testing/harness.js';
+import { startRedis, stopRedis } from '../testing/redis-server.js';
+import { ResumingClient } from '../testing/resuming-client.js';
+import { seeded, sleep } from '../testing/seeded.js';
+import { scratchDatabase } from '../testing/scratch-database.js';
 
 /*
  * `npm run test:services`: PostgreSQL, then Redis, then both go away under a two-node cluster while

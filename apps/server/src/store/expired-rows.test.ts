@@ -7,9 +7,9 @@ import { systemClock } from '../clock.js';
 import { deleteExpiredSessions, trimRoomChanges } from '../rooms/index.js';
 import { createRoomLog } from '../rooms/index.js';
 import { createRoomsRepo } from '../rooms/index.js';
-import { logRoomChanges, markBotCheckUsed, usedBotChecks } from '../test/seed/index.js';
+import { logRoomChanges, markBotCheckUsed, usedBotChecks } from '../testing/seed/index.js';
 import { deleteExpiredRows } from './expired-rows.js';
-import { openMigratedDb } from '../test/migrated-database.js';
+import { openMigratedDb } from '../testing/migrated-database.js';
 
 describe('expired rows', () => {
   let db: Db;

@@ -59,7 +59,7 @@ export async function startServer(
   const app = await buildApp({
     config,
     inMemoryDb: options.dataDir === undefined && !env.DATABASE_URL,
-    // a new embedded database starts migrated (test/migrated-database.ts)
+    // a new embedded database starts migrated (testing/migrated-database.ts)
     databaseSnapshot: config.DATABASE_URL ? undefined : await migratedSnapshot(),
     logger: false,
     webRoot: join(dataDir, 'no-web'),

@@ -8,7 +8,7 @@ import { migrate } from '../store/index.js';
  * embedded database starts from. A new database runs initdb (seconds, the most of a test server's start)
  * and then every migration; a snapshot is unpacked instead, and `migrate` at start finds nothing left to
  * apply. Vitest's global setup for the server tests makes it once per run and names its file in
- * SNAPSHOT_ENV (test/global-setup.ts); a process started without it (the bench, a script) makes its own
+ * SNAPSHOT_ENV (testing/global-setup.ts); a process started without it (the bench, a script) makes its own
  * once.
  */
 

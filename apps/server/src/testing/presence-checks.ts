@@ -3,7 +3,7 @@ import type { Presence } from '../delivery/index.js';
 
 /**
  * What every presence store must do: per-user counts (JOIN and LEAVE once per person) and per-connection
- * language counts (speech only for a language someone listens in, 0137). `room` must be fresh.
+ * language counts (speech only for a language someone listens in, decision 0137). `room` must be fresh.
  */
 export async function checkPresence(presence: Presence, room: string) {
   expect(await presence.join(room, 'ann')).toBe(true);

@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import type { GuestLoginResponse, MessageFrame, ServerFrame, SystemFrame } from '@xtalk/protocol';
 import { PROTOCOL_VERSION } from '@xtalk/protocol';
 
-/** A node a client can (re)connect to: in-process (test/harness.ts) or a server process (the chaos run). */
+/** A node a client can (re)connect to: in-process (testing/harness.ts) or a server process (the chaos run). */
 export interface ChatNode {
   wsBase: string;
   /** POST /xtalk for this user and room: the session its socket opens. */

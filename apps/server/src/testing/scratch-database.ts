@@ -5,7 +5,7 @@ import pg from 'pg';
  * A database of a services test's own on the real PostgreSQL (`npm run test:services`; DATABASE_URL,
  * default the machine's local server): created before the test, dropped after it, so runs and files
  * never share rows. In a services run it is a copy of the run's migrated template
- * (test/services-global-setup.ts), so the servers started on it find every migration applied.
+ * (testing/services-global-setup.ts), so the servers started on it find every migration applied.
  */
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 

@@ -33,7 +33,7 @@ export const translationPlugin = fp<TranslationPluginOptions>(
       provider: app.xtalkAi,
       output: hub,
       users: hub,
-      // speech only for the languages someone in the room listens in (0137)
+      // speech only for the languages someone in the room listens in (decision 0137)
       listeners: app.xtalkPresence,
       store,
       meter: app.xtalkCredits.meter,

@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloseCode } from '@xtalk/protocol';
-import { freePort } from '../../test/free-port.js';
-import { guestLogin, joinRoom, TestClient, type TestServer } from '../../test/harness.js';
-import { startRedis, stopRedis } from '../../test/redis-server.js';
-import { serviceNodes } from '../../test/service-nodes.js';
+import { freePort } from '../../testing/free-port.js';
+import { guestLogin, joinRoom, TestClient, type TestServer } from '../../testing/harness.js';
+import { startRedis, stopRedis } from '../../testing/redis-server.js';
+import { serviceNodes } from '../../testing/service-nodes.js';
 
 /*
  * `npm run test:services`: a session ended while Redis is away. The node that ended it cannot tell the

@@ -5,9 +5,9 @@ import {
   type GuestLoginResponse,
   type SignInResponse,
 } from '@xtalk/protocol';
-import { joinRoom, TestClient, type TestServer } from '../../test/harness.js';
-import { startMailbox, tokenOf, type Mailbox } from '../../test/mailbox.js';
-import { serviceNodes } from '../../test/service-nodes.js';
+import { joinRoom, TestClient, type TestServer } from '../../testing/harness.js';
+import { startMailbox, tokenOf, type Mailbox } from '../../testing/mailbox.js';
+import { serviceNodes } from '../../testing/service-nodes.js';
 
 /*
  * `npm run test:services`: sessions end on every node. Two nodes on one PostgreSQL and Redis; a session

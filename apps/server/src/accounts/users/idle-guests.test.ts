@@ -7,10 +7,10 @@ import {
   pendingEmailRequesters,
   seedPendingEmailAccount,
   storedRoomRows,
-} from '../../test/seed/index.js';
+} from '../../testing/seed/index.js';
 import { createPlayerLinks, deleteIdleGuests } from '../../use-cases/index.js';
 import { createUsersRepo } from './users-repo.js';
-import { openMigratedDb } from '../../test/migrated-database.js';
+import { openMigratedDb } from '../../testing/migrated-database.js';
 
 describe('idle guests', () => {
   let db: Db;

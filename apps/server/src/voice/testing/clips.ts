@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { oggCrc, readOggPage } from '../audio/index.js';
+import { oggCrc, readOggPage } from '../../audio/index.js';
 
 /* Test helpers: the committed clips (fixtures/README.md) and ways to damage them. */
 
