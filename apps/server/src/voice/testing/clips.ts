@@ -4,7 +4,7 @@ import { oggCrc, readOggPage } from '../../audio/index.js';
 /* Test helpers: the committed clips (fixtures/README.md) and ways to damage them. */
 
 export function fixture(name: string): Uint8Array {
-  return new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
+  return new Uint8Array(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
 }
 
 /** Byte offsets of the Ogg pages of a valid file. */
