@@ -1,11 +1,22 @@
-import type { LocalModels } from './local-models.js';
-
 /*
  * What XTalk knows of the models the embedded engine may load: licence, whether the licence allows
  * commercial self-hosting, download size, where it comes from and how it loads. The defaults are all
  * commercially usable (docs/models.md); a configured model that is not, or whose licence XTalk does not
  * know, is named once at start (licenceWarnings).
  */
+
+/** The models the embedded engine loads, by task. */
+export interface LocalModels {
+  translation: string;
+  transcription: string;
+  /**
+   * Text-to-speech model per spoken language; a language without one is spoken by its listeners'
+   * browsers (noServerVoice).
+   */
+  speech: Record<string, string>;
+  /** The instruction model that writes hints, loaded on the first hint; undefined: no hints. */
+  hint?: string;
+}
 
 export interface ModelCard {
   id: string;

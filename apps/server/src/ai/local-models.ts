@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { AiTask } from './provider.js';
-import { cardOf } from './local-catalogue.js';
+import { cardOf, type LocalModels } from './local-catalogue.js';
+
+export type { LocalModels };
 
 /*
  * The local engines' models and how they load: which transformers.js pipelines serve which task, the
@@ -38,18 +40,6 @@ export type LocalModelLoader = (
   model: string,
   options: LoaderOptions,
 ) => Promise<LoadedModel>;
-
-export interface LocalModels {
-  translation: string;
-  transcription: string;
-  /**
-   * Text-to-speech model per spoken language; a language without one is spoken by its listeners'
-   * browsers (noServerVoice).
-   */
-  speech: Record<string, string>;
-  /** The instruction model that writes hints, loaded on the first hint; undefined: no hints. */
-  hint?: string;
-}
 
 /**
  * Every default may be used commercially (docs/models.md, decision 0204): CAT-Translate (MIT) for

@@ -8,7 +8,7 @@ import {
 } from '@xtalk/protocol';
 import { guestLogin, joinRoom, roomBarrier, TestClient } from '../../testing/harness.js';
 import { tokenOf } from '../../testing/mailbox.js';
-import { useEmailServer } from '../testing/mail-accounts.js';
+import { useEmailServer } from '../../testing/mail-accounts.js';
 
 /*
  * Sessions end (one node, PGlite): sign-out ends the session it is called with, "sign out everywhere"

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { exchangeResponseSchema, type ExchangeResponse } from '@xtalk/protocol';
-import { startServerAtPublicUrl, type TestServer } from '../../testing/harness.js';
-import { startOidcProvider, type TestOidcProvider } from '../../testing/oidc-provider.js';
+import { startServerAtPublicUrl, type TestServer } from './harness.js';
+import { startOidcProvider, type TestOidcProvider } from './oidc-provider.js';
 
 /*
  * "Sign in with Google" as a browser goes through it, against a real OpenID provider on 127.0.0.1: each

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { startServer, type TestServer } from '../../testing/harness.js';
-import { startMailbox, tokenOf, type Mailbox } from '../../testing/mailbox.js';
+import { startServer, type TestServer } from './harness.js';
+import { startMailbox, tokenOf, type Mailbox } from './mailbox.js';
 
 /**
  * A server with mail for the email-account tests, against a real SMTP server started here; one per test
