@@ -27,7 +27,7 @@ export const serverModuleDependencies = {
   payments: ['accounts', 'credits', 'store'],
   voice: ['ai', 'audio', 'metrics', 'realtime', 'rooms', 'translation'],
   // the use cases that span modules: each joins modules through the ports they declare
-  'use-cases': ['accounts', 'rooms', 'store', 'translation'],
+  'use-cases': ['accounts', 'credits', 'rooms', 'store', 'translation'],
   // readiness, the drain and the sweeps: the top of the house, which winds every module down in order
   lifecycle: ['accounts', 'bus', 'realtime', 'rooms', 'store', 'translation', 'use-cases'],
 };

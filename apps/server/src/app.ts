@@ -22,6 +22,7 @@ import { summaryPlugin } from './summary/plugin.js';
 import { translationPlugin } from './translation/plugin.js';
 import type { Meter } from './translation/index.js';
 import { roomsOfUsers } from './use-cases/guest-rooms.js';
+import { playerRecords } from './use-cases/player-records.js';
 import { translationStore } from './use-cases/translation-store.js';
 import { voiceHandlersFor } from './voice/index.js';
 import { webPlugin } from './web/plugin.js';
@@ -91,7 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     userRooms: roomsOfUsers,
     storePurchaseAccount: storePurchaseAccount(config),
   });
-  await app.register(playersPlugin, { config });
+  await app.register(playersPlugin, { config, clock, records: playerRecords });
   await app.register(aiPlugin, { config, provider: options.provider });
   await app.register(creditsPlugin, { config, clock, meter: options.meter });
   await app.register(paymentsPlugin, { config, clock });
