@@ -24,7 +24,9 @@ export async function pseudonymisePaymentRecords(
 export async function ordersOf(
   db: Pick<Queryable, 'query'>,
   userId: string,
-): Promise<{ id: string; amount: number; priceJpy: number; productId: string; status: string; createdAt: string }[]> {
+): Promise<
+  { id: string; amount: number; priceJpy: number; productId: string; status: string; createdAt: string }[]
+> {
   const { rows } = await db.query<{
     id: string;
     amount: number;

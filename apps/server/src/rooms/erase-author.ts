@@ -59,7 +59,11 @@ async function eraseFromLog(tx: Queryable, userId: string, names: string[]): Pro
  * Removes the person from the rooms: `currentNames` are the username and display name they have now.
  * Returns how many of their messages stay, nameless.
  */
-export async function eraseRoomAuthor(tx: Queryable, userId: string, currentNames: string[]): Promise<number> {
+export async function eraseRoomAuthor(
+  tx: Queryable,
+  userId: string,
+  currentNames: string[],
+): Promise<number> {
   await eraseFromLog(tx, userId, await namesOf(tx, userId, currentNames));
   const kept = await tx.query<{ id: string }>(
     `update messages set user_id = null, username = '', display_username = null, client_id = null,

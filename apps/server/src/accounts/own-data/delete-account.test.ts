@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CloseCode, deletePlayerResponseSchema, FRESH_SIGN_IN_SECONDS, type MessageFrame } from '@xtalk/protocol';
+import {
+  CloseCode,
+  deletePlayerResponseSchema,
+  FRESH_SIGN_IN_SECONDS,
+  type MessageFrame,
+} from '@xtalk/protocol';
 import { guestLogin, joinRoom, TestClient } from '../../test/harness.js';
 import {
   accountRowsOf,
@@ -34,7 +39,10 @@ describe('deleting my account', () => {
 
     const answer = await deleteAccount(env.server, alice.session.token);
     expect(answer.statusCode, answer.body).toBe(200);
-    expect(deletePlayerResponseSchema.parse(answer.json())).toEqual({ deleted: true, unspentPaidCredits: 40 });
+    expect(deletePlayerResponseSchema.parse(answer.json())).toEqual({
+      deleted: true,
+      unspentPaidCredits: 40,
+    });
 
     // the socket closes as signed out, and the token is refused from now on
     expect(await aliceSocket.closed()).toBe(CloseCode.SignedOut);
@@ -61,7 +69,12 @@ describe('deleting my account', () => {
     expect(kept[0]!.user_id).toMatch(/^erased-/);
     // the messages: Alice's nameless, Bob's as they were
     expect(await storedMessagesOf(env.server, room)).toEqual([
-      expect.objectContaining({ text: 'hello from alice', user_id: null, username: '', author_deleted: true }),
+      expect.objectContaining({
+        text: 'hello from alice',
+        user_id: null,
+        username: '',
+        author_deleted: true,
+      }),
       expect.objectContaining({ text: 'hello from bob', username: bob.user.username, author_deleted: false }),
     ]);
 

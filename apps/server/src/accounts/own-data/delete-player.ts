@@ -18,10 +18,10 @@ async function removeAccountRows(tx: Queryable, ids: string[]): Promise<void> {
     'select email from email_accounts where user_id = any($1::text[])',
     [ids],
   );
-  await tx.query('delete from email_tokens where email = any($1::text[]) or pending_user_id = any($2::text[])', [
-    rows.map((row) => row.email),
-    ids,
-  ]);
+  await tx.query(
+    'delete from email_tokens where email = any($1::text[]) or pending_user_id = any($2::text[])',
+    [rows.map((row) => row.email), ids],
+  );
   await tx.query('update email_accounts set pending_user_id = null where pending_user_id = any($1::text[])', [
     ids,
   ]);

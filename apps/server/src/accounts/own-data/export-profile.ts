@@ -76,5 +76,8 @@ export async function emailsOf(db: Reader, userId: string): Promise<ExportEmail[
     'select email, verified_at from email_accounts where user_id = $1 order by email',
     [userId],
   );
-  return rows.map((row) => ({ email: row.email, confirmedAt: row.verified_at ? iso(row.verified_at) : null }));
+  return rows.map((row) => ({
+    email: row.email,
+    confirmedAt: row.verified_at ? iso(row.verified_at) : null,
+  }));
 }

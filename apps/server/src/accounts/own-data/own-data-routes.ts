@@ -34,7 +34,11 @@ export interface OwnDataDeps {
 }
 
 /** The signed-in caller, who must hold an account. */
-async function accountHolder(deps: OwnDataDeps, request: FastifyRequest, what: string): Promise<Authenticated> {
+async function accountHolder(
+  deps: OwnDataDeps,
+  request: FastifyRequest,
+  what: string,
+): Promise<Authenticated> {
   const caller = await deps.authenticator.fromRequest(request);
   if (caller.user.provider === 'guest') {
     throw new HttpError(403, `Guests have no account ${what}; log in first.`, 'login_required');
@@ -65,21 +69,29 @@ async function sendExport(deps: OwnDataDeps, request: FastifyRequest, reply: Fas
 }
 
 export async function ownDataRoutes(app: FastifyInstance, deps: OwnDataDeps) {
-  app.delete(ApiPath.player, { config: { limit: 'signIn' } }, async (request): Promise<DeletePlayerResponse> => {
-    const { claims, user } = await accountHolder(deps, request, 'to delete');
-    const { password } = parseOr400(deletePlayerBodySchema, request.body);
-    await requireFreshSignIn(deps.db, deps.clock, claims, password);
-    const { unspentPaidCredits } = await deps.deletion.delete(user.id);
-    request.log.info('a player deleted their account');
-    return { deleted: true, unspentPaidCredits };
-  });
+  app.delete(
+    ApiPath.player,
+    { config: { limit: 'signIn' } },
+    async (request): Promise<DeletePlayerResponse> => {
+      const { claims, user } = await accountHolder(deps, request, 'to delete');
+      const { password } = parseOr400(deletePlayerBodySchema, request.body);
+      await requireFreshSignIn(deps.db, deps.clock, claims, password);
+      const { unspentPaidCredits } = await deps.deletion.delete(user.id);
+      request.log.info('a player deleted their account');
+      return { deleted: true, unspentPaidCredits };
+    },
+  );
 
   app.delete(`${ApiPath.player}/:id`, { config: { limit: 'signIn' } }, async (request) => {
     const given = request.headers['x-admin-key'];
     if (typeof given !== 'string' || given === '') {
-      throw new HttpError(403, 'Only an administrator deletes a player by id; delete your own at DELETE /api/player.');
+      throw new HttpError(
+        403,
+        'Only an administrator deletes a player by id; delete your own at DELETE /api/player.',
+      );
     }
-    if (!deps.adminKey || !sameText(given, deps.adminKey)) throw new HttpError(401, 'The admin key is not valid.');
+    if (!deps.adminKey || !sameText(given, deps.adminKey))
+      throw new HttpError(401, 'The admin key is not valid.');
     const id = parseOr400(playerIdSchema, (request.params as { id?: string }).id);
     const { unspentPaidCredits } = await deps.deletion.delete(id);
     request.log.info('an administrator deleted a player');

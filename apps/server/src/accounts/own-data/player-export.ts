@@ -15,7 +15,11 @@ type Reader = Pick<Queryable, 'query'>;
 export const EXPORT_FORMAT = 'xtalk-export/1';
 
 /** Each item of `items` as JSON, comma-separated, inside a named array. */
-async function* jsonArray<T>(name: string, items: AsyncIterable<T> | T[], last = false): AsyncGenerator<string> {
+async function* jsonArray<T>(
+  name: string,
+  items: AsyncIterable<T> | T[],
+  last = false,
+): AsyncGenerator<string> {
   yield `  ${JSON.stringify(name)}: [`;
   let first = true;
   for await (const item of items) {
@@ -83,14 +87,29 @@ export async function* markdownExport(
   yield `## Profile\n\n- id: ${profile.id}\n- username: ${md(profile.username)}\n- full name: ${md(profile.fullName)}\n`;
   yield `- signed up with: ${profile.provider}\n- since: ${profile.createdAt}\n- player data: ${md(JSON.stringify(profile.playerData))}\n`;
   const signIns = await signInsOf(db, profile.id);
-  yield* section('Sign-in methods', signIns, (link) => `- ${link.provider}${link.issuer ? ` (${md(link.issuer)})` : ''}: ${md(link.subject)}, linked ${link.linkedAt}\n`);
+  yield* section(
+    'Sign-in methods',
+    signIns,
+    (link) =>
+      `- ${link.provider}${link.issuer ? ` (${md(link.issuer)})` : ''}: ${md(link.subject)}, linked ${link.linkedAt}\n`,
+  );
   const emails = await emailsOf(db, profile.id);
-  yield* section('Email addresses', emails, (email) => `- ${md(email.email)}: ${email.confirmedAt ? `confirmed ${email.confirmedAt}` : 'not confirmed'}\n`);
+  yield* section(
+    'Email addresses',
+    emails,
+    (email) =>
+      `- ${md(email.email)}: ${email.confirmedAt ? `confirmed ${email.confirmedAt}` : 'not confirmed'}\n`,
+  );
   yield* section('Rooms', records.rooms(db, profile.id), roomLine);
   yield* section('Messages', records.messages(db, profile.id), messageLines);
   yield* section('Credits ledger', records.ledger(db, profile.id), txnLine);
   const orders = await records.orders(db, profile.id);
-  yield* section('Orders', orders, (order) => `- ${order.createdAt} ${md(order.productId)}: ${order.amount} credits for ${order.priceJpy} JPY, ${order.status}\n`);
+  yield* section(
+    'Orders',
+    orders,
+    (order) =>
+      `- ${order.createdAt} ${md(order.productId)}: ${order.amount} credits for ${order.priceJpy} JPY, ${order.status}\n`,
+  );
 }
 
 export { profileOf };

@@ -23,7 +23,11 @@ export async function emailAccount(env: EmailEnv, label: string) {
 }
 
 /** A socket of `session` in `roomId` (a new room when null), after READY, and the room's id. */
-export async function inRoom(server: TestServer, session: SignInResponse | GuestLoginResponse, roomId: string | null) {
+export async function inRoom(
+  server: TestServer,
+  session: SignInResponse | GuestLoginResponse,
+  roomId: string | null,
+) {
   const room = roomId ?? (await joinRoom(server.app, session.token, null)).roomId;
   const socket = await TestClient.join(server, session as GuestLoginResponse, room);
   return { socket, room };

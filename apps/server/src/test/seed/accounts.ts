@@ -89,7 +89,9 @@ export async function accountRowsOf(store: Store, userId: string) {
   return {
     users: await count('select count(*) as n from users where id = $1 or merged_into = $1'),
     links: await count('select count(*) as n from player_links where user_id = $1'),
-    emails: await count('select count(*) as n from email_accounts where user_id = $1 or pending_user_id = $1'),
+    emails: await count(
+      'select count(*) as n from email_accounts where user_id = $1 or pending_user_id = $1',
+    ),
     signInSessions: await count('select count(*) as n from sign_in_sessions where user_id = $1'),
     codes: await count('select count(*) as n from auth_codes where user_id = $1'),
   };

@@ -22,8 +22,11 @@ export async function expectBalancesEqualSumOfRows(db: Db): Promise<void> {
 
 /** Every ledger row with the account it belongs to (no API lists a deleted person's pseudonymised rows). */
 export async function allLedgerRows(store: Store) {
-  const { rows } = await dbOf(store).query<{ id: string; user_id: string; premium_delta: string; cause: string }>(
-    'select id, user_id, premium_delta, cause from credit_txns order by seq',
-  );
+  const { rows } = await dbOf(store).query<{
+    id: string;
+    user_id: string;
+    premium_delta: string;
+    cause: string;
+  }>('select id, user_id, premium_delta, cause from credit_txns order by seq');
   return rows;
 }
