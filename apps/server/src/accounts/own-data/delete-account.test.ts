@@ -3,7 +3,9 @@ import {
   CloseCode,
   deletePlayerResponseSchema,
   FRESH_SIGN_IN_SECONDS,
+  PROTOCOL_VERSION,
   type MessageFrame,
+  type SummaryCompleteFrame,
 } from '@xtalk/protocol';
 import { guestLogin, joinRoom, TestClient } from '../../test/harness.js';
 import {
@@ -108,6 +110,26 @@ describe('deleting my account', () => {
     const log = JSON.stringify(await roomLogOf(env.server, room));
     expect(log).not.toContain('AliceRenamed');
     expect(log).not.toContain(alice.session.user.username);
+  });
+
+  it('leaves no name in a summary made afterwards', async () => {
+    const alice = await emailAccount(env, 'summarised');
+    const bob = await guestLogin(env.server.app);
+    const { socket, room } = await inRoom(env.server, alice.session, null);
+    const listener = await TestClient.join(env.server, bob, room, 'en', {
+      protocolVersion: PROTOCOL_VERSION,
+    });
+    for (const text of ['plan one', 'plan two', 'plan three']) await say(socket, listener, room, text);
+    for (const text of ['fine one', 'fine two']) await say(listener, listener, room, text);
+    expect((await deleteAccount(env.server, alice.session.token)).statusCode).toBe(200);
+    listener.send({ type: 'summarize', room, language: 'en' });
+    const summary = await listener.next<SummaryCompleteFrame>(
+      (frame) => frame.type === 'summaryComplete',
+      10_000,
+    );
+    expect(summary.text).toContain('deleted user: plan one');
+    expect(summary.text).not.toContain(alice.session.user.username);
+    listener.close();
   });
 
   it('refuses without a fresh sign-in, and the password stands in for one', async () => {
