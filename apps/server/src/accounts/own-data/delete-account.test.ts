@@ -12,6 +12,7 @@ import {
   accountRowsOf,
   allLedgerRows,
   emailTokensFor,
+  orderOwners,
   roomLogOf,
   storedMessagesOf,
   userIdOf,
@@ -37,6 +38,14 @@ describe('deleting my account', () => {
     await say(bobSocket, aliceSocket, room, 'hello from bob');
     const { ledger } = env.server.app.xtalkCredits;
     await ledger.credit({ userId: aliceId, key: 'bought-1', cause: 'order', amount: 40, part: 'premium' });
+    const order = await env.server.app.inject({
+      method: 'POST',
+      url: '/api/wallet/purchase',
+      headers: { authorization: `Bearer ${alice.session.token}` },
+      payload: { currency: 't_free', amount: 1000 },
+    });
+    expect(order.statusCode, order.body).toBe(200);
+    const orderId = order.json().orderId as string;
     const rowsBefore = (await allLedgerRows(env.server)).filter((row) => row.user_id === aliceId);
 
     const answer = await deleteAccount(env.server, alice.session.token);
@@ -69,6 +78,8 @@ describe('deleting my account', () => {
     expect(kept.map((row) => row.id)).toEqual(rowsBefore.map((row) => row.id));
     expect(new Set(kept.map((row) => row.user_id)).size).toBe(1);
     expect(kept[0]!.user_id).toMatch(/^erased-/);
+    // the order too, under the same pseudonym
+    expect((await orderOwners(env.server)).find((row) => row.id === orderId)?.user_id).toBe(kept[0]!.user_id);
     // the messages: Alice's nameless, Bob's as they were
     expect(await storedMessagesOf(env.server, room)).toEqual([
       expect.objectContaining({

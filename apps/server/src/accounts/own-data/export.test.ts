@@ -32,6 +32,13 @@ describe('exporting my data', () => {
       amount: 25,
       part: 'premium',
     });
+    const order = await env.server.app.inject({
+      method: 'POST',
+      url: '/api/wallet/purchase',
+      headers: { authorization: `Bearer ${alice.session.token}` },
+      payload: { currency: 't_free', amount: 1000 },
+    });
+    expect(order.statusCode, order.body).toBe(200);
     socket.close();
     bobSocket.close();
     return { alice, bob, room, userId };
@@ -58,6 +65,7 @@ describe('exporting my data', () => {
     expect(data.ledger).toContainEqual(
       expect.objectContaining({ premium: 25, cause: 'order', reference: 'order-for-export' }),
     );
+    expect(data.orders).toEqual([expect.objectContaining({ productId: 'credits_1000', amount: 1000 })]);
     // nothing of anyone else, and no secret
     expect(answer.body).not.toContain('bob secret words');
     expect(answer.body).not.toContain(bob.user.username);
