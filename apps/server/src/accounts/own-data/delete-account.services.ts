@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CloseCode,
+  FRESH_SIGN_IN_SECONDS,
   signInResponseSchema,
   type GuestLoginResponse,
   type MessageFrame,
@@ -19,11 +20,14 @@ import { deleteAccount, say, statusOf } from './testing.js';
  */
 
 const mailbox: Mailbox = await startMailbox();
-const services = serviceNodes('xtalk_deletion', 2, {
-  PUBLIC_URL: 'http://xtalk.test',
-  MAIL_FROM: 'XTalk <accounts@xtalk.test>',
-  SMTP_URL: mailbox.url,
-});
+// the nodes' clock, moved past a session's freshness by the test of refusals
+let offsetMs = 0;
+const services = serviceNodes(
+  'xtalk_deletion',
+  2,
+  { PUBLIC_URL: 'http://xtalk.test', MAIL_FROM: 'XTalk <accounts@xtalk.test>', SMTP_URL: mailbox.url },
+  { clock: { now: () => Date.now() + offsetMs } },
+);
 let a: TestServer;
 let b: TestServer;
 
@@ -36,8 +40,9 @@ const post = (node: TestServer, url: string, payload: object) =>
   node.app.inject({ method: 'POST', url, payload });
 
 /** A verified email account signed in on each node. */
+let accounts = 0;
 async function account(): Promise<{ onA: SignInResponse; onB: SignInResponse }> {
-  const email = `deleted-on-two-nodes@example.com`;
+  const email = `deleted-on-two-nodes-${++accounts}@example.com`;
   await post(a, '/api/auth/email/register', { email, password: 'their-own-password' });
   expect((await post(b, '/api/auth/email/verify', { token: tokenOf(await mailbox.next()) })).statusCode).toBe(
     200,
@@ -108,5 +113,23 @@ describe('two nodes on PostgreSQL and Redis: deleting an account', () => {
     );
     expect(message).toMatchObject({ username: '', authorDeleted: true });
     again.close();
+  });
+
+  it('refuses a stale session on either node, and changes nothing', async () => {
+    const { onA, onB } = await account();
+    offsetMs = (FRESH_SIGN_IN_SECONDS + 60) * 1000;
+    try {
+      for (const [node, session] of [
+        [a, onA],
+        [b, onB],
+      ] as const) {
+        const stale = await deleteAccount(node, session.token);
+        expect([stale.statusCode, stale.json().code]).toEqual([403, 'fresh_sign_in_required']);
+      }
+      expect((await accountRowsOf(b, onA.user.userId)).users).toBe(1);
+      expect([await statusOf(a, onB.token), await statusOf(b, onA.token)]).toEqual([200, 200]);
+    } finally {
+      offsetMs = 0;
+    }
   });
 });
