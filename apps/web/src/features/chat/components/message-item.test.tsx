@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { setLanguage } from '../../../lib/i18n';
+import { setLanguage } from '#web/lib/i18n';
 import type { ChatMessage } from '../utils/chat-items';
 import { MessageItem } from './message-item';
 

@@ -5,7 +5,7 @@ import {
   walletBalanceResponseSchema,
   type DeletePlayerBody,
 } from '@xtalk/protocol';
-import { ApiError, request } from '../../../lib/api-client';
+import { ApiError, request } from '#web/lib/api-client';
 
 /* A person's own data: the export's two files, the bought credits a deletion forfeits, and the deletion. */
 

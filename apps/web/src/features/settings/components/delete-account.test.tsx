@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { setLanguage } from '../../../lib/i18n';
+import { setLanguage } from '#web/lib/i18n';
 import { DeleteAccount } from './delete-account';
 
 /** Answers the balance, then each deletion call with the next of `deletions`. */

@@ -1,10 +1,10 @@
 import { useEffect, useId, useState } from 'react';
-import { ApiError } from '../../../lib/api-client';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { TextField } from '../../../components/ui/text-field';
-import { useI18n } from '../../../lib/i18n';
-import { requestErrorText } from '../../../lib/error-text';
+import { ApiError } from '#web/lib/api-client';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { TextField } from '#web/components/ui/text-field';
+import { useI18n } from '#web/lib/i18n';
+import { requestErrorText } from '#web/lib/error-text';
 import { deleteAccount, unspentPaidCredits } from '../api/own-data-api';
 
 /** The words that confirm a deletion; either is taken, whatever the interface language. */

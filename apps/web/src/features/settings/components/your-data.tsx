@@ -1,9 +1,9 @@
 import { Download, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { useI18n } from '../../../lib/i18n';
-import { requestErrorText } from '../../../lib/error-text';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { useI18n } from '#web/lib/i18n';
+import { requestErrorText } from '#web/lib/error-text';
 import { downloadExport } from '../api/own-data-api';
 import { DeleteAccount } from './delete-account';
 
