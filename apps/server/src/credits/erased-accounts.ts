@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TXN_LIST_DEFAULT_LIMIT, type Txn } from '@xtalk/protocol';
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from '../store/index.js';
 import { listTxns, type Reader } from './ledger-rows.js';
 
 /*

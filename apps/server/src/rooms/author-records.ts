@@ -1,4 +1,4 @@
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from '../store/index.js';
 
 /*
  * What the rooms module holds of one person, read page by page for their export (accounts' port

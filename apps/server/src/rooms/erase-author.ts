@@ -1,4 +1,4 @@
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from '../store/index.js';
 
 /*
  * What the rooms module lets go of when a person deletes their account, run inside the deletion's

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonExport, markdownExport, profileOf } from '../accounts/own-data/player-export.js';
-import { createUsersRepo } from '../accounts/users/users-repo.js';
-import { createMessagesRepo } from '../rooms/messages-repo.js';
-import { createRoomsRepo } from '../rooms/rooms-repo.js';
-import type { Db } from '../store/db.js';
-import { openMigratedDb } from '../test/migrated-database.js';
-import { recordingStatements } from '../test/recording-db.js';
+import { createUsersRepo, jsonExport, markdownExport, profileOf } from '../accounts/index.js';
+import { createMessagesRepo, createRoomsRepo } from '../rooms/index.js';
+import type { Db } from '../store/index.js';
+import { openMigratedDb } from '../testing/migrated-database.js';
+import { recordingStatements } from '../testing/recording-db.js';
 import { playerRecords } from './player-records.js';
 
 /*

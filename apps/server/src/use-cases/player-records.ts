@@ -1,8 +1,7 @@
 import { ordersOf, pseudonymisePaymentRecords } from '@xtalk/payments';
-import type { PlayerRecords } from '../accounts/own-data/player-records.js';
+import type { PlayerRecords } from '../accounts/index.js';
 import { ledgerOf, ledgerPseudonym, pseudonymiseLedger, unspentPaidCredits } from '../credits/index.js';
-import { authoredMessages, joinedRooms } from '../rooms/author-records.js';
-import { eraseRoomAuthor } from '../rooms/erase-author.js';
+import { authoredMessages, eraseRoomAuthor, joinedRooms } from '../rooms/index.js';
 
 /*
  * What rooms, credits and the payment service hold of a person, joined for accounts' deletion and export

@@ -7,10 +7,10 @@ import {
   type MessageFrame,
   type SignInResponse,
 } from '@xtalk/protocol';
-import { guestLogin, joinRoom, TestClient, type TestServer } from '../../test/harness.js';
-import { startMailbox, tokenOf, type Mailbox } from '../../test/mailbox.js';
-import { serviceNodes } from '../../test/service-nodes.js';
-import { accountRowsOf, allLedgerRows, storedMessagesOf } from '../../test/seed/index.js';
+import { guestLogin, joinRoom, TestClient, type TestServer } from '../../testing/harness.js';
+import { startMailbox, tokenOf, type Mailbox } from '../../testing/mailbox.js';
+import { serviceNodes } from '../../testing/service-nodes.js';
+import { accountRowsOf, allLedgerRows, storedMessagesOf } from '../../testing/seed/index.js';
 import { deleteAccount, say, statusOf } from './testing.js';
 
 /*

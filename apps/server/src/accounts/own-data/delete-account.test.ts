@@ -7,7 +7,7 @@ import {
   type MessageFrame,
   type SummaryCompleteFrame,
 } from '@xtalk/protocol';
-import { guestLogin, joinRoom, TestClient } from '../../test/harness.js';
+import { guestLogin, joinRoom, TestClient } from '../../testing/harness.js';
 import {
   accountRowsOf,
   allLedgerRows,
@@ -16,8 +16,8 @@ import {
   roomLogOf,
   storedMessagesOf,
   userIdOf,
-} from '../../test/seed/index.js';
-import { useEmailServer } from '../sign-in/email/testing.js';
+} from '../../testing/seed/index.js';
+import { useEmailServer } from '../testing/mail-accounts.js';
 import { deleteAccount, emailAccount, inRoom, say, statusOf } from './testing.js';
 
 /*

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../store/db.js';
+import type { Db, Queryable } from '../../store/index.js';
 import { HttpError } from '../../http-errors.js';
 import type { SessionEnds } from '../sessions/ended-sessions.js';
 import type { PlayerRecords } from './player-records.js';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../store/db.js';
+import type { Queryable } from '../../store/index.js';
 
 /*
  * Accounts' part of a person's export: their profile and their sign-in methods, without a secret (no

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { guestLogin } from '../../test/harness.js';
-import { useEmailServer } from '../sign-in/email/testing.js';
+import { guestLogin } from '../../testing/harness.js';
+import { useEmailServer } from '../testing/mail-accounts.js';
 import { emailAccount, exportOf, inRoom, say } from './testing.js';
 
 /*

@@ -1,7 +1,7 @@
 import { FRESH_SIGN_IN_SECONDS } from '@xtalk/protocol';
 import type { Clock } from '../../clock.js';
 import { HttpError } from '../../http-errors.js';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 import type { TokenClaims } from '../sessions/tokens.js';
 import { verifyPassword } from '../sign-in/email/passwords.js';
 

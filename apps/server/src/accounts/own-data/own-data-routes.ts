@@ -9,7 +9,7 @@ import {
 } from '@xtalk/protocol';
 import type { Clock } from '../../clock.js';
 import { HttpError, parseOr400 } from '../../http-errors.js';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 import type { Authenticated, Authenticator } from '../sessions/authenticate.js';
 import { sameText } from '../sessions/same-text.js';
 import type { PlayerDeletion } from './delete-player.js';

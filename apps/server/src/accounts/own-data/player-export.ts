@@ -1,5 +1,5 @@
 import type { Txn } from '@xtalk/protocol';
-import type { Queryable } from '../../store/db.js';
+import type { Queryable } from '../../store/index.js';
 import { emailsOf, profileOf, signInsOf, type ExportProfile } from './export-profile.js';
 import type { AuthoredMessageRecord, JoinedRoomRecord, PlayerRecords } from './player-records.js';
 

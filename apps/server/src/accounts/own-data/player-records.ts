@@ -1,5 +1,5 @@
 import type { Txn } from '@xtalk/protocol';
-import type { Queryable } from '../../store/db.js';
+import type { Queryable } from '../../store/index.js';
 
 /*
  * The port through which accounts reaches what other modules hold of a person, for deleting their account
