@@ -18,11 +18,11 @@ import {
   userIdOf,
 } from '../../testing/seed/index.js';
 import { useEmailServer } from '../testing/mail-accounts.js';
-import { deleteAccount, emailAccount, inRoom, say, statusOf } from './testing.js';
+import { deleteAccount, emailAccount, inRoom, say, statusOf } from '../testing/own-data.js';
 
 /*
  * Deleting an account end to end (one node, PGlite): what goes, what stays nameless or pseudonymised,
- * what the others in the room see, and the refusals. Two nodes on PostgreSQL: delete-account.services.ts.
+ * what the others in the room see, and the refusals. Two nodes on PostgreSQL: delete-account.services.test.ts.
  */
 
 describe('deleting my account', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { guestLogin } from '../../testing/harness.js';
 import { useEmailServer } from '../testing/mail-accounts.js';
-import { emailAccount, exportOf, inRoom, say } from './testing.js';
+import { emailAccount, exportOf, inRoom, say } from '../testing/own-data.js';
 
 /*
  * The export (GET /api/player/export): a person with messages, sign-ins and a ledger gets all of it, in

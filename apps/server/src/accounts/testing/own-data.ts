@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { signInResponseSchema, type GuestLoginResponse, type SignInResponse } from '@xtalk/protocol';
 import { joinRoom, TestClient, type TestServer } from '../../testing/harness.js';
-import type { useEmailServer } from '../testing/mail-accounts.js';
+import type { useEmailServer } from './mail-accounts.js';
 
 /*
  * What the tests of a person's own data share: an email account with a session, a socket in a room,

@@ -11,7 +11,7 @@ import { guestLogin, joinRoom, TestClient, type TestServer } from '../../testing
 import { startMailbox, tokenOf, type Mailbox } from '../../testing/mailbox.js';
 import { serviceNodes } from '../../testing/service-nodes.js';
 import { accountRowsOf, allLedgerRows, storedMessagesOf } from '../../testing/seed/index.js';
-import { deleteAccount, say, statusOf } from './testing.js';
+import { deleteAccount, say, statusOf } from '../testing/own-data.js';
 
 /*
  * `npm run test:services`: deleting an account on two nodes over one PostgreSQL and Redis. The deletion
