@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Mailbox, startMailbox } from '../apps/server/src/test/mailbox.js';
+import { type Mailbox, startMailbox } from '../apps/server/src/testing/mailbox.js';
 import { productInBrowser } from './block-hooks.js';
 import { enterAsGuest, newPerson } from './lib/people.js';
 import { messageWith, roomIdOf, say } from './lib/room.js';
