@@ -32,7 +32,7 @@ export const serverModuleDependencies = {
   // sockets and frames, the top of the journey: it hands frames to the modules below
   gateway: ['accounts', 'delivery', 'messages', 'metrics', 'rooms', 'store'],
   // the use cases that span modules: each joins modules through the ports they declare
-  'use-cases': ['accounts', 'rooms', 'store', 'translation'],
+  'use-cases': ['accounts', 'credits', 'rooms', 'store', 'translation'],
   // readiness, the drain and the sweeps: the top of the house, which winds every module down in order
   lifecycle: [
     'accounts',

@@ -21,8 +21,7 @@ import { openDatabase, storePlugin } from './store/plugin.js';
 import { summaryPlugin } from './summary/plugin.js';
 import { translationPlugin } from './translation/plugin.js';
 import type { Meter } from './translation/index.js';
-import { roomsOfUsers } from './use-cases/index.js';
-import { translationStore } from './use-cases/index.js';
+import { playerRecords, roomsOfUsers, translationStore } from './use-cases/index.js';
 import { messagesPlugin } from './messages/plugin.js';
 import { voicePlugin } from './voice/plugin.js';
 import { webPlugin } from './web/plugin.js';
@@ -94,7 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     userRooms: roomsOfUsers,
     storePurchaseAccount: storePurchaseAccount(config),
   });
-  await app.register(playersPlugin, { config });
+  await app.register(playersPlugin, { config, clock, records: playerRecords });
   await app.register(aiPlugin, { config, provider: options.provider });
   await app.register(creditsPlugin, { config, clock, meter: options.meter });
   await app.register(paymentsPlugin, { config, clock });

@@ -21,3 +21,4 @@ export {
 export { PaymentError } from './errors.js';
 export { createStoreVerifiers, StoreVerifyError, type StoreVerifier } from './store-verify/index.js';
 export { ORDERS_AND_WITHDRAWALS_SQL, SERVICE_TABLES_SQL } from './schema.js';
+export { ordersOf, pseudonymisePaymentRecords } from './erased-players.js';

@@ -26,7 +26,10 @@ export const ApiPath = {
   /** A room's glossary (glossary.ts): GET for members, PUT for signed-in members. Bearer. */
   glossary: (roomId: string) => `/api/rooms/${encodeURIComponent(roomId)}/glossary`,
   /** Player service. */
+  /** The signed-in player's own: GET/PUT (player service), DELETE (the account goes). */
   player: '/api/player',
+  /** A copy of everything XTalk holds of the signed-in player (JSON, or Markdown with ?format=md). */
+  playerExport: '/api/player/export',
   playerById: (id: string) => `/api/player/${encodeURIComponent(id)}`,
   playerData: (id: string) => `/api/player/${encodeURIComponent(id)}/data`,
   playersByPlatformId: '/api/players/load_by_platform_id',

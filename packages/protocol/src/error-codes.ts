@@ -45,6 +45,8 @@ export const HTTP_ERROR_CODES = [
   'no_password',
   /** Password change: the current password is wrong. */
   'wrong_password',
+  /** Deleting an account needs a sign-in of the last few minutes, or the password: sign in again. */
+  'fresh_sign_in_required',
   // Google/OIDC sign-in, on the /error page it redirects to (`?code=`)
   /** Sign-in with Google is not configured, or its provider cannot be reached. */
   'sign_in_unavailable',

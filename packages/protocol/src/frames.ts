@@ -37,6 +37,11 @@ export const messageFrame = z.object({
    * drops it); a later translation into one of them removes it.
    */
   failedTranslations: z.array(languageSchema).optional(),
+  /**
+   * The author deleted their account (additive: an older client's parser drops it): the message stays,
+   * its username is empty and it is shown as DELETED_USER_NAME, with no avatar and no link back.
+   */
+  authorDeleted: z.literal(true).optional(),
 });
 export type MessageFrame = z.infer<typeof messageFrame>;
 

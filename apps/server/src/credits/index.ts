@@ -16,3 +16,4 @@ export { startBalanceEvents } from './balance-events.js';
 export { createGuestCheck, dailyAllowance } from './accounts.js';
 export { nextTokyoMidnight } from './tokyo-day.js';
 export { createWalletQueries } from './wallet-queries.js';
+export { ledgerOf, ledgerPseudonym, pseudonymiseLedger, unspentPaidCredits } from './erased-accounts.js';

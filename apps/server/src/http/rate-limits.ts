@@ -20,7 +20,10 @@ import { fallbackStore } from './rate-limit-store.js';
  *   app.post('/api/hooks/stripe', { config: { limit: false } }, handler)          // not limited here
  */
 
-export type LimitPolicy = 'botcheck' | 'guest' | 'signIn' | 'api';
+export type LimitPolicy = 'botcheck' | 'guest' | 'signIn' | 'api' | 'export';
+
+/** A person's export reads everything they hold: a few a minute is plenty for the person. */
+const EXPORTS_PER_MINUTE_PER_USER = 3;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -91,8 +94,12 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
     guest: limiter('guest', config.GUESTS_PER_MINUTE_PER_IP, 'ip'),
     signIn: limiter('sign-in', config.RATE_LIMIT_SIGN_IN_PER_MINUTE, 'ip'),
     api: limiter('api', config.RATE_LIMIT_API_PER_MINUTE_PER_IP, 'ip'),
+    export: limiter('export', config.RATE_LIMIT_SIGN_IN_PER_MINUTE, 'ip'),
   };
-  const apiPerUser = limiter('api', config.RATE_LIMIT_API_PER_MINUTE_PER_USER, 'user');
+  const perUser: Partial<Record<LimitPolicy, Limiter>> = {
+    api: limiter('api', config.RATE_LIMIT_API_PER_MINUTE_PER_USER, 'user'),
+    export: limiter('export', EXPORTS_PER_MINUTE_PER_USER, 'user'),
+  };
   // each join makes a socket session: a reconnect loop is bounded here, before it reaches the sockets
   const joinsPerUser = limiter('join', config.ROOM_JOINS_PER_MINUTE_PER_USER, 'user');
   const lookupMisses = {
@@ -102,11 +109,12 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
 
   async function checkPolicy(policy: LimitPolicy, request: FastifyRequest, reply: FastifyReply) {
     await take(perIp[policy], request, reply, policy === 'guest' ? 'guest sign-ins from here' : 'requests');
-    if (policy !== 'api') return;
+    const byUser = perUser[policy];
+    if (!byUser) return;
     const userId = await userOf(deps.tokens, request);
     if (!userId) return;
     userIds.set(request, userId);
-    await take(apiPerUser, request, reply, 'requests');
+    await take(byUser, request, reply, policy === 'export' ? 'exports' : 'requests');
   }
 
   async function checkJoin(request: FastifyRequest, reply: FastifyReply) {

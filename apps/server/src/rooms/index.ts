@@ -13,3 +13,5 @@ export { FrameRefusal } from './refusal.js';
 export { deleteExpiredSessions, trimRoomChanges } from './expired-rows.js';
 export { type EditOutcome, type MessageEdit } from './message-edits.js';
 export { type RetranslateOutcome, type RetranslateRequest } from './message-retranslation.js';
+export { eraseRoomAuthor } from './erase-author.js';
+export { authoredMessages, joinedRooms } from './author-records.js';

@@ -34,6 +34,7 @@ export interface MessageRow {
   is_tutorial: boolean;
   edited_at?: string | number | null;
   failed_translations?: string[] | null;
+  author_deleted?: boolean | null;
 }
 
 export function toFrame(row: MessageRow): MessageFrame {
@@ -54,8 +55,9 @@ export function toFrame(row: MessageRow): MessageFrame {
   if (row.client_id) frame.clientId = row.client_id;
   if (row.edited_at !== null && row.edited_at !== undefined) frame.editedAt = Number(row.edited_at);
   if (row.failed_translations?.length) frame.failedTranslations = row.failed_translations;
+  if (row.author_deleted) frame.authorDeleted = true;
   return frame;
 }
 
 export const MESSAGE_COLUMNS =
-  'id, seq, client_id, username, display_username, language, text, translations, note, is_tutorial, edited_at, failed_translations';
+  'id, seq, client_id, username, display_username, language, text, translations, note, is_tutorial, edited_at, failed_translations, author_deleted';

@@ -84,7 +84,7 @@ export function createRoomLog(db: Db) {
            select ${MESSAGE_COLUMNS}, null::jsonb as frame from messages
              where room_id = $1 and seq > $2 and seq <= $3
            union all
-           select null, seq, null, null, null, null, null, null, null, null, null, null, frame from room_changes
+           select null, seq, null, null, null, null, null, null, null, null, null, null, null, frame from room_changes
              where room_id = $1 and seq > $2 and seq <= $3
          ) log order by seq asc limit $4`,
         [roomId, after, upTo, limit],

@@ -276,6 +276,15 @@ export const migrations: { id: number; name: string; sql: string }[] = [
       alter table email_tokens add column if not exists password_hash text;
     `,
   },
+  {
+    id: 14,
+    name: 'deleted authors',
+    sql: `
+      -- the author of this message deleted their account: it stays in the room without a name
+      -- (docs/decisions/0213-a-deleted-account-leaves-its-messages-nameless.md)
+      alter table messages add column if not exists author_deleted boolean not null default false;
+    `,
+  },
 ];
 
 const LOCK_KEY = 87_870_001;

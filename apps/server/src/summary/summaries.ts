@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import {
+  contextAuthorOf,
   SUMMARY_MAX_MESSAGES,
   SUMMARY_MIN_MESSAGES,
   SUMMARY_WINDOW_MS,
@@ -57,7 +58,7 @@ export const SUMMARY_NO_CREDITS =
   'You do not have enough credits for a summary. Free credits are topped up at midnight Tokyo time, or buy more from your balance.';
 
 const contextOf = (message: MessageFrame): ContextMessage => ({
-  username: message.displayUsername ?? message.username,
+  username: contextAuthorOf(message),
   language: message.language,
   text: message.message,
 });

@@ -1,3 +1,4 @@
+import { contextAuthorOf } from '@xtalk/protocol';
 import type { ContextMessage } from '../ai/index.js';
 import { isInsufficientCredits } from './errors.js';
 import { roomGlossary } from './glossary.js';
@@ -17,7 +18,7 @@ async function loadContext(ctx: TaskContext, job: Job): Promise<ContextMessage[]
   try {
     const recent = await ctx.store.recentMessages(job.roomId, job.message.id, ctx.options.contextMessages);
     return recent.map((m) => ({
-      username: m.displayUsername ?? m.username,
+      username: contextAuthorOf(m),
       language: m.language,
       text: m.message,
     }));

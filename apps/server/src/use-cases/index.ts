@@ -4,3 +4,4 @@
  */
 export { roomsOfUsers, createPlayerLinks, deleteIdleGuests } from './guest-rooms.js';
 export { translationStore } from './translation-store.js';
+export { playerRecords } from './player-records.js';

@@ -73,7 +73,8 @@ export async function request<T>(
   options: RequestOptions = {},
   deps: ApiClientDeps = defaultDeps,
 ): Promise<T> {
-  const carriesBody = method !== 'GET' && method !== 'DELETE';
+  // a DELETE carries a body only when given one (deleting an account may carry the password)
+  const carriesBody = method !== 'GET' && (method !== 'DELETE' || options.body !== undefined);
   const url = carriesBody ? path : withParams(path, options.params);
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (carriesBody) headers['Content-Type'] = 'application/json';

@@ -81,3 +81,27 @@ export async function flowVerifierOf(store: Store, state: string): Promise<strin
 export async function swapFlowVerifier(store: Store, state: string, verifier: string): Promise<void> {
   await dbOf(store).query('update auth_flows set code_verifier = $2 where state = $1', [state, verifier]);
 }
+
+/** How many rows of each accounts table still name the player (a deletion leaves none). */
+export async function accountRowsOf(store: Store, userId: string) {
+  const db = dbOf(store);
+  const count = async (sql: string) => Number((await db.query<{ n: string }>(sql, [userId])).rows[0]!.n);
+  return {
+    users: await count('select count(*) as n from users where id = $1 or merged_into = $1'),
+    links: await count('select count(*) as n from player_links where user_id = $1'),
+    emails: await count(
+      'select count(*) as n from email_accounts where user_id = $1 or pending_user_id = $1',
+    ),
+    signInSessions: await count('select count(*) as n from sign_in_sessions where user_id = $1'),
+    codes: await count('select count(*) as n from auth_codes where user_id = $1'),
+  };
+}
+
+/** Mailed tokens waiting for an address (a deletion voids the person's). */
+export async function emailTokensFor(store: Store, email: string): Promise<number> {
+  const { rows } = await dbOf(store).query<{ n: string }>(
+    'select count(*) as n from email_tokens where email = $1',
+    [email],
+  );
+  return Number(rows[0]!.n);
+}

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Db } from '../../store/index.js';
+import { dbOf, type Store } from './store.js';
 
 /** Every account's balance equals the sum of its rows, and no part is below zero. */
 export async function expectBalancesEqualSumOfRows(db: Db): Promise<void> {
@@ -17,4 +18,15 @@ export async function expectBalancesEqualSumOfRows(db: Db): Promise<void> {
     expect(Number(row.free)).toBeGreaterThanOrEqual(0);
     expect(Number(row.premium)).toBeGreaterThanOrEqual(0);
   }
+}
+
+/** Every ledger row with the account it belongs to (no API lists a deleted person's pseudonymised rows). */
+export async function allLedgerRows(store: Store) {
+  const { rows } = await dbOf(store).query<{
+    id: string;
+    user_id: string;
+    premium_delta: string;
+    cause: string;
+  }>('select id, user_id, premium_delta, cause from credit_txns order by seq');
+  return rows;
 }

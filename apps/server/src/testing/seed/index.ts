@@ -10,3 +10,4 @@ export { dbOf, type Store } from './store.js';
 export * from './accounts.js';
 export * from './rooms.js';
 export * from './credits.js';
+export * from './payments.js';

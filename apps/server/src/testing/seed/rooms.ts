@@ -53,3 +53,29 @@ export async function storedRoomRows(store: Store) {
     ),
   };
 }
+
+/** A room's messages as stored, author columns included (history frames drop the user id). */
+export async function storedMessagesOf(store: Store, roomId: string) {
+  const { rows } = await dbOf(store).query<{
+    user_id: string | null;
+    username: string;
+    display_username: string | null;
+    client_id: string | null;
+    author_deleted: boolean;
+    text: string;
+  }>(
+    `select user_id, username, display_username, client_id, author_deleted, text from messages
+      where room_id = $1 order by id`,
+    [roomId],
+  );
+  return rows;
+}
+
+/** Every frame of a room's change log, as stored. */
+export async function roomLogOf(store: Store, roomId: string): Promise<unknown[]> {
+  const { rows } = await dbOf(store).query<{ frame: unknown }>(
+    'select frame from room_changes where room_id = $1 order by seq',
+    [roomId],
+  );
+  return rows.map((row) => (typeof row.frame === 'string' ? JSON.parse(row.frame) : row.frame));
+}

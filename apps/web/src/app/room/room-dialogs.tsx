@@ -110,6 +110,7 @@ export function RoomDialogs({
         onSaved={onProfileSaved}
         onLogin={onLogin}
         onSignedOutEverywhere={onLogout}
+        onAccountDeleted={onLogout}
       />
     </>
   );

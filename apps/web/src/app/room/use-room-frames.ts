@@ -83,7 +83,10 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
           toast(say('glossary.updated'));
           break;
         case 'usernameUpdate':
-          toast(say('chat.renamed', { old: frame.oldDisplayUsername, name: frame.displayUsername }));
+          // a rename whose author deleted their account keeps its place in the log, not its names
+          if (frame.username !== '') {
+            toast(say('chat.renamed', { old: frame.oldDisplayUsername, name: frame.displayUsername }));
+          }
           break;
         case 'error':
           // Worded here by its code, in the interface language. 'notice' is information

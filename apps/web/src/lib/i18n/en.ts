@@ -130,6 +130,7 @@ export const en = {
   'invite.copyRefused': 'Copy command was unsuccessful.',
   'chat.empty': 'Start chatting by tapping the mic!',
   'chat.you': '(You)',
+  'chat.deletedUser': 'deleted user',
   'chat.hint': 'Hint',
   'chat.hideHint': 'Hide hint',
   'chat.placeholder': 'Type a message...',
@@ -203,6 +204,18 @@ export const en = {
   'profile.signOutEverywhere': 'Sign out everywhere',
   'profile.signOutEverywhereHint': 'Ends every session of your account, on every device, this one too.',
   'profile.signOutEverywhereFailed': 'Could not sign out everywhere. Check the connection and try again.',
+  'ownData.title': 'Your data',
+  'ownData.exportHint':
+    'Download everything XTalk holds about you: profile, sign-ins, rooms, your messages and credits.',
+  'ownData.exportJson': 'Export (JSON)',
+  'ownData.exportMarkdown': 'Export (readable)',
+  'ownData.delete': 'Delete account',
+  'ownData.deleteWarning':
+    'Your account, sign-ins, profile and room history are deleted for good. Your messages stay in their rooms as "deleted user".',
+  'ownData.deletePaidCredits': 'You will lose {credits} bought credits you have not spent.',
+  'ownData.deleteConfirmLabel': 'Type DELETE to confirm',
+  'ownData.deletePassword': 'Your password',
+  'ownData.deleteConfirm': 'Delete my account',
   'profile.guestPrompt': 'Login to customize your username and profile.',
   'profile.error.tooShort': 'Username is too short, please try again.',
   'profile.error.tooLong': 'Username is too long, please try again.',
@@ -292,6 +305,8 @@ export const en = {
     'Confirm your email first: open the link we sent you, or ask for a new one.',
   'errors.http.no_password': 'This account has no email sign-in, so there is no password to change.',
   'errors.http.wrong_password': 'The current password is wrong.',
+  'errors.http.fresh_sign_in_required':
+    'For your safety, sign in again (or enter your password) and then delete your account within five minutes.',
   'errors.http.sign_in_unavailable':
     'Sign-in with Google is not available right now. You can continue as a guest.',
   'errors.http.sign_in_failed': 'The sign-in did not complete. Please sign in again.',

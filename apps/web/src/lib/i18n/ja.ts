@@ -132,6 +132,7 @@ export const ja: Record<MessageKey, string> = {
   'invite.copyRefused': 'コピーコマンドが失敗しました。',
   'chat.empty': 'マイクをタップしてチャットを始めましょう！',
   'chat.you': '（あなた）',
+  'chat.deletedUser': '削除されたユーザー',
   'chat.hint': 'ヒント',
   'chat.hideHint': 'ヒントを隠す',
   'chat.placeholder': 'メッセージを入力...',
@@ -202,6 +203,18 @@ export const ja: Record<MessageKey, string> = {
   'profile.fullName': '氏名',
   'profile.save': '保存',
   'profile.usernameHint': '{max}文字以内の文字・数字・ドット・ハイフン・アンダースコア',
+  'ownData.title': 'あなたのデータ',
+  'ownData.exportHint':
+    'XTalkが保存しているあなたのデータ（プロフィール、ログイン方法、ルーム、あなたのメッセージ、クレジット）をダウンロードします。',
+  'ownData.exportJson': 'エクスポート（JSON）',
+  'ownData.exportMarkdown': 'エクスポート（読みやすい形式）',
+  'ownData.delete': 'アカウントを削除',
+  'ownData.deleteWarning':
+    'アカウント、ログイン方法、プロフィール、ルームの履歴は完全に削除されます。あなたのメッセージは「削除されたユーザー」としてルームに残ります。',
+  'ownData.deletePaidCredits': '未使用の購入済みクレジット{credits}が失われます。',
+  'ownData.deleteConfirmLabel': '確認のため「削除」と入力してください',
+  'ownData.deletePassword': 'パスワード',
+  'ownData.deleteConfirm': 'アカウントを削除する',
   'profile.signOutEverywhere': 'すべての端末からログアウト',
   'profile.signOutEverywhereHint': 'この端末を含め、すべての端末でこのアカウントのログインを終了します。',
   'profile.signOutEverywhereFailed':
@@ -297,6 +310,8 @@ export const ja: Record<MessageKey, string> = {
   'errors.http.no_password':
     'このアカウントにはメールでのログインがないため、変更するパスワードがありません。',
   'errors.http.wrong_password': '現在のパスワードが違います。',
+  'errors.http.fresh_sign_in_required':
+    '安全のため、もう一度ログインする（またはパスワードを入力する）と、5分以内にアカウントを削除できます。',
   'errors.http.sign_in_unavailable':
     '現在Googleでのログインは利用できません。ゲストとして続けることはできます。',
   'errors.http.sign_in_failed': 'ログインが完了しませんでした。もう一度ログインしてください。',

@@ -49,7 +49,9 @@ export function LandscapeContentView({ items, myUsername }: LandscapeViewProps) 
               color: userColour(content.message.username, content.message.username === myUsername).userColor,
             }}
           >
-            <span className="brightness-200">{content.message.displayUsername}</span>
+            <span className="brightness-200">
+              {content.message.authorDeleted ? t('chat.deletedUser') : content.message.displayUsername}
+            </span>
             {content.message.username === myUsername && (
               <span className="ml-1 font-normal text-neutral-500">{t('chat.you')}</span>
             )}

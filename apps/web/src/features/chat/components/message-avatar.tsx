@@ -5,16 +5,30 @@ function initials(name: string): string {
   return (capitals && capitals.length >= 2 ? capitals.slice(0, 2).join('') : name.slice(0, 2)).toUpperCase();
 }
 
-/** The author's initials on their colour; the name beside it says who it is, so it is hidden from readers. */
+/**
+ * The author's initials on their colour; the name beside it says who it is, so it is hidden from readers.
+ * A deleted author has none: an empty grey circle keeps the column.
+ */
 export function MessageAvatar({
   username,
   displayUsername,
   isMe,
+  deleted,
 }: {
   username: string;
   displayUsername: string;
   isMe: boolean;
+  deleted?: true | undefined;
 }) {
+  if (deleted) {
+    return (
+      <div
+        aria-hidden="true"
+        className="mt-5 size-9 shrink-0 rounded-full bg-slate-200 dark:bg-slate-700"
+        data-testid="deleted-avatar"
+      />
+    );
+  }
   const avatar = avatarColours(username, isMe);
   return (
     <div

@@ -29,7 +29,9 @@ export function MessageHeader({
         style={{ '--name-light': names.light, '--name-dark': names.dark } as CSSProperties}
       >
         {/* isolated: bidi controls in a name cannot reorder what is around it */}
-        <bdi data-testid="author">{message.displayUsername}</bdi>
+        <bdi data-testid="author" data-deleted={message.authorDeleted}>
+          {message.authorDeleted ? t('chat.deletedUser') : message.displayUsername}
+        </bdi>
         {isMe && <span className="ml-1 font-normal text-slate-500 dark:text-slate-400">{t('chat.you')}</span>}
       </span>
       <time

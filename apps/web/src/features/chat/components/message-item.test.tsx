@@ -1,5 +1,6 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { setLanguage } from '#web/lib/i18n';
 import type { ChatMessage } from '../utils/chat-items';
 import { MessageItem } from './message-item';
 
@@ -142,5 +143,17 @@ describe('MessageItem', () => {
     expect(author.tagName).toBe('BDI');
     expect(author.textContent).toBe(`${rlo}evil`);
     expect(screen.getByTestId('original').getAttribute('dir')).toBe('auto');
+  });
+
+  it('shows a deleted author as a deleted user, with no name and no avatar, in the interface language', () => {
+    const gone: ChatMessage = { ...base, username: '', displayUsername: 'deleted user', authorDeleted: true };
+    const { unmount } = render(<MessageItem message={gone} isMe={false} now={2000} listening="en" />);
+    expect(screen.getByTestId('author').textContent).toBe('deleted user');
+    expect(screen.getByTestId('deleted-avatar').textContent).toBe('');
+    unmount();
+    act(() => setLanguage('ja'));
+    render(<MessageItem message={gone} isMe={false} now={2000} listening="en" />);
+    expect(screen.getByTestId('author').textContent).toBe('削除されたユーザー');
+    act(() => setLanguage('en'));
   });
 });

@@ -73,7 +73,12 @@ export function MessageItem({
       data-speaking={speaking || undefined}
       className={cn('flex gap-3', isMe && 'flex-row-reverse')}
     >
-      <MessageAvatar username={message.username} displayUsername={message.displayUsername} isMe={isMe} />
+      <MessageAvatar
+        username={message.username}
+        displayUsername={message.displayUsername}
+        isMe={isMe}
+        deleted={message.authorDeleted}
+      />
       <div className={cn('flex max-w-[85%] min-w-0 flex-col sm:max-w-[75%]', isMe && 'items-end')}>
         <MessageHeader message={message} isMe={isMe} now={now} speaking={speaking} />
         <MessageBubble

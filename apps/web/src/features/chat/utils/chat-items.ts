@@ -1,4 +1,9 @@
-import { generatedDisplayName, type MessageFrame, type ServerFrame } from '@xtalk/protocol';
+import {
+  DELETED_USER_NAME,
+  generatedDisplayName,
+  type MessageFrame,
+  type ServerFrame,
+} from '@xtalk/protocol';
 
 /*
  * The room's chat log: what it holds (messages, JOIN/LEAVE events, a hot room's counts, live captions),
@@ -24,6 +29,8 @@ export interface ChatMessage {
   editedAt?: number | undefined;
   /** The languages its translation failed into for good (a lasting mark; cleared by a later one). */
   failed?: string[] | undefined;
+  /** Its author deleted their account: shown as a deleted user, with no name, avatar or link back. */
+  authorDeleted?: true | undefined;
 }
 
 export interface ChatSystemEvent {
@@ -78,7 +85,10 @@ export function fromFrame(frame: MessageFrame): ChatMessage {
     kind: 'message',
     id: frame.id,
     username: frame.username,
-    displayUsername: frame.displayUsername ?? generatedDisplayName(frame.username),
+    // where no translation of the interface reaches (a transcript's fixed words), the English name stands
+    displayUsername: frame.authorDeleted
+      ? DELETED_USER_NAME.en
+      : (frame.displayUsername ?? generatedDisplayName(frame.username)),
     message: frame.message,
     language: frame.language,
     timestamp: frame.timestamp,
@@ -88,5 +98,6 @@ export function fromFrame(frame: MessageFrame): ChatMessage {
     note: frame.note,
     editedAt: frame.editedAt,
     failed: frame.failedTranslations,
+    authorDeleted: frame.authorDeleted,
   };
 }

@@ -47,6 +47,8 @@ export function onSystem(state: ChatState, frame: SystemFrame): ChatState {
  * display name they were shown under (username, displayUsername, oldDisplayUsername).
  */
 export function onUsernameUpdate(state: ChatState, frame: UsernameUpdateFrame): ChatState {
+  // the rename of an author who deleted their account: the log kept its place, without a name
+  if (frame.username === '') return state;
   let changed = false;
   const items = state.items.map((item) => {
     if (item.kind === 'members') return item; // names the latest arrivals as they were then

@@ -35,6 +35,7 @@ function setup(user: User = member) {
       onClose={onClose}
       onLogin={onLogin}
       onSignedOutEverywhere={onSignedOutEverywhere}
+      onAccountDeleted={vi.fn()}
     />,
   );
   const username = screen.getByTestId('profile-username') as HTMLInputElement;

@@ -7,6 +7,7 @@ import { useI18n } from '#web/lib/i18n';
 import { useProfileForm } from '../hooks/use-profile-form';
 import { ProfileFields } from './profile-fields';
 import { SignOutEverywhere } from './sign-out-everywhere';
+import { YourData } from './your-data';
 
 export interface ProfileDialogProps {
   open: boolean;
@@ -18,11 +19,13 @@ export interface ProfileDialogProps {
   onLogin: () => void;
   /** Every session of the account was ended ("Sign out everywhere"): this device signs out too. */
   onSignedOutEverywhere: () => void;
+  /** The account was deleted: its sessions are over, this device signs out. */
+  onAccountDeleted: () => void;
 }
 
 /**
  * Profile Settings (設定 in Japanese): read-only user ID, Username, Full Name, Cancel and Save, and for
- * accounts "Sign out everywhere". Guests see it disabled under a Login prompt (docs/product.md#people).
+ * accounts "Sign out everywhere" and their data (export, delete). Guests see it disabled under a Login prompt (docs/product.md#people).
  */
 export function ProfileDialog(props: ProfileDialogProps) {
   const { t } = useI18n();
@@ -71,6 +74,7 @@ function ProfileForm(props: ProfileDialogProps) {
         <ProfileActions isGuest={form.isGuest} saving={form.saving} onClose={onClose} />
       </form>
       {!form.isGuest && <SignOutEverywhere token={token} onSignedOut={props.onSignedOutEverywhere} />}
+      {!form.isGuest && <YourData token={token} onDeleted={props.onAccountDeleted} />}
     </>
   );
 }

@@ -1,0 +1,78 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Mailbox, startMailbox } from '../apps/server/src/testing/mailbox.js';
+import { productInBrowser } from './block-hooks.js';
+import { enterAsGuest, newPerson } from './lib/people.js';
+import { messageWith, roomIdOf, say } from './lib/room.js';
+
+/*
+ * Deleting an account, in Chromium: Alice (an email account, English) and Bob (a guest, Japanese) share a
+ * room. Alice deletes her account from the profile dialog with the typed confirmation and is signed out;
+ * Bob, back in the room, sees her old message under 削除されたユーザー, with no name and no avatar.
+ */
+
+const EMAIL = 'leaving@example.com';
+const PASSWORD = 'leaving-password';
+
+async function connected(page: Page): Promise<void> {
+  await page.getByTestId('message-list').waitFor();
+  await page.getByTestId('connecting-overlay').waitFor({ state: 'detached', timeout: 20_000 });
+}
+
+describe('deleting an account in the browser', () => {
+  let mailbox: Mailbox;
+  beforeAll(async () => {
+    mailbox = await startMailbox();
+  });
+  afterAll(() => mailbox?.close());
+  const product = productInBrowser(() => ({ SMTP_URL: mailbox.url }));
+
+  it('deletes from the profile dialog; the other person sees a deleted user on the old messages', async () => {
+    const post = (path: string, body: object) =>
+      fetch(`${product.server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await post('/api/auth/email/register', { email: EMAIL, password: PASSWORD })).status).toBe(202);
+    const token = /token=([\w-]+)/.exec((await mailbox.next()).text)?.[1];
+    expect((await post('/api/auth/email/verify', { token })).status).toBe(200);
+
+    const alice = await newPerson(product.browser, product.server.url);
+    await alice.page.goto('/login');
+    const form = alice.page.getByTestId('email-form');
+    await form.getByTestId('email-address').fill(EMAIL);
+    await form.getByTestId('email-password').fill(PASSWORD);
+    await form.getByTestId('email-submit').click();
+    await alice.page.waitForURL(/\/translate\?r=[A-Z0-9]{7}/, { timeout: 30_000 });
+    await connected(alice.page);
+    const room = await roomIdOf(alice.page);
+    const bob = await newPerson(product.browser, product.server.url, { language: 'ja' });
+    await enterAsGuest(bob.page, `/translate?r=${room}`);
+    await connected(bob.page);
+    await say(alice.page, 'Goodbye from Alice');
+    const hers = messageWith(bob.page, 'Goodbye from Alice');
+    await hers.waitFor({ timeout: 15_000 });
+    expect(await hers.getByTestId('author').textContent()).not.toContain('削除');
+
+    await alice.page.getByTestId('settings-menu').click();
+    await alice.page.getByRole('menuitem', { name: 'Settings', exact: true }).click();
+    await alice.page.getByTestId('profile-delete-account').click();
+    const confirm = alice.page.getByTestId('delete-account-confirm');
+    expect(await confirm.isDisabled()).toBe(true);
+    await alice.page.getByTestId('delete-confirm-word').fill('DELETE');
+    await confirm.click();
+    await alice.page.waitForURL(/\/login$/, { timeout: 20_000 });
+    expect(await alice.page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+
+    // Bob comes back to the room: the old message is there, its author a deleted user
+    await bob.page.reload();
+    await connected(bob.page);
+    const after = messageWith(bob.page, 'Goodbye from Alice');
+    await after.waitFor({ timeout: 15_000 });
+    expect(await after.getByTestId('author').textContent()).toBe('削除されたユーザー');
+    expect(await after.getByTestId('deleted-avatar').count()).toBe(1);
+    await alice.context.close();
+    await bob.context.close();
+  });
+});
