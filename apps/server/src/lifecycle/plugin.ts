@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { TRANSLATION_CLOSE_MS } from '../translation/plugin.js';
+import { backupRoute } from './backup-route.js';
 import { registerDrain } from './drain.js';
 import { healthRoute } from './health.js';
 import { registerReadiness, type ReadinessProbe } from './readiness.js';
@@ -45,6 +46,7 @@ export const lifecyclePlugin = fp<{ config: Config; clock: Clock }>(
     const { gateway, fairRooms, heartbeat } = app.xtalkRealtime;
     const { service: translation, supersession } = app.xtalkTranslation;
     healthRoute(app, { db, bus, redis, hub, fairRooms });
+    backupRoute(app, { db, dataDir: config.DATA_DIR });
     const drain = registerDrain(app, { readiness: app.xtalkReadiness, gateway, config });
     app.addHook('preClose', async () => {
       await gateway.close();
