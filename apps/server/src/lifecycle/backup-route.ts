@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { sameText } from '../accounts/sessions/same-text.js';
+import { sameText } from '../accounts/index.js';
 import { HttpError } from '../http-errors.js';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 
 /*
  * GET /api/admin/backup: a consistent copy of the embedded database, taken by the server that owns it

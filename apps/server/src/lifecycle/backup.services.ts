@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerFrame } from '@xtalk/protocol';
 import { loadConfig } from '../config.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { memberLogin } from '../test/members.js';
-import { scratchDatabase } from '../test/scratch-database.js';
-import { storedRoomRows } from '../test/seed/index.js';
-import { NODES_SECRET, serviceNodes } from '../test/service-nodes.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { memberLogin } from '../testing/members.js';
+import { scratchDatabase } from '../testing/scratch-database.js';
+import { storedRoomRows } from '../testing/seed/index.js';
+import { NODES_SECRET, serviceNodes } from '../testing/service-nodes.js';
 import { BACKUP_PATH } from './backup-route.js';
 import { restoreBackup, takeBackup } from './backups.js';
 

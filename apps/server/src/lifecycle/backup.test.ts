@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuestLoginResponse, ServerFrame } from '@xtalk/protocol';
 import { loadConfig } from '../config.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { startMailbox, tokenOf, type Mailbox } from '../test/mailbox.js';
-import { storedRoomRows } from '../test/seed/index.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { startMailbox, tokenOf, type Mailbox } from '../testing/mailbox.js';
+import { storedRoomRows } from '../testing/seed/index.js';
 import { BACKUP_PATH } from './backup-route.js';
 import { restoreBackup, takeBackup } from './backups.js';
 

@@ -6,8 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import { gunzipSync } from 'node:zlib';
 import type { Config } from '../config.js';
-import { openDb } from '../store/db.js';
-import { appliedMigrations } from '../store/migrations.js';
+import { appliedMigrations, openDb } from '../store/index.js';
 import { BACKUP_PATH, BACKUP_TOKEN_FILE } from './backup-route.js';
 import { pgDump, pgRestore, tablesIn } from './pg-tools.js';
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuestLoginResponse, MessageFrame, ServerFrame, SystemFrame } from '@xtalk/protocol';
 import { loadConfig } from '../config.js';
 import { startSweeps } from '../lifecycle/sweeps.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { dbOf, storedRoomRows } from '../test/seed/index.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { dbOf, storedRoomRows } from '../testing/seed/index.js';
 import { createRoomLog } from './room-log.js';
 
 /*

@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 
 /*
  * Message retention (MESSAGE_RETENTION_DAYS, decision 0216): messages older than the cutoff go, and with
