@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuestLoginResponse, MessageFrame, ServerFrame, SystemFrame } from '@xtalk/protocol';
 import { loadConfig } from '../config.js';
-import { startSweeps } from '../lifecycle/sweeps.js';
+import { startSweeps } from './sweeps.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
 import { dbOf, storedRoomRows } from '../testing/seed/index.js';
-import { createRoomLog } from './room-log.js';
+import { createRoomLog } from '../rooms/index.js';
 
 /*
  * MESSAGE_RETENTION_DAYS (decision 0216): the sweep removes old messages and what is logged about them

@@ -12,7 +12,7 @@ import type { Db } from '../store/index.js';
  * a page at a time, so no statement grows with the number of rooms either.
  *
  * Offsets are never reused: what goes leaves a hole at the start of the room's log, which a resume
- * already answers with RESYNC and the recent window (realtime/resume.ts), and a node's sequencer skips
+ * already answers with RESYNC and the recent window (gateway/resume.ts), and a node's sequencer skips
  * (decision 0061). A resume position after the hole stays exact.
  */
 
