@@ -37,3 +37,18 @@ describe('PUBLIC_URL and TEST_CHECKOUT', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', TEST_CHECKOUT: 'yes' })).toThrow(/TEST_CHECKOUT/);
   });
 });
+
+describe('MESSAGE_RETENTION_DAYS', () => {
+  it('keeps messages when unset or empty, takes whole days, and refuses anything else', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).MESSAGE_RETENTION_DAYS).toBeUndefined();
+    expect(
+      loadConfig({ NODE_ENV: 'test', MESSAGE_RETENTION_DAYS: ' ' }).MESSAGE_RETENTION_DAYS,
+    ).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'test', MESSAGE_RETENTION_DAYS: '30' }).MESSAGE_RETENTION_DAYS).toBe(30);
+    for (const value of ['0', '-1', '1.5', 'forever']) {
+      expect(() => loadConfig({ NODE_ENV: 'test', MESSAGE_RETENTION_DAYS: value }), value).toThrow(
+        /MESSAGE_RETENTION_DAYS/,
+      );
+    }
+  });
+});

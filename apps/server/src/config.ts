@@ -264,6 +264,10 @@ export const configSchema = z
       .int()
       .positive()
       .default(30 * 24 * 3600),
+    /** Messages older than this many days are removed with all that is stored about them; unset: kept. */
+    MESSAGE_RETENTION_DAYS: optionalString.pipe(
+      z.coerce.number<string | undefined>().int().positive().max(36_500).optional(),
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((c) => Boolean(c.GOOGLE_CLIENT_ID) || !c.GOOGLE_CLIENT_SECRET, {

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { TRANSLATION_CLOSE_MS } from '../translation/index.js';
+import { backupRoute } from './backup-route.js';
 import { registerDrain } from './drain.js';
 import { healthRoute } from './health.js';
 import { registerReadiness, type ReadinessProbe } from './readiness.js';
@@ -46,6 +47,7 @@ export const lifecyclePlugin = fp<{ config: Config; clock: Clock }>(
     const { fairRooms } = app.xtalkMessages;
     const { service: translation, supersession } = app.xtalkTranslation;
     healthRoute(app, { db, bus, redis, hub, fairRooms });
+    backupRoute(app, { db, dataDir: config.DATA_DIR });
     const drain = registerDrain(app, { readiness: app.xtalkReadiness, gateway, config });
     // the journey wound down from its end: no socket brings a new message in while the work behind closes
     app.addHook('preClose', async () => {

@@ -11,6 +11,7 @@ export { createSessionHandoffs, type SessionHandoffs } from './session-handoffs.
 export { createRoomLog, type RoomLog, type RoomPosition, type LoggedFrame } from './room-log.js';
 export { FrameRefusal } from './refusal.js';
 export { deleteExpiredSessions, trimRoomChanges } from './expired-rows.js';
+export { removeOldMessages } from './retention.js';
 export { type EditOutcome, type MessageEdit } from './message-edits.js';
 export { type RetranslateOutcome, type RetranslateRequest } from './message-retranslation.js';
 export { eraseRoomAuthor } from './erase-author.js';

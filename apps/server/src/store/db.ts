@@ -30,6 +30,11 @@ export interface Db {
    * to start it again. Undefined for PostgreSQL, whose pool reconnects by itself.
    */
   readonly lost?: Promise<Error>;
+  /**
+   * The embedded database's files as an uncompressed tarball, taken between two statements: a backup
+   * (decision 0217), or `snapshot` of a later start. Undefined for PostgreSQL, whose tools do it.
+   */
+  readonly dumpDataDir?: () => Promise<Uint8Array>;
 }
 
 export interface DbOptions {

@@ -4,6 +4,6 @@
  */
 export { openDb, pgliteSettings, type Db, type Queryable } from './db.js';
 export { DATABASE_REFUSAL, isDatabaseUnreachable } from './unreachable.js';
-export { migrate, migrations } from './migrations.js';
+export { appliedMigrations, migrate, migrations } from './migrations.js';
 export { createGroupCommit } from './group-commit.js';
-export { startExpirySweeper } from './expired-rows.js';
+export { startExpirySweeper, type ExpirySweep } from './expired-rows.js';

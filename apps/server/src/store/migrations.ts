@@ -289,6 +289,12 @@ export const migrations: { id: number; name: string; sql: string }[] = [
 
 const LOCK_KEY = 87_870_001;
 
+/** The ids of the migrations a database has applied (a restored backup's check that it is XTalk's). */
+export async function appliedMigrations(db: Pick<Db, 'query'>): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>('select id from schema_migrations order by id');
+  return rows.map((row) => Number(row.id));
+}
+
 export async function migrate(db: Db): Promise<number[]> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEY]);
