@@ -70,7 +70,12 @@ describe.each(ENGINES)('chat in %s', (name) => {
     await alice.fill(byTestId('edit-input'), fixed);
     await alice.click(byTestId('edit-save'));
     await messageShown(bob, fixed);
-    await waitUntil(bob, 'the corrected translation', (t) => document.body.textContent?.includes(`[ja] ${t}`), fixed);
+    await waitUntil(
+      bob,
+      'the corrected translation',
+      (t) => document.body.textContent?.includes(`[ja] ${t}`),
+      fixed,
+    );
     await waitUntil(bob, 'the edited mark', present, byTestId('edited-mark'));
     expect(await countOf(bob, text)).toBe(0);
 

@@ -24,6 +24,8 @@ export interface EnginePage {
   reload(): Promise<void>;
   url(): Promise<string>;
   evaluate<A, R>(fn: PageFunction<A, R>, arg: A): Promise<R>;
+  /** Runs a script's text in the page as the engine's own (a library such as axe, which no eval may load). */
+  inject(source: string): Promise<void>;
   /** A click through the engine's own input (a user gesture, as a tap is). */
   click(selector: string): Promise<void>;
   /** Replaces the text of an input with `text`, typed through the engine's own input. */

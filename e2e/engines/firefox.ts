@@ -36,7 +36,11 @@ class FirefoxPage implements EnginePage {
     return this.page.url();
   }
   evaluate<A, R>(fn: PageFunction<A, R>, arg: A): Promise<R> {
-    return this.page.evaluate(fn as (arg: A) => R, arg) as Promise<R>;
+    // the argument crosses as JSON, which the engine's own generic types cannot say
+    return this.page.evaluate(fn as (arg: unknown) => R, arg as unknown) as Promise<R>;
+  }
+  async inject(source: string) {
+    await this.page.evaluate(source);
   }
   async click(selector: string) {
     await this.page.click(selector);

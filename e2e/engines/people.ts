@@ -43,7 +43,13 @@ export async function waitUntil<A, R>(
     if (last) return last;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`${page.engine}: ${what} (after ${timeout} ms; last ${JSON.stringify(last)})`);
+  // what the page said meanwhile (a toast) is often why
+  const toasts = await page
+    .evaluate(() => [...document.querySelectorAll('[data-sonner-toast]')].map((t) => t.textContent), null)
+    .catch(() => []);
+  throw new Error(
+    `${page.engine}: ${what} (after ${timeout} ms; last ${JSON.stringify(last)}; toasts ${JSON.stringify(toasts)})`,
+  );
 }
 
 /** True once an element matching `selector` is in the document. */

@@ -91,6 +91,9 @@ class WebKitPage implements EnginePage {
     if (result.error !== undefined) throw new Error(`in WebKit's page: ${result.error}`);
     return result.value as R;
   }
+  async inject(source: string) {
+    await this.client.executeScript(source, []);
+  }
   private async element(selector: string) {
     const found = await this.client.findElement('css selector', selector);
     const id = (found as Record<string, string>)['element-6066-11e4-a52e-4f735466cecf'];
@@ -114,7 +117,10 @@ class WebKitPage implements EnginePage {
     const inner = await this.evaluate(() => [innerWidth, innerHeight], null);
     await this.client.setWindowRect(null, null, 2 * width - inner[0]!, 2 * height - inner[1]!);
   }
+  private closed = false;
   async close() {
+    if (this.closed) return;
+    this.closed = true;
     await this.client.deleteSession().catch(() => undefined);
     this.driver.kill('SIGTERM');
   }
@@ -130,7 +136,7 @@ export async function launchWebKit(): Promise<Engine> {
       const client = await WebDriver.newSession({
         hostname: '127.0.0.1',
         port: driver.port,
-        logLevel: 'warn',
+        logLevel: 'error',
         connectionRetryCount: 0,
         capabilities: {
           browserName: 'MiniBrowser',
