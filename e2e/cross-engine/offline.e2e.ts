@@ -86,11 +86,13 @@ describe.each(ENGINES)('offline in %s', (name) => {
     const line = product.lines[2]!;
     const carol = await newPerson(product.engine, line.url);
     const roomId = await enterAsGuest(carol);
-    // the worker takes over this page (or, where it does not claim a page, the next load)
+    // the worker takes over this page (or, where it does not claim a page, the next load) and holds the
+    // shell it answers with offline
     const controlled = () =>
       navigator.serviceWorker.ready.then(() => navigator.serviceWorker.controller !== null);
     if (!(await carol.evaluate(controlled, null).catch(() => false))) await carol.reload();
     await waitUntil(carol, 'a page the service worker controls', controlled, null, 30_000);
+    await waitUntil(carol, 'the shell kept', () => caches.match('/index.html').then(Boolean), null, 30_000);
 
     line.cut();
     await carol.goto(`/translate?r=${roomId}`);

@@ -44,11 +44,18 @@ export async function waitUntil<A, R>(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   // what the page said meanwhile (a toast) is often why
-  const toasts = await page
-    .evaluate(() => [...document.querySelectorAll('[data-sonner-toast]')].map((t) => t.textContent), null)
-    .catch(() => []);
+  const said = await page
+    .evaluate(
+      () => ({
+        at: location.href,
+        toasts: [...document.querySelectorAll('[data-sonner-toast]')].map((t) => t.textContent),
+        text: document.body?.innerText.slice(0, 200),
+      }),
+      null,
+    )
+    .catch((error: unknown) => String(error));
   throw new Error(
-    `${page.engine}: ${what} (after ${timeout} ms; last ${JSON.stringify(last)}; toasts ${JSON.stringify(toasts)})`,
+    `${page.engine}: ${what} (after ${timeout} ms; last ${JSON.stringify(last)}; page ${JSON.stringify(said)})`,
   );
 }
 
