@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from '../../../lib/toast';
 import { getLanguage, translate, useI18n } from '../../../lib/i18n';
 import { StorageKey, readString, writeString } from '../../../lib/storage';
-import { AudioQueue, htmlAudioPlayer, type ClipPlayer } from '../utils/audio-queue';
+import { AudioQueue, htmlAudioPlayer, primeAudio, type ClipPlayer } from '../utils/audio-queue';
 import { SPEECH_TOGGLE } from '../components/speech-button';
 import { SpeechQueue, type SpeechPlayer } from '../utils/speech-queue';
 import { speakInBrowser } from '../utils/browser-voice';
@@ -52,6 +52,28 @@ function useFirstTap(locked: boolean, unlock: (onToggleAt: number | undefined) =
 }
 
 /**
+ * The clips' element plays a moment of silence inside the first tap or key in the page, whether or not
+ * the page counted as activated before (a tap on the guest page already did): Safari lets an element
+ * play outside a tap only once it has played inside one.
+ */
+function usePrimedAudio(): void {
+  useEffect(() => {
+    const options = { capture: true, once: true };
+    const prime = () => {
+      primeAudio();
+      window.removeEventListener('pointerdown', prime, options);
+      window.removeEventListener('keydown', prime, options);
+    };
+    window.addEventListener('pointerdown', prime, options);
+    window.addEventListener('keydown', prime, options);
+    return () => {
+      window.removeEventListener('pointerdown', prime, options);
+      window.removeEventListener('keydown', prime, options);
+    };
+  }, []);
+}
+
+/**
  * Spoken translations: a `speech` frame's sentence (the binary frame after it, Ogg/Opus) goes to the
  * speech queue, in order by message and seq; a WAV (older servers) is validated and played in turn. A
  * translation the server has no voice for (`noServerVoice`) joins the same queue, spoken by the browser.
@@ -63,6 +85,7 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
   const [muted, setMutedState] = useState(() => readString(StorageKey.speech) === 'off');
   const [locked, setLocked] = useState(() => !pageActivated());
   const [speakingId, setSpeakingId] = useState<number | undefined>();
+  usePrimedAudio();
   const queueRef = useRef<AudioQueue | null>(null);
   if (queueRef.current === null) queueRef.current = new AudioQueue(player, avatarPlaybackFailed);
   const speechRef = useRef<SpeechQueue | null>(null);
