@@ -29,8 +29,10 @@ const pageActivated = () => navigator.userActivation?.hasBeenActive ?? false;
 /**
  * Until the page is first tapped or typed in (`locked`), waits for that; `unlock` gets the time of the
  * tap when it was on the speech control itself (which then asks for audio: it unlocks, it does not mute).
+ * The first tap also primes the clips' element, locked or not (`usePrimedAudio`).
  */
 function useFirstTap(locked: boolean, unlock: (onToggleAt: number | undefined) => void): void {
+  usePrimedAudio();
   const unlockRef = useRef(unlock);
   useEffect(() => {
     unlockRef.current = unlock;
@@ -85,7 +87,6 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
   const [muted, setMutedState] = useState(() => readString(StorageKey.speech) === 'off');
   const [locked, setLocked] = useState(() => !pageActivated());
   const [speakingId, setSpeakingId] = useState<number | undefined>();
-  usePrimedAudio();
   const queueRef = useRef<AudioQueue | null>(null);
   if (queueRef.current === null) queueRef.current = new AudioQueue(player, avatarPlaybackFailed);
   const speechRef = useRef<SpeechQueue | null>(null);
