@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { freePort } from '../../apps/server/src/test/free-port.js';
+import { freePort } from '../../apps/server/src/testing/free-port.js';
 import { ProductServer } from '../lib/product-server.js';
 import { launchEngine, type Engine, type EngineName } from './index.js';
 import { networkLine, type NetworkLine } from './network-line.js';

@@ -1,5 +1,5 @@
 import { connect, createServer, type Socket } from 'node:net';
-import { listenOnFreePort } from '../../apps/server/src/test/free-port.js';
+import { listenOnFreePort } from '../../apps/server/src/testing/free-port.js';
 
 /*
  * One person's line to the server: a TCP relay on a port of its own, so a test can take the network away

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import WebDriver from 'webdriver';
-import { freePort } from '../../apps/server/src/test/free-port.js';
+import { freePort } from '../../apps/server/src/testing/free-port.js';
 import type { Engine, EnginePage, PageFunction, PageOptions, Viewport } from './driver.js';
 import { DESKTOP } from './driver.js';
 
