@@ -16,7 +16,8 @@ export function sharedAudioContext(): AudioContext | undefined {
     console.warn('[audio] no AudioContext', error);
     return undefined;
   }
-  if (context.state === 'suspended') {
+  // Safari reports 'interrupted' after a call or the lock screen, the others 'suspended': both resume
+  if (context.state !== 'running' && context.state !== 'closed') {
     context.resume().catch((error: unknown) => console.warn('[audio] resume refused', error));
   }
   return context;

@@ -19,12 +19,24 @@ interface FetchEvent extends ExtendableEvent {
   readonly request: Request;
   respondWith(answer: Promise<Response>): void;
 }
+interface NotificationEvent extends ExtendableEvent {
+  readonly notification: Notification;
+}
+interface WindowClient {
+  readonly url: string;
+  focus(): Promise<WindowClient>;
+}
 interface WorkerScope {
   readonly location: Location;
-  readonly clients: { claim(): Promise<void> };
+  readonly clients: {
+    claim(): Promise<void>;
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<WindowClient[]>;
+    openWindow(url: string): Promise<WindowClient | null>;
+  };
   skipWaiting(): Promise<void>;
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+  addEventListener(type: 'notificationclick', listener: (event: NotificationEvent) => void): void;
 }
 
 const worker = self as unknown as WorkerScope;
@@ -62,6 +74,23 @@ worker.addEventListener('fetch', (event) => {
   // anything else is not answered here, so the browser fetches it as without a worker
   if (handling === 'page') event.respondWith(page(event.request));
   if (handling === 'asset') event.respondWith(asset(event));
+});
+
+/*
+ * A message notification the page had this worker show (Chrome on Android allows no other kind): a tap
+ * closes it and brings back the room's page, or opens the room when no page is left.
+ */
+worker.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const room = (event.notification.data as { url?: string } | null)?.url ?? '/';
+  event.waitUntil(
+    (async () => {
+      const pages = await worker.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const page = pages.find((client) => client.url === room) ?? pages[0];
+      if (page) await page.focus();
+      else await worker.clients.openWindow(room);
+    })(),
+  );
 });
 
 /** Network first: the server's page when it answers, the cached shell when it cannot be reached. */

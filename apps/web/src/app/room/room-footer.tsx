@@ -88,7 +88,7 @@ export function RoomFooter({
           </>
         }
       />
-      <p className="mx-auto max-w-4xl px-4 pb-2 text-center text-[11px] text-slate-600 dark:text-slate-400">
+      <p className="mx-auto max-w-4xl px-4 pb-2 text-center text-[11px] text-balance text-slate-600 dark:text-slate-400">
         {t('room.footer')}
       </p>
     </footer>

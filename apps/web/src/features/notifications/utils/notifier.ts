@@ -7,6 +7,8 @@ import type { MessageNotification } from './notify-rules';
  */
 
 const open = new Map<string, Notification>();
+/** Tags of the notifications the service worker showed for this page. */
+const shownByWorker = new Set<string>();
 
 /** Fields the DOM typings lag behind on. */
 type Options = NotificationOptions & { renotify?: boolean };
@@ -16,9 +18,9 @@ export function showNotification({ tag, title, body }: MessageNotification): voi
   let notification: Notification;
   try {
     notification = new Notification(title, options);
-  } catch (error) {
+  } catch {
     // a browser that allows them only from a service worker (Chrome on Android) refuses the constructor
-    console.warn('[notifications] not shown', error);
+    void showThroughWorker(title, { ...options, data: { url: location.href } });
     return;
   }
   notification.onclick = () => {
@@ -31,8 +33,27 @@ export function showNotification({ tag, title, body }: MessageNotification): voi
   open.set(tag, notification);
 }
 
+async function showThroughWorker(title: string, options: Options): Promise<void> {
+  try {
+    const registration = await navigator.serviceWorker?.getRegistration();
+    if (!registration) throw new Error('no service worker');
+    await registration.showNotification(title, options);
+    if (options.tag) shownByWorker.add(options.tag);
+  } catch (error) {
+    console.warn('[notifications] not shown', error);
+  }
+}
+
 export function closeNotifications(): void {
   const all = [...open.values()];
   open.clear();
   for (const notification of all) notification.close();
+  if (shownByWorker.size === 0) return;
+  const tags = new Set(shownByWorker);
+  shownByWorker.clear();
+  void navigator.serviceWorker
+    ?.getRegistration()
+    .then((registration) => registration?.getNotifications())
+    .then((shown) => shown?.filter((n) => tags.has(n.tag)).forEach((n) => n.close()))
+    .catch(() => undefined);
 }

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from '#web/lib/toast';
 import { getLanguage, translate, useI18n } from '#web/lib/i18n';
 import { StorageKey, readString, writeString } from '#web/lib/storage';
-import { AudioQueue, htmlAudioPlayer, type ClipPlayer } from '../utils/audio-queue';
+import { AudioQueue, htmlAudioPlayer, primeAudio, type ClipPlayer } from '../utils/audio-queue';
 import { SPEECH_TOGGLE } from '../components/speech-button';
 import { SpeechQueue, type SpeechPlayer } from '../utils/speech-queue';
 import { speakInBrowser } from '../utils/browser-voice';
@@ -29,8 +29,10 @@ const pageActivated = () => navigator.userActivation?.hasBeenActive ?? false;
 /**
  * Until the page is first tapped or typed in (`locked`), waits for that; `unlock` gets the time of the
  * tap when it was on the speech control itself (which then asks for audio: it unlocks, it does not mute).
+ * The first tap also primes the clips' element, locked or not (`usePrimedAudio`).
  */
 function useFirstTap(locked: boolean, unlock: (onToggleAt: number | undefined) => void): void {
+  usePrimedAudio();
   const unlockRef = useRef(unlock);
   useEffect(() => {
     unlockRef.current = unlock;
@@ -49,6 +51,28 @@ function useFirstTap(locked: boolean, unlock: (onToggleAt: number | undefined) =
       window.removeEventListener('keydown', onFirst, options);
     };
   }, [locked]);
+}
+
+/**
+ * The clips' element plays a moment of silence inside the first tap or key in the page, whether or not
+ * the page counted as activated before (a tap on the guest page already did): Safari lets an element
+ * play outside a tap only once it has played inside one.
+ */
+function usePrimedAudio(): void {
+  useEffect(() => {
+    const options = { capture: true, once: true };
+    const prime = () => {
+      primeAudio();
+      window.removeEventListener('pointerdown', prime, options);
+      window.removeEventListener('keydown', prime, options);
+    };
+    window.addEventListener('pointerdown', prime, options);
+    window.addEventListener('keydown', prime, options);
+    return () => {
+      window.removeEventListener('pointerdown', prime, options);
+      window.removeEventListener('keydown', prime, options);
+    };
+  }, []);
 }
 
 /**

@@ -161,7 +161,8 @@ export async function startOpusCapture(options: CaptureOptions = {}): Promise<Op
     await ready;
     encoder.port.postMessage({ command: 'getHeaderPages' });
     source.connect(encoder);
-    if (context.state === 'suspended') await context.resume();
+    // 'suspended', or Safari's 'interrupted' (a call, the lock screen)
+    if (context.state !== 'running') await context.resume();
 
     const streaming = startStreaming(options.openStream, pages);
     let finished = false;
