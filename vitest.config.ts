@@ -2,6 +2,13 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /*
+ * Test processes keep PGlite's WASM on Liftoff, V8's baseline compiler, as the server's database thread
+ * does (decision 0119): they start a new in-memory PGlite in nearly every file, and the optimising
+ * compiler's work on it never pays back in tests that short (decision 0227).
+ */
+const BASELINE_WASM = ['--no-wasm-tier-up', '--no-wasm-dynamic-tiering'];
+
+/*
  * One Vitest run, several projects: `npm test` runs protocol, server and web (nothing running, no network);
  * `npm run test:e2e` drives real Chromium; `npm run test:services` needs a real PostgreSQL and Redis (and
  * Debian's prometheus for the alert rules' test).
@@ -35,10 +42,14 @@ export default defineConfig({
           name: 'pglite-engine',
           include: ['packages/pglite-engine/src/**/*.test.ts'],
           environment: 'node',
+          execArgv: BASELINE_WASM,
+          // the empty database the tests of what runs on one start from, made once per run
+          globalSetup: ['packages/pglite-engine/src/testing/empty-database.ts'],
           // a test here starts a database from nothing (initdb, in a child process or a thread of its own):
           // on two cores shared with other work that has taken more than 20 s
           testTimeout: 60_000,
-          hookTimeout: 30_000,
+          // the thread tests' start from nothing (initdb in a child process) has taken a minute under load
+          hookTimeout: 120_000,
         },
       },
       {
@@ -46,6 +57,9 @@ export default defineConfig({
           name: 'payments',
           include: ['packages/payments/src/**/*.test.ts'],
           environment: 'node',
+          execArgv: BASELINE_WASM,
+          // the migrated database every test service starts from, made once per run
+          globalSetup: ['packages/payments/src/testing/migrated-database.ts'],
           testTimeout: 20_000,
           // each file starts PGlite and a fake store or two; on two loaded cores that can pass 30 s
           hookTimeout: 60_000,
@@ -67,8 +81,14 @@ export default defineConfig({
           environment: 'node',
           // the migrated database every test server starts from, made once per run
           globalSetup: ['apps/server/src/test/global-setup.ts'],
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          execArgv: BASELINE_WASM,
+          // a worker's files share their modules: the app and its dependencies load once per worker, not
+          // once per file (decision 0228)
+          isolate: false,
+          // a test server's start (a few tests start theirs inside the test), on two cores shared with a
+          // build, has taken more than half a minute; a timeout only detects a hang, it never makes a pass
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       'apps/web/vitest.config.ts',
