@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /*
  * Test processes keep PGlite's WASM on Liftoff, V8's baseline compiler, as the server's database thread
@@ -23,7 +23,7 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['packages/*/src/**/*.ts', 'apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
-      exclude: ['**/*.test.{ts,tsx}', '**/*.services.ts', '**/test/**', '**/testing/**', '**/*.d.ts'],
+      exclude: ['**/*.test.{ts,tsx}', '**/testing/**', '**/*.d.ts'],
       reporter: ['text-summary', 'html'],
       reportsDirectory: 'coverage',
       // printed even when a test fails, so CI's log always shows it
@@ -56,6 +56,7 @@ export default defineConfig({
         test: {
           name: 'payments',
           include: ['packages/payments/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, '**/*.services.test.ts'],
           environment: 'node',
           execArgv: BASELINE_WASM,
           // the migrated database every test service starts from, made once per run
@@ -78,9 +79,11 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
+          // the tests against a real PostgreSQL and Redis are the services project's
+          exclude: [...configDefaults.exclude, '**/*.services.test.ts'],
           environment: 'node',
           // the migrated database every test server starts from, made once per run
-          globalSetup: ['apps/server/src/test/global-setup.ts'],
+          globalSetup: ['apps/server/src/testing/global-setup.ts'],
           execArgv: BASELINE_WASM,
           // a worker's files share their modules: the app and its dependencies load once per worker, not
           // once per file (decision 0228)
@@ -119,13 +122,13 @@ export default defineConfig({
         test: {
           name: 'services',
           include: [
-            'apps/server/src/**/*.services.ts',
-            'packages/payments/src/**/*.services.ts',
-            'scripts/chaos/*.services.ts',
+            'apps/server/src/**/*.services.test.ts',
+            'packages/payments/src/**/*.services.test.ts',
+            'scripts/chaos/*.services.test.ts',
           ],
           environment: 'node',
           // a migrated template database that each test's scratch database is copied from
-          globalSetup: ['apps/server/src/test/services-global-setup.ts'],
+          globalSetup: ['apps/server/src/testing/services-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           fileParallelism: false,

@@ -8,7 +8,7 @@ import {
   type GlossaryResponse,
   type ServerFrame,
 } from '@xtalk/protocol';
-import type { Authenticator } from '../accounts/sessions/authenticate.js';
+import type { Authenticator } from '../accounts/index.js';
 import { HttpError, parseOr400 } from '../http-errors.js';
 import type { GlossaryRepo } from './repo.js';
 

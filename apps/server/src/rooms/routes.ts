@@ -6,7 +6,7 @@ import {
   joinRoomBodySchema,
   type JoinRoomResponse,
 } from '@xtalk/protocol';
-import { bearerTokenOf, type Authenticator } from '../accounts/sessions/authenticate.js';
+import { bearerTokenOf, type Authenticator } from '../accounts/index.js';
 import { HttpError, parseOr400 } from '../http-errors.js';
 import type { RoomsRepo } from './rooms-repo.js';
 import type { SessionHandoffs } from './session-handoffs.js';
@@ -18,14 +18,14 @@ export async function roomRoutes(
     rooms: RoomsRepo;
     authenticator: Authenticator;
     sessionTtlSeconds: number;
-    /** Where the checked token, user and session wait for the socket this client opens next (0138). */
+    /** Where the checked token, user and session wait for the socket this client opens next (decision 0138). */
     handoffs?: SessionHandoffs;
     /** PUBLIC_WS_ENDPOINTS: where the client may open the socket, told with every session. */
     socketEndpoints?: readonly string[];
   },
 ) {
   app.post(ApiPath.join, async (request): Promise<JoinRoomResponse> => {
-    // the token is kept with the session for the socket this client opens next (0138)
+    // the token is kept with the session for the socket this client opens next (decision 0138)
     const token = bearerTokenOf(request);
     const { user, claims } = await deps.authenticator.fromToken(token);
     const body = parseOr400(joinRoomBodySchema, request.body);
