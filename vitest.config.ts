@@ -8,6 +8,29 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 const BASELINE_WASM = ['--no-wasm-tier-up', '--no-wasm-dynamic-tiering'];
 
+/** The server's test files that run in a module graph of their own (decision 0228). */
+const OWN_MODULES = [
+  'apps/server/src/**/*.openai.test.ts',
+  'apps/server/src/ai/streaming-transcription.test.ts',
+  'apps/server/src/ai/providers.test.ts',
+  'apps/server/src/ai/openai-provider.test.ts',
+  'apps/server/src/ai/eval/translation-eval.test.ts',
+  'apps/server/src/gateway/retranslate.test.ts',
+  'apps/server/src/credits/retranslate-credits.test.ts',
+];
+
+/** What both server projects share. */
+const serverTests = {
+  environment: 'node',
+  // the migrated database every test server starts from, made once per run
+  globalSetup: ['apps/server/src/testing/global-setup.ts'],
+  execArgv: BASELINE_WASM,
+  // a test server's start (a few tests start theirs inside the test), on two cores shared with a build,
+  // has taken more than half a minute; a timeout only detects a hang, it never makes a pass
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+} as const;
+
 /*
  * One Vitest run, several projects: `npm test` runs protocol, server and web (nothing running, no network);
  * `npm run test:e2e` drives real Chromium; `npm run test:services` needs a real PostgreSQL and Redis (and
@@ -77,22 +100,20 @@ export default defineConfig({
       },
       {
         test: {
+          ...serverTests,
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
           // the tests against a real PostgreSQL and Redis are the services project's
-          exclude: [...configDefaults.exclude, '**/*.services.test.ts'],
-          environment: 'node',
-          // the migrated database every test server starts from, made once per run
-          globalSetup: ['apps/server/src/testing/global-setup.ts'],
-          execArgv: BASELINE_WASM,
+          exclude: [...configDefaults.exclude, '**/*.services.test.ts', ...OWN_MODULES],
           // a worker's files share their modules: the app and its dependencies load once per worker, not
           // once per file (decision 0228)
           isolate: false,
-          // a test server's start (a few tests start theirs inside the test), on two cores shared with a
-          // build, has taken more than half a minute; a timeout only detects a hang, it never makes a pass
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
         },
+      },
+      {
+        // the server files that talk to an OpenAI-compatible server keep a fresh module graph each until
+        // what they share with the files before them is found (decision 0228)
+        test: { ...serverTests, name: 'server-openai', include: OWN_MODULES },
       },
       'apps/web/vitest.config.ts',
       {
