@@ -2,6 +2,36 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /*
+ * Test processes keep PGlite's WASM on Liftoff, V8's baseline compiler, as the server's database thread
+ * does (decision 0119): they start a new in-memory PGlite in nearly every file, and the optimising
+ * compiler's work on it never pays back in tests that short (decision 0227).
+ */
+const BASELINE_WASM = ['--no-wasm-tier-up', '--no-wasm-dynamic-tiering'];
+
+/** The server's test files that run in a module graph of their own (decision 0228). */
+const OWN_MODULES = [
+  'apps/server/src/**/*.openai.test.ts',
+  'apps/server/src/ai/streaming-transcription.test.ts',
+  'apps/server/src/ai/providers.test.ts',
+  'apps/server/src/ai/openai-provider.test.ts',
+  'apps/server/src/ai/eval/translation-eval.test.ts',
+  'apps/server/src/gateway/retranslate.test.ts',
+  'apps/server/src/credits/retranslate-credits.test.ts',
+];
+
+/** What both server projects share. */
+const serverTests = {
+  environment: 'node',
+  // the migrated database every test server starts from, made once per run
+  globalSetup: ['apps/server/src/testing/global-setup.ts'],
+  execArgv: BASELINE_WASM,
+  // a test server's start (a few tests start theirs inside the test), on two cores shared with a build,
+  // has taken more than half a minute; a timeout only detects a hang, it never makes a pass
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+} as const;
+
+/*
  * One Vitest run, several projects: `npm test` runs protocol, server and web (nothing running, no network);
  * `npm run test:e2e` drives real Chromium; `npm run test:services` needs a real PostgreSQL and Redis (and
  * Debian's prometheus for the alert rules' test).
@@ -35,10 +65,14 @@ export default defineConfig({
           name: 'pglite-engine',
           include: ['packages/pglite-engine/src/**/*.test.ts'],
           environment: 'node',
+          execArgv: BASELINE_WASM,
+          // the empty database the tests of what runs on one start from, made once per run
+          globalSetup: ['packages/pglite-engine/src/testing/empty-database.ts'],
           // a test here starts a database from nothing (initdb, in a child process or a thread of its own):
           // on two cores shared with other work that has taken more than 20 s
           testTimeout: 60_000,
-          hookTimeout: 30_000,
+          // the thread tests' start from nothing (initdb in a child process) has taken a minute under load
+          hookTimeout: 120_000,
         },
       },
       {
@@ -47,6 +81,9 @@ export default defineConfig({
           include: ['packages/payments/src/**/*.test.ts'],
           exclude: [...configDefaults.exclude, '**/*.services.test.ts'],
           environment: 'node',
+          execArgv: BASELINE_WASM,
+          // the migrated database every test service starts from, made once per run
+          globalSetup: ['packages/payments/src/testing/migrated-database.ts'],
           testTimeout: 20_000,
           // each file starts PGlite and a fake store or two; on two loaded cores that can pass 30 s
           hookTimeout: 60_000,
@@ -63,16 +100,20 @@ export default defineConfig({
       },
       {
         test: {
+          ...serverTests,
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
           // the tests against a real PostgreSQL and Redis are the services project's
-          exclude: [...configDefaults.exclude, '**/*.services.test.ts'],
-          environment: 'node',
-          // the migrated database every test server starts from, made once per run
-          globalSetup: ['apps/server/src/testing/global-setup.ts'],
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          exclude: [...configDefaults.exclude, '**/*.services.test.ts', ...OWN_MODULES],
+          // a worker's files share their modules: the app and its dependencies load once per worker, not
+          // once per file (decision 0228)
+          isolate: false,
         },
+      },
+      {
+        // the server files that talk to an OpenAI-compatible server keep a fresh module graph each until
+        // what they share with the files before them is found (decision 0228)
+        test: { ...serverTests, name: 'server-openai', include: OWN_MODULES },
       },
       'apps/web/vitest.config.ts',
       {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { notNeededOnceRunning, releaseFsBundle, type BundleFs } from './bundle.js';
+import { emptyDataDir } from './testing/empty-database.js';
 
 const fsOf = (db: PGlite) => db.Module.FS as unknown as BundleFs;
 const exists = (fs: BundleFs, path: string) => {
@@ -27,7 +28,7 @@ describe("PGlite's file bundle, let go of once PostgreSQL runs", () => {
   });
 
   it('detaches the bundle, keeps every remaining file in a buffer of its own, and the database works', async () => {
-    const db = await PGlite.create();
+    const db = await PGlite.create({ loadDataDir: await emptyDataDir() });
     try {
       const fs = fsOf(db);
       const bundle = contentsOf(fs, '/pglite/share/postgresql/postgres.bki').buffer;
@@ -72,7 +73,7 @@ describe("PGlite's file bundle, let go of once PostgreSQL runs", () => {
   it('leaves a data directory alone: what was written there is there after a reopen', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'xtalk-bundle-'));
     dirs.push(dir);
-    const first = await PGlite.create(dir);
+    const first = await PGlite.create(dir, { loadDataDir: await emptyDataDir() });
     releaseFsBundle(fsOf(first));
     await first.exec(`create table notes (body text); insert into notes values ('kept')`);
     await first.close();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite, type EmbeddedPglite, type PgliteLane } from './open.js';
 import { MAX_BACKGROUND_AHEAD, MAX_IN_FLIGHT } from './lanes.js';
+import { emptySnapshot } from './testing/empty-database.js';
 
 /*
  * PGlite's one connection in two lanes (decisions 0117, 0118): work that can wait (translation writes,
@@ -10,7 +11,7 @@ import { MAX_BACKGROUND_AHEAD, MAX_IN_FLIGHT } from './lanes.js';
 describe('the background lane on PGlite', () => {
   let db: EmbeddedPglite;
   beforeAll(async () => {
-    db = await openPglite();
+    db = await openPglite({ snapshot: await emptySnapshot() });
     await db.query('create table lane_log (n serial primary key, what text not null)');
   });
   afterAll(() => db.close());

@@ -1,6 +1,7 @@
 import { PGlite, protocol, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PREPARED, preparedStatements } from './statements.js';
+import { emptyDataDir } from './testing/empty-database.js';
 
 /*
  * Prepared statements on PGlite (decision 0118) must be invisible to callers: the same rows, types and
@@ -10,7 +11,7 @@ describe('prepared statements on PGlite', () => {
   let db: PGlite;
   let statements: ReturnType<typeof preparedStatements>;
   beforeAll(async () => {
-    db = await PGlite.create();
+    db = await PGlite.create({ loadDataDir: await emptyDataDir() });
     statements = preparedStatements(db, { protocol, types });
     await db.exec(`create table kinds (
       id text primary key, n integer, big bigint, at timestamptz, doc jsonb, flag boolean, bytes bytea,

@@ -4,11 +4,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite, type EmbeddedPglite, type PgliteLane } from './open.js';
 import { threadEngine } from './engine.js';
+import { emptySnapshot } from './testing/empty-database.js';
 
-/** An engine on its own thread over a data directory made the way openPglite makes one. */
+/**
+ * An engine on its own thread over a data directory made the way openPglite makes one from a snapshot
+ * (the start from nothing, initdb in a child process, is the first block's own).
+ */
 async function startedEngine(dataDir: string) {
   const dir = join(dataDir, 'db');
-  await (await openPglite({ dir })).close();
+  await (await openPglite({ dir, snapshot: await emptySnapshot() })).close();
   return threadEngine(dir, []);
 }
 

@@ -1,5 +1,6 @@
 import { PGlite, protocol } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyDataDir } from './testing/empty-database.js';
 import { bindExecuteSync, ReplyReader, type WireValue } from './wire.js';
 
 /*
@@ -29,7 +30,7 @@ describe('bindExecuteSync', () => {
 describe('ReplyReader', () => {
   let db: PGlite;
   beforeAll(async () => {
-    db = await PGlite.create();
+    db = await PGlite.create({ loadDataDir: await emptyDataDir() });
     await db.exec(`create table notes (id int primary key, body text, extra text);
       insert into notes select g, repeat('ノート', g), case when g % 2 = 0 then null else 'x' end
       from generate_series(1, 40) g`);

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeRunSnapshot } from '@xtalk/pglite-engine/testing';
 import { makeMigratedSnapshot, SNAPSHOT_ENV } from './migrated-database.js';
 
 /*
@@ -8,10 +6,6 @@ import { makeMigratedSnapshot, SNAPSHOT_ENV } from './migrated-database.js';
  * starts from is made here, once per run, before the test files start (testing/migrated-database.ts). The
  * test processes are started after this and inherit the variable that names the file.
  */
-export default async function setup(): Promise<() => void> {
-  const dir = mkdtempSync(join(tmpdir(), 'xtalk-test-db-'));
-  const file = join(dir, 'migrated.tar');
-  writeFileSync(file, await makeMigratedSnapshot());
-  process.env[SNAPSHOT_ENV] = file;
-  return () => rmSync(dir, { recursive: true, force: true });
+export default function setup(): Promise<() => void> {
+  return writeRunSnapshot(SNAPSHOT_ENV, makeMigratedSnapshot);
 }

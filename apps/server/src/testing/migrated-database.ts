@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { openPglite } from '@xtalk/pglite-engine';
+import { runSnapshot } from '@xtalk/pglite-engine/testing';
 import { pgliteSettings, type Db } from '../store/index.js';
 import { migrate } from '../store/index.js';
 
@@ -26,14 +26,8 @@ export async function makeMigratedSnapshot(): Promise<Uint8Array> {
   }
 }
 
-let snapshot: Promise<Uint8Array> | undefined;
-
 /** The run's migrated snapshot, read (or made) once per process. */
-export function migratedSnapshot(): Promise<Uint8Array> {
-  const file = process.env[SNAPSHOT_ENV];
-  snapshot ??= file ? Promise.resolve(new Uint8Array(readFileSync(file))) : makeMigratedSnapshot();
-  return snapshot;
-}
+export const migratedSnapshot = (): Promise<Uint8Array> => runSnapshot(SNAPSHOT_ENV, makeMigratedSnapshot);
 
 /**
  * A fresh in-memory database of the app, already migrated: what `openDb({})` and `migrate` give, without

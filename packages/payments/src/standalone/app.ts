@@ -53,12 +53,25 @@ export function optionsOf(
   };
 }
 
-/** Builds (without listening) the standalone service; `ports` replace its players and authenticator. */
+/**
+ * Builds (without listening) the standalone service; `ports` replace its players and authenticator, and
+ * `databaseSnapshot` is what a new embedded database starts from (the tests' migrated one).
+ */
 export async function buildPaymentService(
   settings: StandaloneSettings,
-  ports: { clock?: Clock; users?: UsersPort; authenticator?: AuthenticatorPort; logger?: boolean } = {},
+  ports: {
+    clock?: Clock;
+    users?: UsersPort;
+    authenticator?: AuthenticatorPort;
+    logger?: boolean;
+    databaseSnapshot?: Uint8Array | undefined;
+  } = {},
 ): Promise<PaymentService> {
-  const db = await openStandaloneDb({ databaseUrl: settings.DATABASE_URL, dataDir: settings.DATA_DIR });
+  const db = await openStandaloneDb({
+    databaseUrl: settings.DATABASE_URL,
+    dataDir: settings.DATA_DIR,
+    snapshot: ports.databaseSnapshot,
+  });
   await migrateStandalone(db);
   const clock = ports.clock ?? { now: () => Date.now() };
   const ledger = createStandaloneLedger(db, clock, { openingFree: settings.OPENING_FREE_CREDITS });

@@ -15,9 +15,11 @@ export type StandaloneDb = Db & { close(): Promise<void> };
 export function openStandaloneDb(options: {
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
+  /** A PGlite data directory tarball a new embedded database starts from (tests: already migrated). */
+  snapshot?: Uint8Array | undefined;
 }): Promise<StandaloneDb> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite({ dir: options.dataDir && join(options.dataDir, 'db') });
+  return openPglite({ dir: options.dataDir && join(options.dataDir, 'db'), snapshot: options.snapshot });
 }
 
 const STEPS: [string, string][] = [

@@ -2,6 +2,7 @@ import { SignJWT } from 'jose';
 import { expect } from 'vitest';
 import type { UsersPort } from '../ports.js';
 import { buildPaymentService, loadStandaloneSettings, type PaymentService } from '../standalone/index.js';
+import { migratedSnapshot } from './migrated-database.js';
 
 /*
  * The payment service for tests: the standalone build on real Fastify and PGlite in memory (or
@@ -29,7 +30,12 @@ export async function startPaymentServer(env: Record<string, string> = {}): Prom
     OPENING_FREE_CREDITS: String(OPENING_FREE),
     ...env,
   });
-  const service = await buildPaymentService(settings, { users, logger: false });
+  const service = await buildPaymentService(settings, {
+    users,
+    logger: false,
+    // a new embedded database starts with the service's tables made (testing/migrated-database.ts)
+    databaseSnapshot: settings.DATABASE_URL ? undefined : await migratedSnapshot(),
+  });
   return { ...service, players };
 }
 
