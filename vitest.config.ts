@@ -21,7 +21,7 @@ const OWN_MODULES = [
 
 /** What both server projects share. */
 const serverTests = {
-  environment: 'node',
+  environment: 'node' as const,
   // the migrated database every test server starts from, made once per run
   globalSetup: ['apps/server/src/testing/global-setup.ts'],
   execArgv: BASELINE_WASM,
@@ -29,7 +29,7 @@ const serverTests = {
   // has taken more than half a minute; a timeout only detects a hang, it never makes a pass
   testTimeout: 60_000,
   hookTimeout: 60_000,
-} as const;
+};
 
 /*
  * One Vitest run, several projects: `npm test` runs protocol, server and web (nothing running, no network);
