@@ -21,3 +21,4 @@ export * from './error-codes.js';
 export * from './api-paths.js';
 export * from './glossary.js';
 export * from './protocol-refusal.js';
+export * from './openapi.js';

@@ -10,5 +10,10 @@ export {
   type NewTxn,
   type TxnRow,
 } from './ledger-rows.js';
+export {
+  schemaRefusalOf,
+  useZodSchemas,
+  type SchemaRefusal,
+} from './route-schemas.js';
 export { openPostgres, type PostgresDb, type PostgresOptions } from './postgres.js';
 export type { Queryable, Reader } from './sql.js';
