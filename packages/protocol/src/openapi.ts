@@ -26,7 +26,8 @@ export const API_TAGS: readonly { name: ApiTagName; description: string }[] = [
   },
   {
     name: ApiTag.accounts,
-    description: 'Signing in (Google, email, wallet, token exchange), signing out, the profile, linked sign-ins.',
+    description:
+      'Signing in (Google, email, wallet, token exchange), signing out, the profile, linked sign-ins.',
   },
   {
     name: ApiTag.players,
@@ -53,6 +54,8 @@ export const ApiSecurity = {
   serverKey: [{ serverKey: [] }],
   /** `X-Admin-Key`: an administrator or a trusted server (ADMIN_API_KEY). */
   adminKey: [{ adminKey: [] }],
+  /** A player's own token, or the admin key for any player (the player service). */
+  bearerOrAdminKey: [{ bearerSession: [] }, { adminKey: [] }],
 } as const;
 
 export const API_SECURITY_SCHEMES = {

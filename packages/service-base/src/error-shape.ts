@@ -49,7 +49,10 @@ export function registerErrorShape(app: FastifyInstance, options: ErrorShapeOpti
     const refusal = schemaRefusalOf(error);
     if (refusal) {
       const code = options.refusalCode?.(refusal, request) ?? options.codeOf?.(400);
-      return reply.code(400).type('application/json').send(errorBody(400, refusal.message, code));
+      return reply
+        .code(400)
+        .type('application/json')
+        .send(errorBody(400, refusal.message, code));
     }
     const statusCode = statusOf(error);
     if (statusCode >= 500 && !options.deliberate(error)) {
