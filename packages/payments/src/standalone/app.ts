@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { httpErrorCodeOf } from '@xtalk/protocol';
-import { registerErrorShape } from '@xtalk/service-base';
+import { ApiTag, httpErrorCodeOf } from '@xtalk/protocol';
+import { registerErrorShape, registerOpenApi } from '@xtalk/service-base';
 import { PaymentError } from '../errors.js';
 import type { PaymentsOptions } from '../options.js';
 import type { AuthenticatorPort, Clock, LedgerPort, UsersPort } from '../ports.js';
@@ -12,7 +12,8 @@ import type { StandaloneSettings } from './settings.js';
 
 /*
  * The payment service on its own: its database (migrated), its own ledger, XTalk session tokens for
- * players, and the product's error shape at the root for whatever the service's scopes pass on.
+ * players, the product's error shape at the root for whatever the service's scopes pass on, and the
+ * OpenAPI document of its routes.
  */
 
 export interface PaymentService {
@@ -64,6 +65,15 @@ export async function buildPaymentService(
   const ledger = createStandaloneLedger(db, clock, { openingFree: settings.OPENING_FREE_CREDITS });
   const app = Fastify({ logger: ports.logger ?? { level: settings.LOG_LEVEL } });
   rootErrors(app);
+  // its own document, of its own routes (decision 0224)
+  await registerOpenApi(app, {
+    title: 'XTalk payment service',
+    version: '1.0.0',
+    description:
+      'Buying credits, and the server and admin API: app-store purchases, wallets, transactions, withdraw requests.',
+    serverUrl: settings.PUBLIC_URL,
+    tags: [ApiTag.credits, ApiTag.payments],
+  });
   await app.register(paymentRoutes, {
     ...optionsOf(settings),
     db,
