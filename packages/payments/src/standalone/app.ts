@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { ApiTag, httpErrorCodeOf } from '@xtalk/protocol';
 import { registerErrorShape, registerOpenApi } from '@xtalk/service-base';
 import { PaymentError } from '../errors.js';
@@ -57,13 +57,21 @@ export function optionsOf(
 /** Builds (without listening) the standalone service; `ports` replace its players and authenticator. */
 export async function buildPaymentService(
   settings: StandaloneSettings,
-  ports: { clock?: Clock; users?: UsersPort; authenticator?: AuthenticatorPort; logger?: boolean } = {},
+  ports: {
+    clock?: Clock;
+    users?: UsersPort;
+    authenticator?: AuthenticatorPort;
+    logger?: boolean;
+    /** Told of every route as it is added (tests: the route table the document must match). */
+    onRoute?: (route: RouteOptions) => void;
+  } = {},
 ): Promise<PaymentService> {
   const db = await openStandaloneDb({ databaseUrl: settings.DATABASE_URL, dataDir: settings.DATA_DIR });
   await migrateStandalone(db);
   const clock = ports.clock ?? { now: () => Date.now() };
   const ledger = createStandaloneLedger(db, clock, { openingFree: settings.OPENING_FREE_CREDITS });
   const app = Fastify({ logger: ports.logger ?? { level: settings.LOG_LEVEL } });
+  if (ports.onRoute) app.addHook('onRoute', ports.onRoute);
   rootErrors(app);
   // its own document, of its own routes (decision 0224)
   await registerOpenApi(app, {
