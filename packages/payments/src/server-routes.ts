@@ -31,32 +31,28 @@ import { createWithdrawDecisions } from './withdraw-decisions.js';
  * balance after it, so a caller never needs a second read to show it.
  */
 
-export async function txnServerRoutes(
-  app: FastifyInstance,
-  deps: { db: Db; ledger: LedgerPort; clock: Clock; users: UsersPort; serverKey: KeyCheck },
-) {
+type ServerRouteDeps = { db: Db; ledger: LedgerPort; clock: Clock; users: UsersPort; serverKey: KeyCheck };
+
+const keyed = { tags: [ApiTag.payments], security: ApiSecurity.serverKey };
+
+/** Every call names an existing player; the server key must not act for made-up ids. */
+async function player(deps: ServerRouteDeps, gctId: string): Promise<string> {
+  if (!(await deps.users.exists(gctId))) throw new PaymentError(404, 'not_found', `No player ${gctId}.`);
+  return gctId;
+}
+
+export async function txnServerRoutes(app: FastifyInstance, deps: ServerRouteDeps) {
   usePaymentErrors(app);
-  const { ledger } = deps;
-  const txns = createServerTxns(deps);
-  const withdrawals = createWithdrawDecisions(deps);
+  transactionRoutes(app, deps);
+  withdrawRequestRoutes(app, deps);
+}
 
-  async function player(gctId: string): Promise<string> {
-    if (!(await deps.users.exists(gctId))) throw new PaymentError(404, 'not_found', `No player ${gctId}.`);
-    return gctId;
-  }
-  const withBalance = async (txn: ServerTxn) => ({ txn, balance: await ledger.balance(txn.gctId) });
-  const withdrawal = async (request: ServerWithdrawRequest) => ({
-    request,
-    balance: await ledger.balance(request.gctId),
-  });
-
+/** Two-phase transactions: create (nothing moves), confirm (moves once), revert; get and list. */
+function transactionRoutes(app: FastifyInstance, deps: ServerRouteDeps) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const keyed = { tags: [ApiTag.payments], security: ApiSecurity.serverKey };
+  const txns = createServerTxns(deps);
+  const withBalance = async (txn: ServerTxn) => ({ txn, balance: await deps.ledger.balance(txn.gctId) });
   const txnAnswer = { 200: serverTxnResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 503) };
-  const withdrawAnswer = {
-    200: serverWithdrawResponseSchema,
-    ...errorResponses(400, 401, 403, 404, 409, 503),
-  };
   const hook = { preValidation: deps.serverKey };
 
   api.post(
@@ -71,7 +67,7 @@ export async function txnServerRoutes(
       },
     },
     async (request) => {
-      await player(request.body.gctId);
+      await player(deps, request.body.gctId);
       return withBalance(await txns.create(request.body));
     },
   );
@@ -98,7 +94,7 @@ export async function txnServerRoutes(
     },
     async (request) => {
       const { query } = request;
-      await player(query.gctId);
+      await player(deps, query.gctId);
       return { items: await txns.list(query), page: query.page, limit: query.limit };
     },
   );
@@ -125,6 +121,21 @@ export async function txnServerRoutes(
     },
     async (request) => withBalance(await txns.revert(request.body.id)),
   );
+}
+
+/** Withdraw requests: a request moves nothing; approving takes the amount once, rejecting nothing. */
+function withdrawRequestRoutes(app: FastifyInstance, deps: ServerRouteDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const withdrawals = createWithdrawDecisions(deps);
+  const withdrawal = async (request: ServerWithdrawRequest) => ({
+    request,
+    balance: await deps.ledger.balance(request.gctId),
+  });
+  const withdrawAnswer = {
+    200: serverWithdrawResponseSchema,
+    ...errorResponses(400, 401, 403, 404, 409, 503),
+  };
+  const hook = { preValidation: deps.serverKey };
 
   api.post(
     ServerPath.withdrawCreate,
@@ -138,7 +149,7 @@ export async function txnServerRoutes(
       },
     },
     async (request) => {
-      await player(request.body.gctId);
+      await player(deps, request.body.gctId);
       return withdrawal(await withdrawals.create(request.body));
     },
   );

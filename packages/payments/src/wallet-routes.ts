@@ -45,29 +45,27 @@ export interface WalletRoutesDeps {
   publicUrl: string;
 }
 
+/**
+ * A wallet call without a session says so in its fixed words (docs/product.md), before its schema is
+ * checked (decision 0226): a caller who never signed in is told to, not what the body lacks.
+ */
+async function sessionRequired(request: FastifyRequest): Promise<void> {
+  if (!request.headers.authorization) throw refusal(401, 'No session found, please login.');
+}
+const sessionFirst = { preValidation: sessionRequired };
+const bearer = { tags: [ApiTag.credits], security: ApiSecurity.bearer };
+
 export async function walletRoutes(app: FastifyInstance, deps: WalletRoutesDeps) {
+  walletReadRoutes(app, deps);
+  walletBuyRoutes(app, deps);
+}
+
+/** What a signed-in player (a guest too) reads: balance, wallets, an order's status, ledger rows. */
+function walletReadRoutes(app: FastifyInstance, deps: WalletRoutesDeps) {
   const { ledger, orders } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
-
-  /**
-   * A wallet call without a session says so in its fixed words (docs/product.md), before its schema is
-   * checked: a caller who never signed in is told to, not what the body lacks.
-   */
-  const sessionFirst = {
-    preValidation: async (request: FastifyRequest) => {
-      if (!request.headers.authorization) throw refusal(401, 'No session found, please login.');
-    },
-  };
-  const bearer = { tags: [ApiTag.credits], security: ApiSecurity.bearer };
-
   async function signedIn(request: FastifyRequest): Promise<{ user: PaymentUser }> {
     return { user: await deps.authenticator.fromRequest(request) };
-  }
-
-  async function buyer(request: FastifyRequest): Promise<{ user: PaymentUser }> {
-    const auth = await signedIn(request);
-    if (auth.user.guest) throw refusal(403, 'Sign in to buy or withdraw credits.');
-    return auth;
   }
 
   const balance = {
@@ -94,41 +92,6 @@ export async function walletRoutes(app: FastifyInstance, deps: WalletRoutesDeps)
     reply.header('cache-control', 'no-store');
     return { items: [{ currency: CREDIT_CURRENCY, ...(await ledger.balance(user.id)) }] };
   });
-
-  const purchase = {
-    summary: 'Buy a credit package: where to pay',
-    body: purchaseBodySchema,
-    response: { 200: purchaseResponseSchema, ...errorResponses(400, 401, 403, 502, 503) },
-  };
-  api.post(
-    ApiPath.walletPurchase,
-    { ...sessionFirst, schema: { ...bearer, ...purchase } },
-    async (request, reply) => {
-      const { user } = await buyer(request);
-      const pack = creditPackageOf(request.body.amount);
-      if (!pack) throw refusal(400, 'Unknown credit package.');
-      if (!deps.stripe && !deps.testCheckout) throw purchasesUnavailable();
-      const base = publicBase(deps.publicUrl);
-      const order = await orders.create(user.id, pack, deps.stripe ? 'stripe' : 'test');
-      if (!deps.stripe) {
-        rememberCheckoutSession(request, reply, deps.publicUrl);
-        return { orderId: order.id, checkoutURL: testCheckoutUrl(base, order.id) };
-      }
-      try {
-        const session = await deps.stripe.createCheckout(order, {
-          successUrl: returnUrl(base, 'success', order.id),
-          cancelUrl: returnUrl(base, 'canceled', order.id),
-        });
-        await orders.setProviderRef(order.id, session.id);
-        request.log.info({ orderId: order.id, session: session.id }, 'checkout started');
-        return { orderId: order.id, checkoutURL: session.url };
-      } catch (error) {
-        request.log.error({ err: error, orderId: order.id }, 'Stripe Checkout Session could not be created');
-        await orders.cancelPending(order.id);
-        throw refusal(502, 'The payment provider could not start the checkout; please try again.');
-      }
-    },
-  );
 
   const status = {
     summary: "One of the player's orders and its status",
@@ -163,6 +126,55 @@ export async function walletRoutes(app: FastifyInstance, deps: WalletRoutesDeps)
       return { items: await ledger.list(user.id, query), page: query.page, limit: query.limit };
     },
   );
+}
+
+/** What only a signed-in member does: buy credits, ask to withdraw bought ones. */
+function walletBuyRoutes(app: FastifyInstance, deps: WalletRoutesDeps) {
+  const { ledger, orders } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  async function buyer(request: FastifyRequest): Promise<{ user: PaymentUser }> {
+    await sessionRequired(request);
+    const user = await deps.authenticator.fromRequest(request);
+    if (user.guest) throw refusal(403, 'Sign in to buy or withdraw credits.');
+    return { user };
+  }
+  // a guest is told to sign in before the body is read
+  const buyerFirst = async (request: FastifyRequest) => void (await buyer(request));
+
+  const purchase = {
+    summary: 'Buy a credit package: where to pay',
+    body: purchaseBodySchema,
+    response: { 200: purchaseResponseSchema, ...errorResponses(400, 401, 403, 502, 503) },
+  };
+  api.post(
+    ApiPath.walletPurchase,
+    { preValidation: buyerFirst, schema: { ...bearer, ...purchase } },
+    async (request, reply) => {
+      const { user } = await buyer(request);
+      const pack = creditPackageOf(request.body.amount);
+      if (!pack) throw refusal(400, 'Unknown credit package.');
+      if (!deps.stripe && !deps.testCheckout) throw purchasesUnavailable();
+      const base = publicBase(deps.publicUrl);
+      const order = await orders.create(user.id, pack, deps.stripe ? 'stripe' : 'test');
+      if (!deps.stripe) {
+        rememberCheckoutSession(request, reply, deps.publicUrl);
+        return { orderId: order.id, checkoutURL: testCheckoutUrl(base, order.id) };
+      }
+      try {
+        const session = await deps.stripe.createCheckout(order, {
+          successUrl: returnUrl(base, 'success', order.id),
+          cancelUrl: returnUrl(base, 'canceled', order.id),
+        });
+        await orders.setProviderRef(order.id, session.id);
+        request.log.info({ orderId: order.id, session: session.id }, 'checkout started');
+        return { orderId: order.id, checkoutURL: session.url };
+      } catch (error) {
+        request.log.error({ err: error, orderId: order.id }, 'Stripe Checkout Session could not be created');
+        await orders.cancelPending(order.id);
+        throw refusal(502, 'The payment provider could not start the checkout; please try again.');
+      }
+    },
+  );
 
   const withdraw = {
     summary: 'Ask to withdraw bought credits',
@@ -171,7 +183,7 @@ export async function walletRoutes(app: FastifyInstance, deps: WalletRoutesDeps)
   };
   api.post(
     ApiPath.walletWithdrawRequest,
-    { ...sessionFirst, schema: { ...bearer, ...withdraw } },
+    { preValidation: buyerFirst, schema: { ...bearer, ...withdraw } },
     async (request) => {
       const { user } = await buyer(request);
       const { body } = request;

@@ -25,58 +25,59 @@ import { HttpError } from '../../http-errors.js';
  * One player, several sign-ins (link/unlink, store link): list, link and unlink the
  * identities of the bearer's own player. The last sign-in cannot be unlinked.
  */
-export async function linkRoutes(
-  app: FastifyInstance,
-  deps: {
-    authenticator: Authenticator;
-    links: PlayerLinks;
-    proofs: IdentityProofs;
-    emails: EmailAccounts;
-    store: SignInStore;
-    /** An unlinked sign-in ends every other session of the player. */
-    sessions: Pick<SignInSessions, 'endOthers'>;
-    publicUrl: string;
-    storeProof: StoreLinkProofDeps;
-  },
-) {
+type LinkRouteDeps = {
+  authenticator: Authenticator;
+  links: PlayerLinks;
+  proofs: IdentityProofs;
+  emails: EmailAccounts;
+  store: SignInStore;
+  /** An unlinked sign-in ends every other session of the player. */
+  sessions: Pick<SignInSessions, 'endOthers'>;
+  publicUrl: string;
+  storeProof: StoreLinkProofDeps;
+};
+
+/** What a link body proves: an identity to link, a mail sent first, or a sign-in already folded in. */
+async function prove(
+  deps: LinkRouteDeps,
+  request: FastifyRequest,
+  body: z.output<typeof linkBodySchema>,
+  userId: string,
+): Promise<ProvenIdentity | 'mail' | 'done'> {
+  switch (body.provider) {
+    case 'email': {
+      const requester = (await deps.authenticator.fromRequest(request)).user;
+      await deps.emails.register(body.email, body.password, request.ip, deps.publicUrl, requester);
+      return 'mail';
+    }
+    case 'evm':
+      return deps.proofs.wallet(body);
+    case 'tgw':
+      return deps.proofs.telegramWidget(body.data);
+    case 'tga':
+      return deps.proofs.telegramMiniApp(body.signedPayload, body.data);
+    case 'store':
+      await proveStoreAccount(deps.storeProof, request, body);
+      return { identity: { provider: 'store', issuer: body.store, subject: body.accountId } };
+    case 'ggl': {
+      // the OIDC redirect made (or found) a player for that identity; an untouched one is folded in here
+      const owner = await deps.store.redeemCode(body.code);
+      if (!owner)
+        throw new HttpError(400, 'This sign-in code is invalid, expired or already used.', 'invalid_link');
+      if (owner === userId) return 'done';
+      if (!(await deps.links.isUntouched(owner))) {
+        throw new HttpError(409, 'This sign-in belongs to another player.');
+      }
+      await deps.links.absorb(owner, userId);
+      return 'done';
+    }
+  }
+}
+
+export async function linkRoutes(app: FastifyInstance, deps: LinkRouteDeps) {
   const list = async (userId: string): Promise<PlayerLinksResponse> => ({
     links: await deps.links.list(userId),
   });
-
-  async function prove(
-    request: FastifyRequest,
-    body: z.output<typeof linkBodySchema>,
-    userId: string,
-  ): Promise<ProvenIdentity | 'mail' | 'done'> {
-    switch (body.provider) {
-      case 'email': {
-        const requester = (await deps.authenticator.fromRequest(request)).user;
-        await deps.emails.register(body.email, body.password, request.ip, deps.publicUrl, requester);
-        return 'mail';
-      }
-      case 'evm':
-        return deps.proofs.wallet(body);
-      case 'tgw':
-        return deps.proofs.telegramWidget(body.data);
-      case 'tga':
-        return deps.proofs.telegramMiniApp(body.signedPayload, body.data);
-      case 'store':
-        await proveStoreAccount(deps.storeProof, request, body);
-        return { identity: { provider: 'store', issuer: body.store, subject: body.accountId } };
-      case 'ggl': {
-        // the OIDC redirect made (or found) a player for that identity; an untouched one is folded in here
-        const owner = await deps.store.redeemCode(body.code);
-        if (!owner)
-          throw new HttpError(400, 'This sign-in code is invalid, expired or already used.', 'invalid_link');
-        if (owner === userId) return 'done';
-        if (!(await deps.links.isUntouched(owner))) {
-          throw new HttpError(409, 'This sign-in belongs to another player.');
-        }
-        await deps.links.absorb(owner, userId);
-        return 'done';
-      }
-    }
-  }
 
   const api = app.withTypeProvider<ZodTypeProvider>();
   const about = { tags: [ApiTag.accounts], security: ApiSecurity.bearer };
@@ -116,7 +117,7 @@ export async function linkRoutes(
     async (request, reply) => {
       const { user } = await deps.authenticator.fromRequest(request);
       const { body } = request;
-      const proven = await prove(request, body, user.id);
+      const proven = await prove(deps, request, body, user.id);
       if (proven === 'mail') return reply.code(202).send({ ok: true, message: MAIL_SENT_MESSAGE });
       if (proven !== 'done') {
         try {

@@ -65,10 +65,15 @@ function mayAccess(who: Caller, playerId: string, write: boolean): void {
   }
 }
 
-export async function playerRoutes(
-  app: FastifyInstance,
-  deps: { users: UsersRepo; links: PlayerLinks; authenticator: Authenticator; adminKey: string | undefined },
-) {
+type PlayerRouteDeps = {
+  users: UsersRepo;
+  links: PlayerLinks;
+  authenticator: Authenticator;
+  adminKey: string | undefined;
+};
+
+/** Players as a caller sees them. */
+function playerViews(deps: PlayerRouteDeps) {
   /** Every sign-in of the player; an email is shown in full only to its own player. */
   async function linksOf(row: UserRow, who: Caller): Promise<PlayerLink[]> {
     const own = !who.admin && who.user.id === row.id;
@@ -99,6 +104,11 @@ export async function playerRoutes(
     return (await players([row], who))[0]!;
   }
 
+  return { players, onePlayer };
+}
+
+export async function playerRoutes(app: FastifyInstance, deps: PlayerRouteDeps) {
+  const { players, onePlayer } = playerViews(deps);
   const api = app.withTypeProvider<ZodTypeProvider>();
   // the caller is known before the body is read: a stranger learns nothing of its rules
   const callers = new WeakMap<FastifyRequest, Caller>();

@@ -37,27 +37,32 @@ const accountIssue: IssueCode = (refusal) => {
 /** The answer of a step that mails nothing: it says what happened. */
 const doneSchema = z.object({ ok: z.literal(true), message: z.string() });
 
-/** The email account routes: register, verify, forgot, resend and password change. */
-export async function emailRoutes(
-  app: FastifyInstance,
-  deps: { emails: EmailAccounts; sessions: Sessions; publicUrl: string },
-) {
-  const sent: MailSentResponse = { ok: true, message: MAIL_SENT_MESSAGE };
+type EmailRouteDeps = { emails: EmailAccounts; sessions: Sessions; publicUrl: string };
 
-  /** Runs `work`, turning a used-up attempt counter into 429 with Retry-After. */
-  async function limited<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (!(error instanceof TooManyAttemptsError)) throw error;
-      reply.header('retry-after', String(error.retryAfterSeconds));
-      throw error;
-    }
+const sent: MailSentResponse = { ok: true, message: MAIL_SENT_MESSAGE };
+const config = { issueCode: accountIssue };
+const about = { tags: [ApiTag.accounts] };
+
+/** Runs `work`, turning a used-up attempt counter into 429 with Retry-After. */
+async function limited<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof TooManyAttemptsError)) throw error;
+    reply.header('retry-after', String(error.retryAfterSeconds));
+    throw error;
   }
+}
 
+/** The email account routes: register, verify, forgot, resend, reset, sign-in and password change. */
+export async function emailRoutes(app: FastifyInstance, deps: EmailRouteDeps) {
+  mailedLinkRoutes(app, deps);
+  passwordRoutes(app, deps);
+}
+
+/** The steps that mail a link, and the ones that redeem it. */
+function mailedLinkRoutes(app: FastifyInstance, deps: EmailRouteDeps) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const config = { issueCode: accountIssue };
-  const about = { tags: [ApiTag.accounts] };
   const mailed = { 202: mailSentResponseSchema, ...errorResponses(400, 429) };
 
   const register = {
@@ -116,6 +121,11 @@ export async function emailRoutes(
     await deps.emails.reset(request.body.token, request.body.newPassword);
     return { ok: true as const, message: 'Your password is changed. Sign in with the new one.' };
   });
+}
+
+/** Signing in with the password, and changing it. */
+function passwordRoutes(app: FastifyInstance, deps: EmailRouteDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   const login = {
     summary: 'Sign in with an email and a password',
