@@ -11,11 +11,12 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { functionSizeRule } from './eslint/function-size.js';
-import { serverModuleZones } from './eslint/server-modules.js';
+import { serverFaceZones, serverModuleZones } from './eslint/server-modules.js';
 import { sizeExceptions } from './eslint/size-exceptions.js';
 import { serverTableOwners, tableOwnerRule } from './eslint/table-owner.js';
 
 const root = import.meta.dirname;
+const serverSrc = `${root}/apps/server/src`;
 
 /** The house rules, one plugin for every block that turns one of them on. */
 const xtalk = { rules: { 'table-owner': tableOwnerRule, 'function-size': functionSizeRule } };
@@ -26,7 +27,7 @@ const webFeatures = readdirSync(`${root}/apps/web/src/features`, { withFileTypes
   .map((entry) => entry.name);
 
 /** Files that exist for tests and benchmarks only; production code never imports them. */
-const testOnly = ['**/*.test.{ts,tsx}', '**/*.services.ts', '**/test/**', '**/testing/**', '**/testing.ts'];
+const testOnly = ['**/*.test.{ts,tsx}', '**/testing/**'];
 
 export default tseslint.config(
   {
@@ -202,20 +203,30 @@ export default tseslint.config(
     plugins: { xtalk },
     rules: {
       'xtalk/table-owner': ['error', { owners: serverTableOwners }],
-      // a module imports only the modules its row allows; tests compose the whole app and are exempt
-      'import-x/no-restricted-paths': ['error', { zones: serverModuleZones(`${root}/apps/server/src`) }],
+      // a module imports only the modules its row allows, and of those only their faces (index.ts)
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [...serverModuleZones(serverSrc), ...serverFaceZones(serverSrc)] },
+      ],
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             { group: ['**/apps/web/**'], message: 'Server code does not import the web app.' },
             {
-              group: ['**/testing', '**/testing/**', '**/testing.js', '**/test/**', '**/bench/**'],
+              group: ['**/testing', '**/testing/**', '**/bench/**'],
               message: 'Production code never imports test helpers or benchmark code.',
             },
           ],
         },
       ],
+    },
+  },
+  {
+    // tests compose the whole app and may import any module, but only through its face or its testing/
+    files: testOnly.map((pattern) => `apps/server/src/${pattern}`),
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: serverFaceZones(serverSrc, { tests: true }) }],
     },
   },
 );

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /*
  * One Vitest run, several projects: `npm test` runs protocol, server and web (nothing running, no network);
@@ -16,7 +16,7 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['packages/*/src/**/*.ts', 'apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
-      exclude: ['**/*.test.{ts,tsx}', '**/*.services.ts', '**/test/**', '**/testing/**', '**/*.d.ts'],
+      exclude: ['**/*.test.{ts,tsx}', '**/testing/**', '**/*.d.ts'],
       reporter: ['text-summary', 'html'],
       reportsDirectory: 'coverage',
       // printed even when a test fails, so CI's log always shows it
@@ -45,6 +45,7 @@ export default defineConfig({
         test: {
           name: 'payments',
           include: ['packages/payments/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, '**/*.services.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
           // each file starts PGlite and a fake store or two; on two loaded cores that can pass 30 s
@@ -64,9 +65,11 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
+          // the tests against a real PostgreSQL and Redis are the services project's
+          exclude: [...configDefaults.exclude, '**/*.services.test.ts'],
           environment: 'node',
           // the migrated database every test server starts from, made once per run
-          globalSetup: ['apps/server/src/test/global-setup.ts'],
+          globalSetup: ['apps/server/src/testing/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
@@ -99,13 +102,13 @@ export default defineConfig({
         test: {
           name: 'services',
           include: [
-            'apps/server/src/**/*.services.ts',
-            'packages/payments/src/**/*.services.ts',
-            'scripts/chaos/*.services.ts',
+            'apps/server/src/**/*.services.test.ts',
+            'packages/payments/src/**/*.services.test.ts',
+            'scripts/chaos/*.services.test.ts',
           ],
           environment: 'node',
           // a migrated template database that each test's scratch database is copied from
-          globalSetup: ['apps/server/src/test/services-global-setup.ts'],
+          globalSetup: ['apps/server/src/testing/services-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           fileParallelism: false,

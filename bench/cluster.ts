@@ -3,11 +3,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { freePort } from '../apps/server/src/test/free-port.js';
+import { freePort } from '../apps/server/src/testing/free-port.js';
 import { envNumber } from './lib/env.js';
 import { round } from './lib/stats.js';
-import { scratchDatabase } from '../apps/server/src/test/scratch-database.js';
-import { startRedis, stopRedis } from '../apps/server/src/test/redis-server.js';
+import { scratchDatabase } from '../apps/server/src/testing/scratch-database.js';
+import { startRedis, stopRedis } from '../apps/server/src/testing/redis-server.js';
 import { runTopology, serverEntry, type RateRun, type TopologyRun } from './cluster-run.js';
 
 /*

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROTOCOL_VERSION, type MessageFrame, type ServerFrame } from '@xtalk/protocol';
 import { FakeProvider } from '../apps/server/src/ai/index.js';
-import { guestLogin, joinRoom, startServer, TestClient } from '../apps/server/src/test/harness.js';
-import { pagesOf, withTranscript } from '../apps/server/src/voice/testing.js';
+import { guestLogin, joinRoom, startServer, TestClient } from '../apps/server/src/testing/harness.js';
+import { pagesOf, withTranscript } from '../apps/server/src/voice/testing/clips.js';
 import { percentile, round, summarise, type Summary } from './lib/stats.js';
 
 /*

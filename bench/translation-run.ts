@@ -1,7 +1,7 @@
 import type { MessageFrame } from '@xtalk/protocol';
 import type { Logger } from '../apps/server/src/ai/provider.js';
 import { createMemoryBus } from '../apps/server/src/bus/bus.js';
-import { createRoomHub } from '../apps/server/src/realtime/room-hub.js';
+import { createRoomHub } from '../apps/server/src/delivery/room-hub.js';
 import { createTranslationService, type PipelineEvent } from '../apps/server/src/translation/index.js';
 import {
   FakeProvider,

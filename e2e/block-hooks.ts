@@ -8,7 +8,7 @@ import {
   startOidcProvider,
   type TestIdentity,
   type TestOidcProvider,
-} from '../apps/server/src/test/oidc-provider.js';
+} from '../apps/server/src/testing/oidc-provider.js';
 import { launchBrowser } from './lib/browser.js';
 import { ProductServer } from './lib/product-server.js';
 

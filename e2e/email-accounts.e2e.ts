@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { type Mailbox, type ReceivedMail, startMailbox } from '../apps/server/src/test/mailbox.js';
+import { type Mailbox, type ReceivedMail, startMailbox } from '../apps/server/src/testing/mailbox.js';
 import { productInBrowser } from './block-hooks.js';
 import { enterAsGuest, newPerson } from './lib/people.js';
 import { messageWith, movedRoomIdOf, roomIdOf, say } from './lib/room.js';

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Mailbox, startMailbox } from '../apps/server/src/test/mailbox.js';
+import { type Mailbox, startMailbox } from '../apps/server/src/testing/mailbox.js';
 import { productInBrowser } from './block-hooks.js';
 import { newPerson } from './lib/people.js';
 import { messageWith, roomIdOf, say } from './lib/room.js';

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scratchDatabase } from '../apps/server/src/test/scratch-database.js';
+import { scratchDatabase } from '../apps/server/src/testing/scratch-database.js';
 import { launchBrowser } from './lib/browser.js';
 import type { Person } from './lib/people.js';
-import { freePort } from '../apps/server/src/test/free-port.js';
+import { freePort } from '../apps/server/src/testing/free-port.js';
 import { ProductServer } from './lib/product-server.js';
 import { messageWith, say, twoGuestsInRoom } from './lib/room.js';
 

@@ -103,7 +103,7 @@ describe('the size rules in the repository', () => {
     for (const path of [
       'apps/server/src/rooms/lint-probe.ts',
       'apps/server/src/rooms/lint-probe.test.ts',
-      'apps/server/src/test/lint-probe.services.ts',
+      'apps/server/src/testing/lint-probe.services.test.ts',
       'apps/web/src/features/chat/lint-probe.tsx',
       'packages/protocol/src/lint-probe.ts',
       'bench/lint-probe.ts',

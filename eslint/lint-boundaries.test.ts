@@ -1,103 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { ESLint, type Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { eslint, problems, root } from './lint-probes.js';
 import { serverModuleDependencies, serverModuleFolders } from './server-modules.js';
 
-/*
- * The lint configuration is code too: probe files that cross a boundary must fail with the boundary's
- * message, and the same import from where it is allowed must pass. Probes are linted as text at paths
- * inside the modules (nothing is written); the type-aware rules are left out of the probes (their project
- * service only knows files on disk) and checked for being on instead.
- */
-
-const root = new URL('..', import.meta.url).pathname;
-const eslint = new ESLint({
-  cwd: root,
-  overrideConfig: [
-    {
-      files: ['**/*.{ts,tsx}'],
-      languageOptions: { parserOptions: { projectService: false } },
-      rules: {
-        '@typescript-eslint/no-floating-promises': 'off',
-        '@typescript-eslint/no-misused-promises': 'off',
-      },
-    },
-  ],
-});
-
-/** The rule ids and messages of the errors ESLint reports for `code` at `filePath`. */
-async function problems(filePath: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
-}
-
-describe('web boundaries', () => {
-  it('a feature importing another feature fails; importing itself or shared code passes', async () => {
-    expect(
-      await problems(
-        'apps/web/src/features/chat/lint-probe.ts',
-        "import { validateWav } from '../voice/utils/wav';\nexport const probe = validateWav;\n",
-      ),
-    ).toEqual([expect.stringMatching(/no-restricted-paths: .*Features do not import each other/)]);
-    expect(
-      await problems(
-        'apps/web/src/features/voice/lint-probe.ts',
-        "import { validateWav } from './utils/wav';\nimport { cn } from '../../lib/cn';\nexport const probe = [validateWav, cn];\n",
-      ),
-    ).toEqual([]);
-  });
-
-  it('a feature importing the app fails, and so does shared code importing a feature', async () => {
-    expect(
-      await problems(
-        'apps/web/src/features/chat/lint-probe.ts',
-        "import { App } from '../../app/app';\nexport const probe = App;\n",
-      ),
-    ).toEqual([expect.stringMatching(/no-restricted-paths: .*Features do not import the app/)]);
-    expect(
-      await problems(
-        'apps/web/src/lib/lint-probe.ts',
-        "import { validateWav } from '../features/voice/utils/wav';\nexport const probe = validateWav;\n",
-      ),
-    ).toEqual([expect.stringMatching(/no-restricted-paths: .*Shared code sits below features and app/)]);
-  });
-
-  it('a toast comes from lib/toast, which mounts the toaster; sonner itself only there and in tests', async () => {
-    const sonner = "import { toast } from 'sonner';\nexport const probe = toast;\n";
-    expect(await problems('apps/web/src/features/chat/lint-probe.ts', sonner)).toEqual([
-      expect.stringMatching(/no-restricted-imports: .*Import toast from lib\/toast/),
-    ]);
-    expect(await problems('apps/web/src/lib/toast.ts', sonner)).toEqual([]);
-    expect(await problems('apps/web/src/features/chat/lint-probe.test.ts', sonner)).toEqual([]);
-    expect(
-      await problems(
-        'apps/web/src/features/chat/lint-probe.ts',
-        "import { toast } from '../../lib/toast';\nexport const probe = toast;\n",
-      ),
-    ).toEqual([]);
-  });
-
-  it('guards every feature folder on disk, with no list to keep up to date', async () => {
-    const features = readdirSync(`${root}apps/web/src/features`, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name);
-    const config = (await eslint.calculateConfigForFile('apps/web/src/features/chat/x.ts')) as Linter.Config;
-    const [, options] = config.rules?.['import-x/no-restricted-paths'] as [
-      unknown,
-      { zones: { target: string | string[] }[] },
-    ];
-    const guarded = options.zones.flatMap((zone) => zone.target);
-    for (const feature of features) expect(guarded).toContain(`./apps/web/src/features/${feature}`);
-  });
-});
-
+// The server's boundaries (the module table and the faces) and the packages'.
 describe('server boundaries', () => {
   it('an upward import fails with the row of the module table; a downward one passes', async () => {
     // accounts sits below rooms: it reaches rooms through the port it declares, never by import
     expect(
       await problems(
         'apps/server/src/accounts/links/lint-probe.ts',
-        "import { moveRoomData } from '../../rooms/user-merge.js';\nexport const probe = moveRoomData;\n",
+        "import { moveRoomData } from '../../rooms/index.js';\nexport const probe = moveRoomData;\n",
       ),
     ).toEqual([
       expect.stringMatching(
@@ -108,7 +22,7 @@ describe('server boundaries', () => {
       expect(
         await problems(
           `apps/server/src/${module}/lint-probe.ts`,
-          "import { createRoomHub } from '../realtime/room-hub.js';\nexport const probe = createRoomHub;\n",
+          "import { createConnection } from '../gateway/index.js';\nexport const probe = createConnection;\n",
         ),
       ).toEqual([expect.stringMatching(new RegExp(`no-restricted-paths: .* ${module} may import only`))]);
     }
@@ -122,16 +36,49 @@ describe('server boundaries', () => {
     expect(
       await problems(
         'apps/server/src/rooms/lint-probe.ts',
-        "import { sameText } from '../accounts/sessions/same-text.js';\nimport type { Clock } from '../clock.js';\nexport const probe: [typeof sameText, Clock | undefined] = [sameText, undefined];\n",
+        "import { sameText } from '../accounts/index.js';\nimport type { Clock } from '../clock.js';\nexport const probe: [typeof sameText, Clock | undefined] = [sameText, undefined];\n",
       ),
     ).toEqual([]);
-    // tests compose the whole app and may import across
+    // tests compose the whole app and may import across, through the faces
     expect(
       await problems(
         'apps/server/src/accounts/lint-probe.test.ts',
-        "import { moveRoomData } from '../rooms/user-merge.js';\nexport const probe = moveRoomData;\n",
+        "import { moveRoomData } from '../rooms/index.js';\nexport const probe = moveRoomData;\n",
       ),
     ).toEqual([]);
+  });
+
+  it('from another module only its index.js may be imported; a test may also reach its testing/', async () => {
+    // gateway may import rooms, but not a file inside it
+    const deep =
+      "import { createRoomsRepo } from '../rooms/rooms-repo.js';\nexport const probe = createRoomsRepo;\n";
+    expect(await problems('apps/server/src/gateway/lint-probe.ts', deep)).toEqual([
+      expect.stringMatching(
+        /no-restricted-paths: .* rooms: from another module only its index.js may be imported/,
+      ),
+    ]);
+    expect(await problems('apps/server/src/gateway/lint-probe.test.ts', deep)).toEqual([
+      expect.stringMatching(
+        /no-restricted-paths: .* rooms: a test imports another module through its index.js/,
+      ),
+    ]);
+    const face =
+      "import { createRoomsRepo } from '../rooms/index.js';\nexport const probe = createRoomsRepo;\n";
+    expect(await problems('apps/server/src/gateway/lint-probe.ts', face)).toEqual([]);
+    const helper =
+      "import { MemoryMeter } from '../translation/testing/index.js';\nexport const probe = MemoryMeter;\n";
+    expect(await problems('apps/server/src/gateway/lint-probe.test.ts', helper)).toEqual([]);
+    // the composition reads a module's plugin.js and its face, nothing deeper
+    const plugin = "import { roomsPlugin } from './rooms/plugin.js';\nexport const probe = roomsPlugin;\n";
+    expect(await problems('apps/server/src/app.ts', plugin)).toEqual([]);
+    expect(
+      await problems(
+        'apps/server/src/app.ts',
+        "import { createRoomsRepo } from './rooms/rooms-repo.js';\nexport const probe = createRoomsRepo;\n",
+      ),
+    ).toEqual([
+      expect.stringMatching(/no-restricted-paths: .* rooms: the composition imports a module's plugin.js/),
+    ]);
   });
 
   it('every server folder has a row in the module table, and the table has no circle', async () => {
@@ -157,9 +104,11 @@ describe('server boundaries', () => {
     const config = (await eslint.calculateConfigForFile('apps/server/src/rooms/x.ts')) as Linter.Config;
     const [, options] = config.rules?.['import-x/no-restricted-paths'] as [
       unknown,
-      { zones: { target: string }[] },
+      { zones: { target: string | string[] }[] },
     ];
-    expect(options.zones.map((zone) => zone.target).sort()).toEqual(
+    // the table's zones, one per row (the faces' zones target several folders each)
+    const rowZones = options.zones.filter((zone) => typeof zone.target === 'string');
+    expect(rowZones.map((zone) => zone.target).sort()).toEqual(
       Object.keys(rows)
         .map((module) => `./apps/server/src/${module}`)
         .sort(),
@@ -168,14 +117,16 @@ describe('server boundaries', () => {
 
   it('production code never imports test helpers or benchmark code; tests may', async () => {
     const code = [
-      "import { fixture } from '../voice/testing.js';",
+      "import { fixture } from '../voice/testing/clips.js';",
       "import { MemoryMeter } from '../translation/testing/index.js';",
-      "import { startServer } from '../test/harness.js';",
+      "import { startServer } from '../testing/harness.js';",
       "import { summarise } from '../../../../bench/lib/stats.js';",
       'export const probe = [fixture, MemoryMeter, startServer, summarise];',
     ].join('\n');
     // voice may import translation, so only the test-helper rule speaks here
-    const found = await problems('apps/server/src/voice/lint-probe.ts', code);
+    const found = (await problems('apps/server/src/voice/lint-probe.ts', code)).filter((problem) =>
+      problem.startsWith('no-restricted-imports'),
+    );
     expect(found).toHaveLength(4);
     for (const problem of found) expect(problem).toMatch(/Production code never imports test helpers/);
     expect(await problems('apps/server/src/voice/lint-probe.test.ts', code)).toEqual([]);
@@ -227,7 +178,7 @@ describe('server boundaries', () => {
     expect(await problems('apps/server/src/accounts/users/lint-probe.ts', ownConstant)).toEqual([]);
     // a statement built from another module's fragment joins its tables out of sight
     const joinThroughFragment = probe([
-      "import { sameText as userSelect } from '../accounts/sessions/same-text.js';",
+      "import { sameText as userSelect } from '../accounts/index.js';",
       'export const probe = (db: { query(sql: string): unknown }) =>',
       '  db.query(`select s.id from sessions s left join (${userSelect("$2")}) u on true`);',
     ]);
@@ -271,7 +222,7 @@ describe('payment package boundaries', () => {
     expect(
       await problems(
         'packages/payments/src/lint-probe.test.ts',
-        "import { startServer } from '../../../apps/server/src/test/harness.js';\nexport const probe = startServer;\n",
+        "import { startServer } from '../../../apps/server/src/testing/harness.js';\nexport const probe = startServer;\n",
       ),
     ).toEqual([expect.stringMatching(/The payment package never imports the apps/)]);
     expect(

@@ -8,3 +8,7 @@ export declare function serverModuleZones(
   src: string,
   dependencies?: Record<string, string[]>,
 ): { target: string; from: string[]; message: string }[];
+export declare function serverFaceZones(
+  src: string,
+  options?: { tests?: boolean },
+): { target: string[]; from: string; except: string[]; message: string }[];

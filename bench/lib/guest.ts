@@ -47,7 +47,7 @@ export function joinRoom(baseUrl: string, token: string, roomId: string | null):
 
 /**
  * Where an XTalk socket opens, with its hello as the web client sends it: in the current protocol (a client
- * below 3 gets a coalesced JOIN one person per frame, realtime/legacy-frames.ts, so a room of those fills
+ * below 3 gets a coalesced JOIN one person per frame, gateway/legacy-frames.ts, so a room of those fills
  * in n²/2 frames), in the URL when the join says the server reads it there (decision 0141), else as
  * `helloFrame`, to send once the socket is open.
  */

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../apps/server/src/test/free-port.js';
+import { freePort } from '../../apps/server/src/testing/free-port.js';
 
 /*
  * The real built server (apps/server/dist/server.js) as a child process on a free loopback port with a fresh

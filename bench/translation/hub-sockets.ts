@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import type { HubMember, RoomHub } from '../../apps/server/src/realtime/room-hub.js';
+import type { HubMember, RoomHub } from '../../apps/server/src/delivery/room-hub.js';
 
 /*
  * The server side of the in-process translation run: real `ws` sockets on 127.0.0.1, each a member of the

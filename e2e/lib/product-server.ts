@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../apps/server/src/test/free-port.js';
+import { freePort } from '../../apps/server/src/testing/free-port.js';
 import { assertNoIssuedSecretsIn } from './issued-secrets.js';
 
 /*

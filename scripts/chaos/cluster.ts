@@ -1,11 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { startRedis, stopRedis } from '../../apps/server/src/test/redis-server.js';
-import type { ChatNode, ResumingClient } from '../../apps/server/src/test/resuming-client.js';
-import { scratchDatabase } from '../../apps/server/src/test/scratch-database.js';
-import { sleep } from '../../apps/server/src/test/seeded.js';
+import { startRedis, stopRedis } from '../../apps/server/src/testing/redis-server.js';
+import type { ChatNode, ResumingClient } from '../../apps/server/src/testing/resuming-client.js';
+import { scratchDatabase } from '../../apps/server/src/testing/scratch-database.js';
+import { sleep } from '../../apps/server/src/testing/seeded.js';
 import { joinRoom } from '../../bench/lib/guest.js';
-import { freePort } from '../../apps/server/src/test/free-port.js';
+import { freePort } from '../../apps/server/src/testing/free-port.js';
 import { startServerProcess, type ServerProcess } from '../../bench/lib/server-process.js';
 
 /*

@@ -1,5 +1,5 @@
-import { ResumingClient } from '../../apps/server/src/test/resuming-client.js';
-import { seeded, sleep } from '../../apps/server/src/test/seeded.js';
+import { ResumingClient } from '../../apps/server/src/testing/resuming-client.js';
+import { seeded, sleep } from '../../apps/server/src/testing/seeded.js';
 import { guestLogin, joinRoom } from '../../bench/lib/guest.js';
 import { Cluster } from './cluster.js';
 import { judge, type StoredMessage } from './verdict.js';

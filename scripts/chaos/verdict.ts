@@ -1,4 +1,4 @@
-import type { ResumingClient } from '../../apps/server/src/test/resuming-client.js';
+import type { ResumingClient } from '../../apps/server/src/testing/resuming-client.js';
 
 /*
  * What the run promises, counted from the database (what was stored, in which order) and from each

@@ -1,29 +1,30 @@
 import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import { aiPlugin } from './ai/plugin.js';
 import type { AiProvider } from './ai/index.js';
-import { authPlugin } from './accounts/plugin.js';
-import type { BotCheck } from './accounts/sign-in/botcheck.js';
+import { authPlugin, playersPlugin } from './accounts/plugin.js';
+import type { BotCheck } from './accounts/index.js';
 import { busPlugin, connectBus } from './bus/plugin.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { balanceEventsPlugin, creditsPlugin } from './credits/plugin.js';
 import { glossaryPlugin } from './glossary/plugin.js';
-import { logOptions } from './http/log-options.js';
+import { logOptions } from './http/index.js';
 import { httpPlugin, rateLimitsPlugin } from './http/plugin.js';
 import { lifecyclePlugin, readinessPlugin } from './lifecycle/plugin.js';
 import { metricsPlugin } from './metrics/plugin.js';
 import { paymentsPlugin } from './payments/plugin.js';
-import { storePurchaseAccount } from './payments/store-accounts.js';
-import { playersPlugin } from './accounts/players/plugin.js';
-import { gatewayPlugin, roomHubPlugin } from './realtime/plugin.js';
+import { storePurchaseAccount } from './payments/index.js';
+import { deliveryPlugin } from './delivery/plugin.js';
+import { gatewayPlugin } from './gateway/plugin.js';
 import { roomsPlugin } from './rooms/plugin.js';
 import { openDatabase, storePlugin } from './store/plugin.js';
 import { summaryPlugin } from './summary/plugin.js';
 import { translationPlugin } from './translation/plugin.js';
 import type { Meter } from './translation/index.js';
-import { roomsOfUsers } from './use-cases/guest-rooms.js';
-import { translationStore } from './use-cases/translation-store.js';
-import { voiceHandlersFor } from './voice/index.js';
+import { roomsOfUsers } from './use-cases/index.js';
+import { translationStore } from './use-cases/index.js';
+import { messagesPlugin } from './messages/plugin.js';
+import { voicePlugin } from './voice/plugin.js';
 import { webPlugin } from './web/plugin.js';
 
 export interface AppOptions {
@@ -35,7 +36,7 @@ export interface AppOptions {
   inMemoryDb?: boolean;
   /**
    * A new embedded database starts from these files (a PGlite data directory tarball) instead of empty:
-   * tests start every server from one database migrated once per run (test/migrated-database.ts).
+   * tests start every server from one database migrated once per run (testing/migrated-database.ts).
    */
   databaseSnapshot?: Uint8Array;
   webRoot?: string;
@@ -71,8 +72,10 @@ function fastifyFor(config: Config, logger: AppOptions['logger']): FastifyInstan
  *
  * One plugin per module, in the order they build on each other: each declares the decorators it adds
  * (what later plugins use) and registers its own routes. The database is migrated before anything else
- * starts; the rate limits come before every route they cover; the lifecycle comes last and winds the
- * others down in its own order.
+ * starts; the rate limits come before every route they cover. From rooms on, the order is a message's
+ * journey: stored in its room, fanned out by the delivery, translated (with the glossary, and summaries
+ * beside it), posted by the message path, spoken in by voice, carried by the gateway's sockets. The
+ * lifecycle comes last and winds the journey down from its end (docs/architecture.md).
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, inMemoryDb } = options;
@@ -99,19 +102,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(creditsPlugin, { config, clock, meter: options.meter });
   await app.register(paymentsPlugin, { config, clock });
   await app.register(roomsPlugin, { config, clock });
-  await app.register(roomHubPlugin);
+  await app.register(deliveryPlugin);
   await app.register(glossaryPlugin, { config, clock });
   await app.register(summaryPlugin, { config, clock });
   await app.register(translationPlugin, { config, clock, store: translationStore(db, clock) });
   await app.register(balanceEventsPlugin, { clock });
+  await app.register(messagesPlugin, { config });
+  await app.register(voicePlugin, { config, clock });
   await app.register(webPlugin, { root: options.webRoot });
-  await app.register(gatewayPlugin, {
-    config,
-    clock,
-    heartbeatMs: options.heartbeatMs,
-    inMemoryDb,
-    voice: (deps) => voiceHandlersFor(config, deps),
-  });
+  await app.register(gatewayPlugin, { config, clock, heartbeatMs: options.heartbeatMs, inMemoryDb });
   await app.register(lifecyclePlugin, { config, clock });
   return app;
 }

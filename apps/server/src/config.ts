@@ -244,7 +244,7 @@ export const configSchema = z
     WS_FLOOD_COOLDOWN_SECONDS: z.coerce.number().int().min(0).default(60),
     /** Seconds a closed connection stays in the room's presence, so a quick return shows no LEAVE/JOIN. */
     LEAVE_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(5),
-    /** Rooms with more people than this are hot: current clients get counts, not every name (0166). */
+    /** Rooms with more people than this are hot: current clients get counts, not every name (decision 0166). */
     HOT_ROOM_ABOVE: z.coerce.number().int().min(1).default(200),
     /** How long a hot room stays quiet before its exact count goes out. */
     HOT_ROOM_SETTLE_MS: z.coerce.number().int().min(10).max(600_000).default(2000),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MessageFrame } from '@xtalk/protocol';
-import { guestLogin, joinRoom, startServer, TestClient } from './test/harness.js';
+import { guestLogin, joinRoom, startServer, TestClient } from './testing/harness.js';
 
 describe('a restart', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'xtalk-restart-'));

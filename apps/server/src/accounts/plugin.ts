@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 import { resolveAuthSecret } from './sessions/auth-secret.js';
 import { createAuthenticator, type Authenticator } from './sessions/authenticate.js';
 import { createSessionEnds, type SessionEnds } from './sessions/ended-sessions.js';
@@ -141,3 +141,6 @@ export const authPlugin = fp<AuthPluginOptions>(
   },
   { name: 'xtalk-auth', dependencies: ['xtalk-store', 'xtalk-bus'] },
 );
+
+// the player API is a plugin of its own, registered after accounts; the composition reads it here
+export { playersPlugin } from './players/plugin.js';

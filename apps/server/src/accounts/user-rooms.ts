@@ -1,4 +1,4 @@
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from '../store/index.js';
 
 /**
  * The port through which accounts reaches what another module holds of a user: the rooms they joined, their

@@ -144,3 +144,17 @@ export function createAiProvider(
       });
   }
 }
+export {
+  AiError,
+  AiTimeoutError,
+  isRetryable,
+  AiUnavailableError,
+  languageName,
+  type AiTask,
+  type GlossaryTerm,
+  type ContextMessage,
+  type ProviderStatus,
+  type Transcription,
+  type SummaryRequest,
+} from './provider.js';
+export { longestFirst, termsPattern } from './glossary-text.js';

@@ -1,5 +1,5 @@
 import { expect, it, vi } from 'vitest';
-import { createTranslationService } from '../translation/service.js';
+import { createTranslationService } from '../translation/index.js';
 import {
   MemoryMeter,
   MemoryRoomOutput,

@@ -9,7 +9,7 @@ import {
   MemoryTranslationStore,
   messageFrame,
 } from '../translation/testing/index.js';
-import { createTranslationService } from '../translation/service.js';
+import { createTranslationService } from '../translation/index.js';
 import type { LoadedModel, LocalModelLoader, LoaderOptions } from './local-models.js';
 import { transformersLoader } from './local-models.js';
 import { LocalProvider } from './local-provider.js';

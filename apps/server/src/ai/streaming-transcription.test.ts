@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, pageOffsets } from '../voice/testing.js';
+import { fixture, pageOffsets } from '../voice/testing/clips.js';
 import { FakeProvider } from './fake-provider.js';
 import { OpenAiProvider } from './openai-provider.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from './testing/fake-openai-server.js';

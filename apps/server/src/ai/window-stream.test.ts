@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PCM_SAMPLE_RATE } from '../audio/index.js';
-import { fixture, pagesOf } from '../voice/testing.js';
+import { fixture, pagesOf } from '../voice/testing/clips.js';
 import type { LocalModelLoader } from './local-models.js';
 import { LocalProvider } from './local-provider.js';
 import { recordingLogger } from './testing/logger.js';

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis, RedisOptions } from 'ioredis';
 
 /*
- * While Redis is away a node goes on alone (docs/decisions/0147): no command waits in an offline queue,
+ * While Redis is away a node goes on alone (decision 0147): no command waits in an offline queue,
  * none waits longer than the configured timeout, and what Redis shares between nodes (rate-limit counters,
  * presence) is counted in this node's memory meanwhile.
  */

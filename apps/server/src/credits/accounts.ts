@@ -1,6 +1,6 @@
-import { LruCache } from '../translation/lru.js';
+import { LruCache } from '../translation/index.js';
 import type { Clock } from '../clock.js';
-import type { UsersRepo } from '../accounts/users/users-repo.js';
+import type { UsersRepo } from '../accounts/index.js';
 
 /*
  * Who is a guest, for the credits rules: guests have a smaller daily allowance (CREDITS_GUEST_DAILY), are

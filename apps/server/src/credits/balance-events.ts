@@ -1,6 +1,6 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Bus } from '../bus/bus.js';
+import type { Bus } from '../bus/index.js';
 import type { Clock } from '../clock.js';
 import type { Ledger } from './ledger.js';
 

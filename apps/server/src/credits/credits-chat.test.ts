@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ErrorFrame, GuestLoginResponse, ServerFrame, SystemFrame } from '@xtalk/protocol';
-import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../test/credits.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { memberLogin } from '../test/members.js';
+import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../testing/credits.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { memberLogin } from '../testing/members.js';
 import { GUEST_LIMIT_NOTICE, NO_CREDITS_NOTICE } from './meter.js';
 
 /*

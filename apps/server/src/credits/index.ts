@@ -15,3 +15,4 @@ export { createCreditMeter, NO_CREDITS_NOTICE, GUEST_LIMIT_NOTICE } from './mete
 export { startBalanceEvents } from './balance-events.js';
 export { createGuestCheck, dailyAllowance } from './accounts.js';
 export { nextTokyoMidnight } from './tokyo-day.js';
+export { createWalletQueries } from './wallet-queries.js';

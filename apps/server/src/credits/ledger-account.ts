@@ -1,6 +1,6 @@
 import type { Balance } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
-import type { Db, Queryable } from '../store/db.js';
+import type { Db, Queryable } from '../store/index.js';
 import { appendTxn, findTxnByKey, type AccountRow, type LedgerResult } from './ledger-rows.js';
 import { tokyoDay } from './tokyo-day.js';
 

@@ -1,6 +1,6 @@
 import type { Balance } from '@xtalk/protocol';
 import { ledgerRows, type LedgerResult, type NewTxn, type Reader } from '@xtalk/service-base';
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from '../store/index.js';
 
 /*
  * The ledger's rows (ledger.ts) in credit_txns, through the ledger statements the standalone payment

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from '../store/db.js';
-import { migrate } from '../store/migrations.js';
-import { migratedSnapshot, openMigratedDb } from '../test/migrated-database.js';
+import { openDb, type Db } from '../store/index.js';
+import { migrate } from '../store/index.js';
+import { migratedSnapshot, openMigratedDb } from '../testing/migrated-database.js';
 import { createLedger } from './ledger.js';
 
 /*

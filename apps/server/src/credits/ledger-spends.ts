@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CREDIT_CURRENCY, type Balance, type Txn } from '@xtalk/protocol';
-import type { Queryable } from '../store/db.js';
-import { createGroupCommit } from '../store/group-commit.js';
+import type { Queryable } from '../store/index.js';
+import { createGroupCommit } from '../store/index.js';
 import { topUpIfDue, type LedgerDeps } from './ledger-account.js';
 import {
   toTxn,

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 import { createLedger, LedgerError, type BalanceChange, type Ledger } from './ledger.js';
-import { openMigratedDb } from '../test/migrated-database.js';
+import { openMigratedDb } from '../testing/migrated-database.js';
 
 /*
  * The ledger on PGlite: no overdraft under concurrency, idempotency, free before premium, reversals as new

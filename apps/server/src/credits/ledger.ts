@@ -1,6 +1,6 @@
 import type { Balance, Txn, TxnKind, TxnListQuery } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from '../store/index.js';
 import { withAccount, type LedgerDeps } from './ledger-account.js';
 import { createSpends, type SpendEntry, type SpendResult } from './ledger-spends.js';
 import {

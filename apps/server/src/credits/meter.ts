@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { creditCost } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { MetricsReport } from '../metrics/report.js';
+import type { MetricsReport } from '../metrics/index.js';
 import type { Clock } from '../clock.js';
 import { InsufficientCreditsError, type Charge, type Meter, type Usage } from '../translation/index.js';
 import type { Ledger } from './ledger.js';

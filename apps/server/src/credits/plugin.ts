@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Meter } from '../translation/ports.js';
+import type { Meter } from '../translation/index.js';
 import {
   createCreditMeter,
   createGuestCheck,
@@ -81,5 +81,5 @@ export const balanceEventsPlugin = fp<{ clock: Clock }>(
     });
     app.decorate('xtalkBalanceEvents', events);
   },
-  { name: 'xtalk-balance-events', dependencies: ['xtalk-credits', 'xtalk-hub', 'xtalk-translation'] },
+  { name: 'xtalk-balance-events', dependencies: ['xtalk-credits', 'xtalk-delivery', 'xtalk-translation'] },
 );

@@ -12,9 +12,9 @@ import {
   startFakeOpenAiServer,
   type FakeOpenAiServer,
 } from '../ai/testing/fake-openai-server.js';
-import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../test/credits.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { memberLogin } from '../test/members.js';
+import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../testing/credits.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { memberLogin } from '../testing/members.js';
 import { GUEST_LIMIT_NOTICE, NO_CREDITS_NOTICE } from './meter.js';
 
 /*

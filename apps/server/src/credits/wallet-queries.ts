@@ -1,6 +1,6 @@
 import type { ServerWallet } from '@xtalk/protocol';
 import { walletOf } from '@xtalk/service-base';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 
 /*
  * Read-only queries over the ledger's accounts for the payment service's server calls, kept

@@ -12,8 +12,8 @@ import {
   startServer,
   TestClient,
   type TestServer,
-} from '../test/harness.js';
-import { memberLogin } from '../test/members.js';
+} from '../testing/harness.js';
+import { memberLogin } from '../testing/members.js';
 
 /*
  * The room glossary over real HTTP and sockets (fake engine, which writes the renderings it is given):

@@ -1,6 +1,6 @@
 import type { GlossaryEntry } from '@xtalk/protocol';
-import { longestFirst, termsPattern } from '../ai/glossary-text.js';
-import type { GlossaryTerm } from '../ai/provider.js';
+import { longestFirst, termsPattern } from '../ai/index.js';
+import type { GlossaryTerm } from '../ai/index.js';
 
 /** What a room's translations obey: its glossary's entries and its members' names (never translated). */
 export interface RoomGlossary {

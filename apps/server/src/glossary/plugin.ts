@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { displayNameOf } from '../accounts/users/users-repo.js';
+import { displayNameOf } from '../accounts/index.js';
 import { createGlossaryRepo, createGlossarySource, glossaryRoutes, MEMBER_NAMES_LIMIT } from './index.js';
 
 /*
@@ -39,5 +39,5 @@ export const glossaryPlugin = fp<{ config: Config; clock: Clock }>(
       broadcast: app.xtalkHub.broadcast,
     });
   },
-  { name: 'xtalk-glossary', dependencies: ['xtalk-store', 'xtalk-auth', 'xtalk-rooms', 'xtalk-hub'] },
+  { name: 'xtalk-glossary', dependencies: ['xtalk-store', 'xtalk-auth', 'xtalk-rooms', 'xtalk-delivery'] },
 );

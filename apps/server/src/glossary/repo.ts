@@ -1,5 +1,5 @@
 import type { GlossaryEntry, GlossaryResponse } from '@xtalk/protocol';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 
 /**
  * A room's glossary: one row per room holding the whole list, replaced whole by every change (the PUT

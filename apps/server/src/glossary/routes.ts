@@ -13,7 +13,7 @@ import {
   type ServerFrame,
 } from '@xtalk/protocol';
 import { z } from 'zod';
-import type { Authenticator } from '../accounts/sessions/authenticate.js';
+import type { Authenticator } from '../accounts/index.js';
 import { HttpError } from '../http-errors.js';
 import type { GlossaryRepo } from './repo.js';
 

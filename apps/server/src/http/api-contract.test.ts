@@ -1,6 +1,6 @@
 import { errorBodySchema } from '@xtalk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../test/harness.js';
+import { startServer, type TestServer } from '../testing/harness.js';
 
 /*
  * The contract, route by route, read from the published document: a request that breaks its schema gets

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../test/harness.js';
+import { startServer, type TestServer } from '../testing/harness.js';
 import { API_DOCS_PATH, ASYNCAPI_PATH } from './api-docs.js';
 
 /*

@@ -11,14 +11,14 @@ import {
   type GuestLoginResponse,
 } from '@xtalk/protocol';
 import { buildApp } from '../app.js';
-import { createTokens } from '../accounts/sessions/tokens.js';
+import { createTokens } from '../accounts/index.js';
 import { loadConfig } from '../config.js';
-import { guestLogin, startServer, type TestServer } from '../test/harness.js';
-import { memberLogin } from '../test/members.js';
-import { migratedSnapshot } from '../test/migrated-database.js';
+import { guestLogin, startServer, type TestServer } from '../testing/harness.js';
+import { memberLogin } from '../testing/members.js';
+import { migratedSnapshot } from '../testing/migrated-database.js';
 import { jsonProblem } from './body-guard.js';
 import { INTERNAL_MESSAGE } from './error-handler.js';
-import { storedRoomRows, storedUsers } from '../test/seed/index.js';
+import { storedRoomRows, storedUsers } from '../testing/seed/index.js';
 
 /*
  * The HTTP bad-input corpus: junk bodies, wrong types, NUL, lone surrogates, deep nesting, oversized,

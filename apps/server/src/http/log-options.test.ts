@@ -1,9 +1,9 @@
 import type { MessageFrame } from '@xtalk/protocol';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMailer } from '../accounts/sign-in/email/mailer.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { fixture } from '../voice/testing.js';
+import { createMailer } from '../accounts/index.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { fixture } from '../voice/testing/clips.js';
 import { loggableUrl } from './log-options.js';
 
 /*

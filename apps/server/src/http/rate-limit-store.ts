@@ -1,11 +1,11 @@
 import LocalStore, { type RateLimitStore } from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { Redis } from 'ioredis';
-import type { RedisOutage } from '../bus/redis-outage.js';
+import type { RedisOutage } from '../bus/index.js';
 
 /*
  * The counters of the HTTP rate limits: in Redis, so that every node counts together, and in this node's
- * memory while Redis is away (docs/decisions/0147), so that a limit neither stalls a request nor lapses.
+ * memory while Redis is away (decision 0147), so that a limit neither stalls a request nor lapses.
  */
 
 type Counted = Parameters<RateLimitStore['incr']>[1];

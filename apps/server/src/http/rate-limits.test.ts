@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema, type GuestLoginResponse } from '@xtalk/protocol';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { guestLogin, startServer, type TestServer } from '../test/harness.js';
+import { guestLogin, startServer, type TestServer } from '../testing/harness.js';
 import { policyOf } from './rate-limits.js';
-import { storedUsers } from '../test/seed/index.js';
+import { storedUsers } from '../testing/seed/index.js';
 
 /*
  * Every HTTP rate limit: 429, the one JSON error shape and `retry-after`; other addresses and users

@@ -2,10 +2,10 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiPath, NEW_ROOM } from '@xtalk/protocol';
-import { bearerTokenOf } from '../accounts/sessions/authenticate.js';
-import type { Tokens } from '../accounts/sessions/tokens.js';
+import { bearerTokenOf } from '../accounts/index.js';
+import type { Tokens } from '../accounts/index.js';
 import type { Config } from '../config.js';
-import type { RedisOutage } from '../bus/redis-outage.js';
+import type { RedisOutage } from '../bus/index.js';
 import { HttpError } from '../http-errors.js';
 import { fallbackStore } from './rate-limit-store.js';
 
@@ -117,7 +117,7 @@ export async function registerRateLimits(app: FastifyInstance, deps: RateLimitDe
    * Unknown room codes: a 404 from POST /xtalk counts, per user and per address. At the user's limit their
    * lookups are refused before they run (a hit must not be found by guessing on). The address's much higher
    * limit refuses only people who missed themselves: many people share an address behind a NAT, and one
-   * guesser among them must not keep the others out of their rooms (docs/decisions/0148). Creating a room
+   * guesser among them must not keep the others out of their rooms (decision 0148). Creating a room
    * looks nothing up.
    */
   async function checkLookups(request: FastifyRequest, reply: FastifyReply) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../test/harness.js';
-import { parsePrometheusText, valueOf } from '../test/prometheus-text.js';
+import { startServer, type TestServer } from '../testing/harness.js';
+import { parsePrometheusText, valueOf } from '../testing/prometheus-text.js';
 
 /*
  * The HTTP requests' lines in the server's own log: one per answered request, and a flood of refusals

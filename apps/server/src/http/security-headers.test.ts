@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../test/harness.js';
+import { startServer, type TestServer } from '../testing/harness.js';
 import { TELEGRAM_MINI_APP_PATH, TELEGRAM_WEB_ORIGIN } from './security-headers.js';
 
 /*

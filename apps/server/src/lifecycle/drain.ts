@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Gateway } from '../realtime/gateway.js';
+import type { Gateway } from '../gateway/index.js';
 import type { Readiness } from './readiness.js';
 
 /*

@@ -1,11 +1,11 @@
 import Fastify from 'fastify';
 import { ApiPath } from '@xtalk/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryBus } from '../bus/bus.js';
-import { createRoomHub } from '../realtime/room-hub.js';
-import { createFairRooms } from '../rooms/fair-rooms.js';
-import type { Db } from '../store/db.js';
-import { openMigratedDb } from '../test/migrated-database.js';
+import { createMemoryBus } from '../bus/index.js';
+import { createRoomHub } from '../delivery/index.js';
+import { createFairRooms } from '../messages/index.js';
+import type { Db } from '../store/index.js';
+import { openMigratedDb } from '../testing/migrated-database.js';
 import { healthRoute } from './health.js';
 
 /* GET /api/health says whether this node can serve: 200 while its database is there, 503 once it is lost. */

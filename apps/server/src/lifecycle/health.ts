@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiPath, ApiTag } from '@xtalk/protocol';
 import { z } from 'zod';
-import type { Bus } from '../bus/bus.js';
-import type { RoomHub } from '../realtime/room-hub.js';
-import type { FairRooms } from '../rooms/fair-rooms.js';
-import type { Db } from '../store/db.js';
+import type { Bus } from '../bus/index.js';
+import type { RoomHub } from '../delivery/index.js';
+import type { FairRooms } from '../messages/index.js';
+import type { Db } from '../store/index.js';
 
 /**
  * GET /api/health: a node without its bus still serves its own rooms (from the log) and says so; a node

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { TRANSLATION_CLOSE_MS } from '../translation/plugin.js';
+import { TRANSLATION_CLOSE_MS } from '../translation/index.js';
 import { registerDrain } from './drain.js';
 import { healthRoute } from './health.js';
 import { registerReadiness, type ReadinessProbe } from './readiness.js';
@@ -42,10 +42,12 @@ export const readinessPlugin = fp(
 export const lifecyclePlugin = fp<{ config: Config; clock: Clock }>(
   async (app, { config, clock }) => {
     const { xtalkDb: db, xtalkBus: bus, xtalkRedis: redis, xtalkHub: hub } = app;
-    const { gateway, fairRooms, heartbeat } = app.xtalkRealtime;
+    const { gateway, heartbeat } = app.xtalkGateway;
+    const { fairRooms } = app.xtalkMessages;
     const { service: translation, supersession } = app.xtalkTranslation;
     healthRoute(app, { db, bus, redis, hub, fairRooms });
     const drain = registerDrain(app, { readiness: app.xtalkReadiness, gateway, config });
+    // the journey wound down from its end: no socket brings a new message in while the work behind closes
     app.addHook('preClose', async () => {
       await gateway.close();
       await supersession.close();

@@ -2,11 +2,11 @@ import Fastify from 'fastify';
 import { ApiPath, CloseCode } from '@xtalk/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { createMemoryBus } from '../bus/bus.js';
+import { createMemoryBus } from '../bus/index.js';
 import { loadConfig } from '../config.js';
-import type { Db } from '../store/db.js';
-import { guestLogin, joinRoom, startServer, TestClient } from '../test/harness.js';
-import { migratedSnapshot, openMigratedDb } from '../test/migrated-database.js';
+import type { Db } from '../store/index.js';
+import { guestLogin, joinRoom, startServer, TestClient } from '../testing/harness.js';
+import { migratedSnapshot, openMigratedDb } from '../testing/migrated-database.js';
 import { registerReadiness } from './readiness.js';
 
 /* GET /api/health/ready: 200 only while the node takes work; 503 with the reason otherwise. */

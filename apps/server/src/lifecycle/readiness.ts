@@ -1,9 +1,9 @@
 import { ApiPath, ApiTag } from '@xtalk/protocol';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import type { Bus } from '../bus/bus.js';
-import { DRAINING_REFUSAL } from '../realtime/socket-drain.js';
-import type { Db } from '../store/db.js';
+import type { Bus } from '../bus/index.js';
+import { DRAINING_REFUSAL } from '../gateway/index.js';
+import type { Db } from '../store/index.js';
 
 /*
  * Readiness, beside /api/health's liveness (decision 0144): a load balancer or orchestrator sends work to

@@ -12,9 +12,9 @@ import {
   type JoinRoomResponse,
 } from '@xtalk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../store/db.js';
-import { freePort } from '../test/free-port.js';
-import { GENEROUS_LIMITS, TestClient } from '../test/harness.js';
+import { openDb } from '../store/index.js';
+import { freePort } from '../testing/free-port.js';
+import { GENEROUS_LIMITS, TestClient } from '../testing/harness.js';
 
 /*
  * SIGTERM to a real server process (src/server.ts under tsx) while clients chat: readiness and joins say

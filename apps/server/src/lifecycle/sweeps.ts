@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { deleteExpiredAuthRows } from '../accounts/users/expired-rows.js';
-import { deleteIdleGuests } from '../use-cases/guest-rooms.js';
+import { deleteExpiredAuthRows } from '../accounts/index.js';
+import { deleteIdleGuests } from '../use-cases/index.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { deleteExpiredSessions, trimRoomChanges } from '../rooms/expired-rows.js';
-import type { Db } from '../store/db.js';
-import { startExpirySweeper } from '../store/expired-rows.js';
+import { deleteExpiredSessions, trimRoomChanges } from '../rooms/index.js';
+import type { Db } from '../store/index.js';
+import { startExpirySweeper } from '../store/index.js';
 
 const EXPIRY_SWEEP_MS = 10 * 60_000;
 

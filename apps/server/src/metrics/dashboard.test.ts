@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertRunbooks, dashboardQueries, ruleQueries, seriesNames } from '../test/deploy-queries.js';
-import { startServer, type TestServer } from '../test/harness.js';
-import { parsePrometheusText } from '../test/prometheus-text.js';
+import { alertRunbooks, dashboardQueries, ruleQueries, seriesNames } from '../testing/deploy-queries.js';
+import { startServer, type TestServer } from '../testing/harness.js';
+import { parsePrometheusText } from '../testing/prometheus-text.js';
 
 /*
  * deploy/'s dashboard and rules read only what a server exports: every series name in their queries is

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scrape, scrapeUntil } from '../test/metrics-scrape.js';
-import { parsePrometheusText, valueOf } from '../test/prometheus-text.js';
+import { scrape, scrapeUntil } from '../testing/metrics-scrape.js';
+import { parsePrometheusText, valueOf } from '../testing/prometheus-text.js';
 import {
   TestClient,
   guestLogin,
@@ -8,7 +8,7 @@ import {
   speakerAndListener,
   startServer,
   type TestServer,
-} from '../test/harness.js';
+} from '../testing/harness.js';
 
 /* GET /metrics: the exposition parses strictly, each family moves with what it counts, and who may read it. */
 
@@ -78,7 +78,7 @@ describe('GET /metrics', () => {
 
   it('counts refused frames by reason: invalid, and over the rate limit', async () => {
     const login = await guestLogin(server.app);
-    const { roomId } = await (await import('../test/harness.js')).joinRoom(server.app, login.token, null);
+    const { roomId } = await (await import('../testing/harness.js')).joinRoom(server.app, login.token, null);
     const client = await TestClient.join(server, login, roomId);
     const before = await scrape(server.app);
     client.send('not json');

@@ -1,5 +1,5 @@
 import type { MetricsSources } from './registry.js';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 
 /*
  * What xtalk_db_up reads at a scrape: the embedded database's thread is alive, and the database answers

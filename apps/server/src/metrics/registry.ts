@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { AiTask } from '../ai/provider.js';
+import type { AiTask } from '../ai/index.js';
 import type { AiRefusalReason, FrameRefusalReason, MetricsReport } from './report.js';
 
 /*

@@ -1,4 +1,4 @@
-import type { AiTask } from '../ai/provider.js';
+import type { AiTask } from '../ai/index.js';
 
 /*
  * What the server's modules report for /metrics: a handful of methods, each a field increment or one

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scrape, scrapeUntil } from '../test/metrics-scrape.js';
-import { valueOf, type Family } from '../test/prometheus-text.js';
+import { scrape, scrapeUntil } from '../testing/metrics-scrape.js';
+import { valueOf, type Family } from '../testing/prometheus-text.js';
 import {
   TestClient,
   guestLogin,
@@ -8,7 +8,7 @@ import {
   speakerAndListener,
   startServer,
   type TestServer,
-} from '../test/harness.js';
+} from '../testing/harness.js';
 import { closeKind } from './registry.js';
 
 /*

@@ -2,6 +2,5 @@
  * The payments module: the payment service of @xtalk/payments mounted on this server (plugin.ts), over
  * the ports this server builds for it (ports.ts).
  */
-export { paymentsPlugin } from './plugin.js';
 export { authenticatorPort, ledgerPort, usersPort } from './ports.js';
 export { storePurchaseAccount } from './store-accounts.js';

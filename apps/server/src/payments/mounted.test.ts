@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServerPath, type GuestLoginResponse, type SystemFrame } from '@xtalk/protocol';
 import { startPurchase, submitCheckoutForm } from '@xtalk/payments/testing';
-import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../test/credits.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
-import { memberLogin } from '../test/members.js';
+import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../testing/credits.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { memberLogin } from '../testing/members.js';
 
 /*
  * The payment service as this server mounts it: a purchase and a server's call move the product's own

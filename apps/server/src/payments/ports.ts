@@ -1,9 +1,9 @@
 import { LedgerRefusal, type AuthenticatorPort, type LedgerPort, type UsersPort } from '@xtalk/payments';
-import type { Authenticator } from '../accounts/sessions/authenticate.js';
-import type { UsersRepo } from '../accounts/users/users-repo.js';
+import type { Authenticator } from '../accounts/index.js';
+import type { UsersRepo } from '../accounts/index.js';
 import { LedgerError, type Ledger } from '../credits/index.js';
-import { createWalletQueries } from '../credits/wallet-queries.js';
-import type { Db } from '../store/db.js';
+import { createWalletQueries } from '../credits/index.js';
+import type { Db } from '../store/index.js';
 
 /*
  * The payment service's ports, built from this server's modules: the credits ledger (its refusals turned

@@ -1,5 +1,5 @@
 import { createStoreVerifiers, StoreVerifyError } from '@xtalk/payments';
-import type { StorePurchaseAccount } from '../accounts/links/store-link-proof.js';
+import type { StorePurchaseAccount } from '../accounts/index.js';
 import type { Config } from '../config.js';
 import { HttpError } from '../http-errors.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPath, ServerPath, type GuestLoginResponse, type PurchaseResponse } from '@xtalk/protocol';
 import { submitCheckoutForm } from '@xtalk/payments/testing';
-import { ledgerOf } from '../test/credits.js';
-import { startServer, type TestServer } from '../test/harness.js';
-import { memberLogin } from '../test/members.js';
+import { ledgerOf } from '../testing/credits.js';
+import { startServer, type TestServer } from '../testing/harness.js';
+import { memberLogin } from '../testing/members.js';
 
 /*
  * No free credits in production: without Stripe, purchases are refused unless TEST_CHECKOUT=on, and

@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 
 /**
  * Room sessions end at `expires_at`; joining refuses an expired one by itself, so removing them only frees
@@ -10,7 +10,7 @@ export async function deleteExpiredSessions(db: Db, now: Date): Promise<void> {
 
 /**
  * The change log (room_changes) exists only to replay a resuming client, and a client further behind than
- * `keep` offsets is sent RESYNC instead (realtime/resume.ts), so older changes are never read again: the
+ * `keep` offsets is sent RESYNC instead (gateway/resume.ts), so older changes are never read again: the
  * messages table keeps each message's final text and translations. Without this the log grows forever.
  */
 export async function trimRoomChanges(db: Db, keep: number): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from '../store/index.js';
 
 /*
  * What the rooms module holds of a user, for auth's removal of idle guests. Both run inside

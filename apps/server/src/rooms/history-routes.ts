@@ -10,9 +10,9 @@ import {
   type RoomHistoryResponse,
 } from '@xtalk/protocol';
 import { z } from 'zod';
-import type { Authenticator } from '../accounts/sessions/authenticate.js';
+import type { Authenticator } from '../accounts/index.js';
 import { HttpError } from '../http-errors.js';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 
 /*
  * Past Rooms: the rooms a signed-in user joined, from the memberships POST /xtalk

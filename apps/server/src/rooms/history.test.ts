@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roomHistoryResponseSchema } from '@xtalk/protocol';
-import { guestLogin, joinRoom, startServer, type TestServer } from '../test/harness.js';
-import { memberLogin } from '../test/members.js';
-import { ageRoomMembership } from '../test/seed/index.js';
+import { guestLogin, joinRoom, startServer, type TestServer } from '../testing/harness.js';
+import { memberLogin } from '../testing/members.js';
+import { ageRoomMembership } from '../testing/seed/index.js';
 
 /* Past Rooms on the server: GET/DELETE /api/rooms/history over the memberships POST /xtalk records. */
 

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUsersRepo } from '../accounts/users/users-repo.js';
-import type { Db } from '../store/db.js';
-import { recordingStatements } from '../test/recording-db.js';
+import { createUsersRepo } from '../accounts/index.js';
+import type { Db } from '../store/index.js';
+import { recordingStatements } from '../testing/recording-db.js';
 import { createMessagesRepo } from './messages-repo.js';
 import type { NewMessage, StoredMessage } from './messages-repo.js';
 import { createRoomsRepo } from './rooms-repo.js';
-import { openMigratedDb } from '../test/migrated-database.js';
+import { openMigratedDb } from '../testing/migrated-database.js';
 
 /*
- * Group commit of a room's waiting messages on PGlite (docs/decisions/0112): the ids and offsets a batch
+ * Group commit of a room's waiting messages on PGlite (decision 0112): the ids and offsets a batch
  * takes are the ones storing the messages one by one would give, gap-free even when batches and single
  * messages of one room run at once; a resent client id is a duplicate, never a second message.
  */

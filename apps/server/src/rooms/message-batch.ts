@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 import {
   MESSAGE_COLUMNS,
   toFrame,
@@ -9,7 +9,7 @@ import {
 } from './message-row.js';
 
 /*
- * Group commit of one room's waiting messages (docs/decisions/0112). $1 the room, $2 the server time, then
+ * Group commit of one room's waiting messages (decision 0112). $1 the room, $2 the server time, then
  * one array per column. Messages whose (author, client id) is stored already are left out (`fresh`); the
  * room row is bumped once by their count, under its lock, and the k-th fresh message (in the order given)
  * takes the k-th of the ids and offsets bumped: what storing them one by one would have given.
@@ -76,7 +76,7 @@ export async function insertMessageBatch(
   if (messages.some((message) => message.roomId !== roomId)) throw new Error('A batch is for one room.');
   // A batch of one is most batches outside a burst (each room's posts are stored as they come). The batch
   // statement's unnest, window and anti-join cost several times the single insert's CPU on PGlite
-  // (docs/decisions/0124), so one message takes the single statement, with the same outcome.
+  // (decision 0124), so one message takes the single statement, with the same outcome.
   if (messages.length === 1) return [await insertOne(messages[0]!).then(fulfilled, rejected)];
   let rows: (MessageRow & { user_id: string | null })[] = [];
   try {

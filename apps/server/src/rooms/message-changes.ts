@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 import { loggedChangeSql } from './room-log.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { MessageEditedFrame, MessageFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 import { MESSAGE_COLUMNS, toFrame, type MessageRow } from './message-row.js';
 import { loggedChangeSql } from './room-log.js';
 

@@ -1,5 +1,5 @@
 import type { MessageFrame } from '@xtalk/protocol';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 import { MESSAGE_COLUMNS, toFrame, type MessageRow } from './message-row.js';
 
 /** Who asks for which message's failed translations again ("Try again"). */

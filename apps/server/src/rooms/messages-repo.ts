@@ -1,6 +1,6 @@
 import type { MessageFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 import { insertMessageBatch, isUniqueViolation } from './message-batch.js';
 import {
   MESSAGE_COLUMNS,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../test/harness.js';
+import { guestLogin, joinRoom, startServer, userIdOf, type TestServer } from '../testing/harness.js';
 import { createRoomLog } from './room-log.js';
 import { createRoomsRepo } from './rooms-repo.js';
-import { dbOf } from '../test/seed/index.js';
+import { dbOf } from '../testing/seed/index.js';
 
 /* A joiner's catch-up in one statement: the same position and window as the two reads it replaces. */
 describe('the room log recent window', () => {

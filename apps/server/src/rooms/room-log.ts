@@ -1,5 +1,5 @@
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 import { MESSAGE_COLUMNS, toFrame, type MessageRow } from './message-row.js';
 
 /*
@@ -51,7 +51,7 @@ export function createRoomLog(db: Db) {
 
     /**
      * The room's position and its latest `limit` messages (oldest first), read in one statement, so from
-     * one snapshot: what a joiner without a resume position is sent before READY (realtime/resume.ts).
+     * one snapshot: what a joiner without a resume position is sent before READY (gateway/resume.ts).
      * One query instead of two on every connect; position undefined when the room does not exist.
      */
     async recentWindow(

@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/index.js';
 
 /** Who is a member of a room: everyone who joined it (POST /xtalk records it). */
 export function createRoomMembers(db: Db) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOM_CODE_ALPHABET } from '@xtalk/protocol';
-import { guestLogin, startServer, type TestServer } from '../test/harness.js';
+import { guestLogin, startServer, type TestServer } from '../testing/harness.js';
 
 describe('POST /xtalk', () => {
   let server: TestServer;

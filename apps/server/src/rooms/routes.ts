@@ -10,7 +10,7 @@ import {
   joinRoomBodySchema,
   joinRoomResponseSchema,
 } from '@xtalk/protocol';
-import { bearerTokenOf, type Authenticator } from '../accounts/sessions/authenticate.js';
+import { bearerTokenOf, type Authenticator } from '../accounts/index.js';
 import { HttpError } from '../http-errors.js';
 import type { RoomsRepo } from './rooms-repo.js';
 import type { SessionHandoffs } from './session-handoffs.js';
@@ -22,7 +22,7 @@ export async function roomRoutes(
     rooms: RoomsRepo;
     authenticator: Authenticator;
     sessionTtlSeconds: number;
-    /** Where the checked token, user and session wait for the socket this client opens next (0138). */
+    /** Where the checked token, user and session wait for the socket this client opens next (decision 0138). */
     handoffs?: SessionHandoffs;
     /** PUBLIC_WS_ENDPOINTS: where the client may open the socket, told with every session. */
     socketEndpoints?: readonly string[];

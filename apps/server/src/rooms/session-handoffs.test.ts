@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UserRow } from '../accounts/users/users-repo.js';
+import type { UserRow } from '../accounts/index.js';
 import { createSessionHandoffs } from './session-handoffs.js';
 
 /* The hand-off from a join to its socket (decision 0138): once, to the join's own token, while all is fresh. */

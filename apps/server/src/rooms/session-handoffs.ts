@@ -1,10 +1,10 @@
-import type { Authenticated } from '../accounts/sessions/authenticate.js';
-import { sameText } from '../accounts/sessions/same-text.js';
+import type { Authenticated } from '../accounts/index.js';
+import { sameText } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { SessionRow } from './rooms-repo.js';
 
 /*
- * A room session handed from the join to its socket on this node (docs/decisions/0138).
+ * A room session handed from the join to its socket on this node (decision 0138).
  *
  * A client joins over HTTP (POST /xtalk) with its token, which checks the token, reads the user and creates
  * the session; then it opens its socket with the same token. The upgrade did all of that again: the token's

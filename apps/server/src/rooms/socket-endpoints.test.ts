@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinRoomResponseSchema } from '@xtalk/protocol';
 import { loadConfig } from '../config.js';
-import { guestLogin, startServer, type TestServer } from '../test/harness.js';
+import { guestLogin, startServer, type TestServer } from '../testing/harness.js';
 
 /* PUBLIC_WS_ENDPOINTS: the nodes' addresses, told with every session, so the web client can fail over. */
 

@@ -1,4 +1,4 @@
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from '../store/index.js';
 
 /*
  * What the rooms module holds of one user, for the merge of two players (accounts/links/player-links.ts):

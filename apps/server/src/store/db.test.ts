@@ -16,7 +16,7 @@ describe("the server's PGlite", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("runs with a chat server's small shared memory (decisions 0123, 0125)", async () => {
+  it("runs with a chat server's small shared memory (decision 0123, decision 0125)", async () => {
     // PGlite zeroes all of its shared memory at start, so every megabyte here is resident from the
     // first second: a small shared_buffers and WAL buffer, and slots for a handful of connections
     const { rows } = await db.query<{ name: string; setting: string }>(

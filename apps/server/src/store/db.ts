@@ -51,14 +51,14 @@ export async function openDb(options: DbOptions): Promise<Db> {
 }
 
 /**
- * PostgreSQL's memory settings for a chat server's small tables (docs/decisions/0111): PGlite's defaults
+ * PostgreSQL's memory settings for a chat server's small tables (decision 0111): PGlite's defaults
  * (shared_buffers 160 MB, maintenance_work_mem 64 MB) cost most of the RSS at start and buy nothing here.
  * PGlite zeroes its shared memory at start, so all of shared_buffers is resident from the first second;
  * 8 MB (1,024 pages) holds a busy node's recent messages and indexes, and what falls out is read back
- * from the data files through the OS's page cache (docs/decisions/0123). The rest of the shared memory is
+ * from the data files through the OS's page cache (decision 0123). The rest of the shared memory is
  * sized by the connection slots: PGlite serves one connection, so 5 slots instead of PostgreSQL's 100, no
  * WAL senders and a WAL buffer of shared_buffers / 32 (PostgreSQL's own rule) make it smaller
- * (docs/decisions/0125).
+ * (decision 0125).
  */
 const PGLITE_MEMORY = {
   shared_buffers: '8MB',
@@ -76,7 +76,7 @@ export const pgliteSettings = (): string[] =>
 
 /**
  * PGlite from its own package: over a data directory on a thread of its own, so its file writes and query
- * work never stall the sockets (docs/decisions/0118); in memory (tests) in this thread.
+ * work never stall the sockets (decision 0118); in memory (tests) in this thread.
  */
 const openEmbedded = (dataDir: string | undefined, snapshot: Uint8Array | undefined): Promise<Db> =>
   openPglite({ dir: dataDir && join(dataDir, 'db'), settings: pgliteSettings(), snapshot });

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './db.js';
-import { createSignInStore } from '../accounts/sessions/sign-in-store.js';
-import { deleteExpiredAuthRows } from '../accounts/users/expired-rows.js';
-import { createUsersRepo } from '../accounts/users/users-repo.js';
+import { createSignInStore } from '../accounts/index.js';
+import { deleteExpiredAuthRows } from '../accounts/index.js';
+import { createUsersRepo } from '../accounts/index.js';
 import { systemClock } from '../clock.js';
-import { deleteExpiredSessions, trimRoomChanges } from '../rooms/expired-rows.js';
-import { createRoomLog } from '../rooms/room-log.js';
-import { createRoomsRepo } from '../rooms/rooms-repo.js';
-import { logRoomChanges, markBotCheckUsed, usedBotChecks } from '../test/seed/index.js';
+import { deleteExpiredSessions, trimRoomChanges } from '../rooms/index.js';
+import { createRoomLog } from '../rooms/index.js';
+import { createRoomsRepo } from '../rooms/index.js';
+import { logRoomChanges, markBotCheckUsed, usedBotChecks } from '../testing/seed/index.js';
 import { deleteExpiredRows } from './expired-rows.js';
-import { openMigratedDb } from '../test/migrated-database.js';
+import { openMigratedDb } from '../testing/migrated-database.js';
 
 describe('expired rows', () => {
   let db: Db;

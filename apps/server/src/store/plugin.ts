@@ -12,7 +12,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /**
      * The app's database. Each module's plugin builds its own repositories on it; tests arrange and read
-     * state through the modules' APIs or test/seed/, never through this.
+     * state through the modules' APIs or testing/seed/, never through this.
      */
     xtalkDb: Db;
   }

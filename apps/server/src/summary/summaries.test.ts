@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
-import { LocalProvider } from '../ai/local-provider.js';
+import { LocalProvider } from '../ai/index.js';
 import { recordingLogger } from '../ai/testing/logger.js';
 import { MemoryMeter } from '../translation/testing/index.js';
 import { createSummaries } from './summaries.js';

@@ -15,7 +15,7 @@ import {
   type ContextMessage,
   type Logger,
   type SummaryRequest,
-} from '../ai/provider.js';
+} from '../ai/index.js';
 import type { Clock } from '../clock.js';
 import {
   createEngineCall,

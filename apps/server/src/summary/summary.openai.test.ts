@@ -7,7 +7,7 @@ import type {
   SummaryCompleteFrame,
 } from '@xtalk/protocol';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../ai/testing/fake-openai-server.js';
-import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../test/credits.js';
+import { dbOf, expectBalancesEqualSumOfRows, ledgerOf } from '../testing/credits.js';
 import {
   guestLogin,
   joinRoom,
@@ -15,8 +15,8 @@ import {
   startServer,
   TestClient,
   type TestServer,
-} from '../test/harness.js';
-import { memberLogin } from '../test/members.js';
+} from '../testing/harness.js';
+import { memberLogin } from '../testing/members.js';
 
 /*
  * "Catch me up" on real sockets against a fake OpenAI-compatible server over real HTTP/SSE: the summary

@@ -1,6 +1,6 @@
 import type { ServerFrame } from '@xtalk/protocol';
-import type { AiProvider, Logger } from '../ai/provider.js';
-import { AiError } from '../ai/provider.js';
+import type { AiProvider, Logger } from '../ai/index.js';
+import { AiError } from '../ai/index.js';
 import type { EngineCall } from './engine-call.js';
 import { roomGlossary, termsOf } from './glossary.js';
 import type { GlossaryPort } from './ports.js';

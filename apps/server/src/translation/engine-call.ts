@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import type { AiProvider, AiTask, Logger } from '../ai/provider.js';
-import { AiTimeoutError, isRetryable } from '../ai/provider.js';
-import type { MetricsReport } from '../metrics/report.js';
+import type { AiProvider, AiTask, Logger } from '../ai/index.js';
+import { AiTimeoutError, isRetryable } from '../ai/index.js';
+import type { MetricsReport } from '../metrics/index.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { Charge, Meter, Usage } from './ports.js';
 import { SupersededError } from './supersede.js';

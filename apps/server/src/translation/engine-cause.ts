@@ -1,9 +1,9 @@
-import { AiTimeoutError } from '../ai/provider.js';
+import { AiTimeoutError } from '../ai/index.js';
 
 /*
  * Why an engine call failed, as the person is told it: the engine could not be reached, did not answer in
  * time, or answered with an error status. A message's tasks fail together when the engine is down, and the
- * cause is the one thing worth saying about all of them (docs/decisions/0187).
+ * cause is the one thing worth saying about all of them (decision 0187).
  */
 
 export type EngineCause =

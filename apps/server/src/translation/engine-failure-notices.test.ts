@@ -1,7 +1,7 @@
 import { APIConnectionError, InternalServerError } from 'openai';
 import { describe, expect, it, vi } from 'vitest';
-import { AiError, AiTimeoutError } from '../ai/provider.js';
-import { FakeProvider } from '../ai/fake-provider.js';
+import { AiError, AiTimeoutError } from '../ai/index.js';
+import { FakeProvider } from '../ai/index.js';
 import { recordingLogger } from '../ai/testing/logger.js';
 import { engineCause } from './engine-cause.js';
 import { createTranslationService, type PipelineEvent } from './service.js';

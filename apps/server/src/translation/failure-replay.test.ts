@@ -6,11 +6,11 @@ import {
   type SystemFrame,
   type TranslationFailedFrame,
 } from '@xtalk/protocol';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../test/harness.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
 
 /*
  * A translation that fails for good ends with translationFailed, and listeners drop the chunks they hold
- * (0126). It is logged in the room now (0135): a listener who was away when it came is told on resume,
+ * (decision 0126). It is logged in the room now (decision 0135): a listener who was away when it came is told on resume,
  * where before it kept the chunks it had seen for good. Real server, fake engine (`!fail` fails the
  * translation after its first chunk, every attempt).
  */

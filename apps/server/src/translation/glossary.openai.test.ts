@@ -7,7 +7,7 @@ import {
   type FakeOpenAiServer,
 } from '../ai/testing/fake-openai-server.js';
 import { recordingLogger } from '../ai/testing/logger.js';
-import { termsFor, type RoomGlossary } from '../glossary/match.js';
+import { termsFor, type RoomGlossary } from '../glossary/index.js';
 import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './testing/index.js';
 import { createTranslationService, type TranslationService } from './service.js';
 

@@ -1,4 +1,4 @@
-import type { GlossaryTerm, Logger } from '../ai/provider.js';
+import type { GlossaryTerm, Logger } from '../ai/index.js';
 import type { Glossary, GlossaryPort } from './ports.js';
 
 /**

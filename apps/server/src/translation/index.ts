@@ -26,3 +26,4 @@ export { LruCache } from './lru.js';
 export { createEngineCall, type EngineCall } from './engine-call.js';
 export { resolveOptions } from './options.js';
 export { roomGlossary, termsOf } from './glossary.js';
+export { TRANSLATION_CLOSE_MS } from './options.js';

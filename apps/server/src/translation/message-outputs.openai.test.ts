@@ -22,7 +22,7 @@ describe('the translation service with the openai provider: what a message gets'
     await vi.waitFor(() => expect(t.store.translations).toHaveLength(1));
     const chunks = t.output.framesOf('translationChunk', 'ROOM1').filter((f) => f.originalTimestamp === m.id);
     expect(chunks.map((c) => c.chunk)).toEqual(['ja: ', 'She ', 'loves ', 'sushi']);
-    // each says where it starts: the length of the ones before it (0136)
+    // each says where it starts: the length of the ones before it (decision 0136)
     expect(chunks.map((c) => c.at)).toEqual([0, 4, 8, 14]);
     expect(chunks.every((c) => c.targetLanguage === 'ja')).toBe(true);
     const complete = t.output.framesOf('translationComplete', 'ROOM1');

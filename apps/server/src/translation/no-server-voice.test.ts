@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { PROTOCOL_VERSION, type ServerFrame } from '@xtalk/protocol';
-import { FakeProvider } from '../ai/fake-provider.js';
-import { guestLogin, joinRoom, startServer, TestClient } from '../test/harness.js';
+import { FakeProvider } from '../ai/index.js';
+import { guestLogin, joinRoom, startServer, TestClient } from '../testing/harness.js';
 
 /*
  * A language the engine has no voice for (decision 0205), on the real server: the Japanese listener of

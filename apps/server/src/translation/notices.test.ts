@@ -1,6 +1,6 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
-import type { AiProvider, ProviderStatus } from '../ai/provider.js';
+import type { AiProvider, ProviderStatus } from '../ai/index.js';
 import { watchLoading } from './notices.js';
 import { DEFAULT_TRANSLATION_OPTIONS } from './options.js';
 

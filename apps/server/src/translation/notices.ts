@@ -1,7 +1,7 @@
 import type { ErrorFrame, NoticeDetail, NoticeKind, ServerFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
-import type { AiProvider, AiTask, Logger, ProviderStatus } from '../ai/provider.js';
-import { AiUnavailableError, languageName } from '../ai/provider.js';
+import type { AiProvider, AiTask, Logger, ProviderStatus } from '../ai/index.js';
+import { AiUnavailableError, languageName } from '../ai/index.js';
 import { describeCause, engineCause } from './engine-cause.js';
 import { ShutdownError } from './engine-call.js';
 import { SupersededError } from './supersede.js';

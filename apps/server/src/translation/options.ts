@@ -59,3 +59,6 @@ export function resolveOptions(
     ...overrides,
   };
 }
+
+/** A close without a drain: the originals are stored, and a streaming translation is not worth more. */
+export const TRANSLATION_CLOSE_MS = 3000;

@@ -1,5 +1,5 @@
 import type { ErrorFrame, PauseReason } from '@xtalk/protocol';
-import type { Logger } from '../ai/provider.js';
+import type { Logger } from '../ai/index.js';
 import { noticeFrame } from './notices.js';
 import type { UserOutput } from './ports.js';
 import type { PausableJob } from './types.js';

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { TRANSLATION_CLOSE_MS } from './options.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { createTranslationService, type TranslationService } from './index.js';
@@ -6,9 +7,6 @@ import { shareSupersession } from './shared-supersession.js';
 import type { TranslationStore } from './ports.js';
 
 /* Translation of every message into the room's languages, and corrections shared across nodes. */
-
-/** A close without a drain: the originals are stored, and a streaming translation is not worth more. */
-export const TRANSLATION_CLOSE_MS = 3000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,7 +33,7 @@ export const translationPlugin = fp<TranslationPluginOptions>(
       provider: app.xtalkAi,
       output: hub,
       users: hub,
-      // speech only for the languages someone in the room listens in (0137)
+      // speech only for the languages someone in the room listens in (decision 0137)
       listeners: app.xtalkPresence,
       store,
       meter: app.xtalkCredits.meter,
@@ -51,6 +49,13 @@ export const translationPlugin = fp<TranslationPluginOptions>(
   },
   {
     name: 'xtalk-translation',
-    dependencies: ['xtalk-store', 'xtalk-bus', 'xtalk-ai', 'xtalk-credits', 'xtalk-hub', 'xtalk-glossary'],
+    dependencies: [
+      'xtalk-store',
+      'xtalk-bus',
+      'xtalk-ai',
+      'xtalk-credits',
+      'xtalk-delivery',
+      'xtalk-glossary',
+    ],
   },
 );

@@ -1,5 +1,8 @@
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
-import type { GlossaryTerm } from '../ai/provider.js';
+import type { GlossaryTerm } from '../ai/index.js';
+import type { SpokenSentence } from '../delivery/index.js';
+
+export type { SpokenSentence };
 
 /*
  * What the translation service needs from the rest of the server. The rooms service wires real
@@ -35,13 +38,6 @@ export interface FrameAudience {
 }
 
 /** Which sentence of which translation a `speech` frame carries (its `bytes` are the audio's length). */
-export interface SpokenSentence {
-  id: number;
-  seq: number;
-  last: boolean;
-  clipId?: string;
-}
-
 export interface TranslationStore {
   /**
    * Stores (and logs) a complete translation; resolves to its room offset when the store keeps one.

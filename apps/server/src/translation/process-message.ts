@@ -1,4 +1,4 @@
-import type { ContextMessage } from '../ai/provider.js';
+import type { ContextMessage } from '../ai/index.js';
 import { isInsufficientCredits } from './errors.js';
 import { roomGlossary } from './glossary.js';
 import { digest } from './engine-usage.js';

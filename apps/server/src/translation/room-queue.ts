@@ -1,6 +1,6 @@
 import type { MessageFrame } from '@xtalk/protocol';
-import type { Logger } from '../ai/provider.js';
-import type { MetricsReport } from '../metrics/report.js';
+import type { Logger } from '../ai/index.js';
+import type { MetricsReport } from '../metrics/index.js';
 import { createLogSampler } from '../log-sampler.js';
 import type { Notice } from './notices.js';
 import type { TranslationServiceOptions } from './options.js';

@@ -13,7 +13,7 @@ import {
   startServer,
   TestClient,
   type TestServer,
-} from '../test/harness.js';
+} from '../testing/harness.js';
 
 /* The translation pipeline wired into the real server: frames over real sockets, storage, replay. */
 describe('translation in a room', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { FakeProvider } from '../ai/fake-provider.js';
+import { FakeProvider } from '../ai/index.js';
 import { recordingLogger } from '../ai/testing/logger.js';
 import { InsufficientCreditsError } from './errors.js';
 import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore, messageFrame } from './testing/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { FakeProvider } from '../ai/fake-provider.js';
+import { FakeProvider } from '../ai/index.js';
 import { recordingLogger } from '../ai/testing/logger.js';
-import type { AiRefusalReason } from '../metrics/report.js';
+import type { AiRefusalReason } from '../metrics/index.js';
 import { InsufficientCreditsError } from './errors.js';
 import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore, messageFrame } from './testing/index.js';
 import type { TranslationServiceOptions } from './options.js';

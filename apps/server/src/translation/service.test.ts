@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { FakeProvider } from '../ai/fake-provider.js';
+import { FakeProvider } from '../ai/index.js';
 import { recordingLogger } from '../ai/testing/logger.js';
 import {
   messageFrame as message,
@@ -47,7 +47,7 @@ describe('translation service (fake provider)', () => {
     expect(provider.calls.filter((c) => c.task === 'note')).toHaveLength(1);
   });
 
-  it('speaks only the languages someone in the room listens in, and charges only for those (0137)', async () => {
+  it('speaks only the languages someone in the room listens in, and charges only for those (decision 0137)', async () => {
     const asked: string[] = [];
     const listeners: Listeners = {
       listens: async (roomId, language) => {

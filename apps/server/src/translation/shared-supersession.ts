@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageFrame } from '@xtalk/protocol';
-import type { Bus } from '../bus/bus.js';
-import type { Logger } from '../ai/provider.js';
+import type { Bus } from '../bus/index.js';
+import type { Logger } from '../ai/index.js';
 import type { Author, TranslationService } from './types.js';
 
 /*

@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import type { ServerFrame } from '@xtalk/protocol';
-import { FakeProvider } from '../ai/fake-provider.js';
-import { guestLogin, joinRoom, presenceOf, startServer, TestClient } from '../test/harness.js';
+import { FakeProvider } from '../ai/index.js';
+import { guestLogin, joinRoom, presenceOf, startServer, TestClient } from '../testing/harness.js';
 
 /*
- * Speech is made only for a language someone in the room listens in (0137), on the real server: the
+ * Speech is made only for a language someone in the room listens in (decision 0137), on the real server: the
  * connections' languages are counted as they join, switch (setLanguage) and leave, and the translation
  * service asks before it synthesises. Translations are made and stored either way.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { FakeProvider, type FakeProviderOptions } from '../ai/fake-provider.js';
+import { FakeProvider, type FakeProviderOptions } from '../ai/index.js';
 import { recordingLogger } from '../ai/testing/logger.js';
 import { inspectOggOpus, readWavInfo } from '../audio/index.js';
 import { InsufficientCreditsError } from './errors.js';

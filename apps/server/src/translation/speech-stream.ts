@@ -1,4 +1,4 @@
-import { AiError, type AiProvider, type Logger } from '../ai/provider.js';
+import { AiError, type AiProvider, type Logger } from '../ai/index.js';
 import { encodeWav, isWav, readWavInfo, wavToMonoFloat32, wavToOggOpus } from '../audio/index.js';
 import { afterSentences } from './clip-translator.js';
 import type { EngineCall } from './engine-call.js';

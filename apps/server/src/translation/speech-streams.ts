@@ -1,4 +1,4 @@
-import type { AiTask } from '../ai/provider.js';
+import type { AiTask } from '../ai/index.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { Listeners } from './ports.js';
 import { SpeechStream, type SpeechContext, type SpeechOwner } from './speech-stream.js';

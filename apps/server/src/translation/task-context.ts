@@ -1,4 +1,4 @@
-import type { AiProvider, AiTask, Logger } from '../ai/provider.js';
+import type { AiProvider, AiTask, Logger } from '../ai/index.js';
 import type { ClipTranslator } from './clip-translator.js';
 import type { EngineCall } from './engine-call.js';
 import type { LruCache } from './lru.js';
@@ -39,7 +39,7 @@ export interface TaskContext {
 
 /**
  * Stores what a frame announces and returns the room offset the store gave it, so that the frame goes out
- * with it: stored before sent, a client that resumes gets it from the log (0061). A store that fails is
+ * with it: stored before sent, a client that resumes gets it from the log (decision 0061). A store that fails is
  * logged and gives no offset; the frame still goes out live.
  */
 export async function storedOffset(

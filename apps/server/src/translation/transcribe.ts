@@ -1,5 +1,5 @@
-import type { AiProvider, Transcription } from '../ai/provider.js';
-import { AiUnavailableError } from '../ai/provider.js';
+import type { AiProvider, Transcription } from '../ai/index.js';
+import { AiUnavailableError } from '../ai/index.js';
 import type { EngineCall } from './engine-call.js';
 import type { TranscribeRequest } from './types.js';
 

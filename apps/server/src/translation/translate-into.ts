@@ -1,5 +1,5 @@
-import type { ContextMessage } from '../ai/provider.js';
-import { AiError } from '../ai/provider.js';
+import type { ContextMessage } from '../ai/index.js';
+import { AiError } from '../ai/index.js';
 import { characters, digest, usageOf } from './engine-usage.js';
 import { storedOffset, type TaskContext } from './task-context.js';
 import { termsOf } from './glossary.js';
@@ -19,7 +19,7 @@ function firstText(ctx: TaskContext, job: Job, target: string, seconds?: number)
 
 /**
  * One piece of a translation (a cached one comes as one piece), `at` the length of the pieces sent before it
- * (a listener who holds a different amount waits for the complete text: 0136).
+ * (a listener who holds a different amount waits for the complete text: decision 0136).
  */
 export async function sendChunk(
   ctx: TaskContext,

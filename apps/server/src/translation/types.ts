@@ -1,9 +1,9 @@
 import type { ErrorFrame, MessageFrame } from '@xtalk/protocol';
 import type { Clock } from '../clock.js';
-import type { AiProvider, AiTask, Logger, Transcription } from '../ai/provider.js';
+import type { AiProvider, AiTask, Logger, Transcription } from '../ai/index.js';
 import type { TranslationConfig, TranslationServiceOptions } from './options.js';
 import type { SupersedableJob } from './supersede.js';
-import type { MetricsReport } from '../metrics/report.js';
+import type { MetricsReport } from '../metrics/index.js';
 import type {
   Charge,
   Glossary,
@@ -48,7 +48,7 @@ export interface TranslationServiceDeps {
   meter: Meter;
   /** Where the author's own notice goes (all of their connections); without it only the room is told. */
   users?: UserOutput;
-  /** Who listens in which language: speech is made only for a language someone listens in (0137). */
+  /** Who listens in which language: speech is made only for a language someone listens in (decision 0137). */
   listeners?: Listeners;
   /** The room glossaries every translation obeys; without it, none. */
   glossary?: GlossaryPort;

@@ -1,4 +1,4 @@
-import { AiUnavailableError, type ContextMessage } from '../ai/provider.js';
+import { AiUnavailableError, type ContextMessage } from '../ai/index.js';
 import { characters, digest, usageOf } from './engine-usage.js';
 import type { TaskContext } from './task-context.js';
 import type { Job } from './types.js';

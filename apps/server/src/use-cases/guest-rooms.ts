@@ -1,9 +1,9 @@
-import { createPlayerLinks as createLinks, type MergedSessions } from '../accounts/links/player-links.js';
-import type { UserRooms } from '../accounts/user-rooms.js';
-import { deleteIdleGuests as deleteIdle } from '../accounts/users/idle-guests.js';
-import { activeRoomUsers, forgetRoomUsers } from '../rooms/forget-users.js';
-import { countJoinedRooms, moveRoomData } from '../rooms/user-merge.js';
-import type { Db } from '../store/db.js';
+import { createPlayerLinks as createLinks, type MergedSessions } from '../accounts/index.js';
+import type { UserRooms } from '../accounts/index.js';
+import { deleteIdleGuests as deleteIdle } from '../accounts/index.js';
+import { activeRoomUsers, forgetRoomUsers } from '../rooms/index.js';
+import { countJoinedRooms, moveRoomData } from '../rooms/index.js';
+import type { Db } from '../store/index.js';
 
 /*
  * A guest signs in and keeps their rooms; a guest idle too long leaves them. Accounts owns the users and

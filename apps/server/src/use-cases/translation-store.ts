@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.js';
-import { createMessageChanges } from '../rooms/message-changes.js';
-import { createMessagesRepo } from '../rooms/messages-repo.js';
-import type { Db } from '../store/db.js';
-import type { TranslationStore } from '../translation/ports.js';
+import { createMessageChanges } from '../rooms/index.js';
+import { createMessagesRepo } from '../rooms/index.js';
+import type { Db } from '../store/index.js';
+import type { TranslationStore } from '../translation/index.js';
 
 /**
  * What the translation service stores and reads, in the database's background lane (decision 0117): a

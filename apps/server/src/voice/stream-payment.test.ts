@@ -2,10 +2,10 @@ import { creditCost } from '@xtalk/protocol';
 import type { ErrorFrame, MessageFrame } from '@xtalk/protocol';
 import { PROTOCOL_VERSION } from '@xtalk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { speakerAndListener, roomBarrier, startServer, type TestServer } from '../test/harness.js';
+import { speakerAndListener, roomBarrier, startServer, type TestServer } from '../testing/harness.js';
 import { InsufficientCreditsError, type Usage } from '../translation/index.js';
 import { createStreamPayment } from './stream-payment.js';
-import { fixture, pagesOf } from './testing.js';
+import { fixture, pagesOf } from './testing/clips.js';
 
 /*
  * A streamed clip's transcription is paid for as it is heard, a price block at a time, and in total costs

@@ -1,5 +1,5 @@
 import { CREDIT_PRICES } from '@xtalk/protocol';
-import type { Charge } from '../translation/ports.js';
+import type { Charge } from '../translation/index.js';
 
 /*
  * A streamed clip's transcription is paid for as it is heard (docs/decisions/0121-streaming-remainder.md):

@@ -3,7 +3,7 @@ import { createLogSampler, type LogSampler } from '../log-sampler.js';
 import type { TranscriptionStream, TranscriptUpdate } from '../ai/index.js';
 import { splitSentences } from '../ai/index.js';
 import { createOpusStreamDecoder, OggOpusStream, type OpusStreamDecoder } from '../audio/index.js';
-import type { ConnectionContext } from '../realtime/connection.js';
+import type { Author } from '../messages/index.js';
 import { analyseVoice, type VoicedAnalysis } from './voiced.js';
 import { createStreamPayment, type StreamPayment } from './stream-payment.js';
 import { creditRefusal } from './voice-input.js';
@@ -66,7 +66,7 @@ export function newClip(frame: VoiceStartFrame, maxBytes: number): Clip {
   };
 }
 
-function refOf(connection: ConnectionContext, clip: Clip): ClipRef {
+function refOf(connection: Author, clip: Clip): ClipRef {
   return {
     clipId: clip.id,
     userId: connection.userId,
@@ -77,7 +77,7 @@ function refOf(connection: ConnectionContext, clip: Clip): ClipRef {
 
 /** The room's view of a running clip: throttled captions, and its committed sentences sent to translation. */
 function createClipCaptions(deps: VoiceStreamDeps, captionEvery: number) {
-  function caption(connection: ConnectionContext, clip: Clip, text: string, force = false): void {
+  function caption(connection: Author, clip: Clip, text: string, force = false): void {
     const state = clip.caption;
     state.latest = text;
     const send = () => {
@@ -104,7 +104,7 @@ function createClipCaptions(deps: VoiceStreamDeps, captionEvery: number) {
     else state.timer = setTimeout(send, wait);
   }
 
-  function onUpdate(connection: ConnectionContext, clip: Clip, update: TranscriptUpdate): void {
+  function onUpdate(connection: Author, clip: Clip, update: TranscriptUpdate): void {
     if (clip.state === 'failed') return;
     caption(connection, clip, update.text);
     const sentences = splitSentences(update.text.slice(0, update.committed));
@@ -120,7 +120,7 @@ function createClipCaptions(deps: VoiceStreamDeps, captionEvery: number) {
 /** The engine for a clip that has voice, fed every piece so far, and its pay-as-heard payment. */
 function startEngine(
   deps: VoiceStreamDeps,
-  connection: ConnectionContext,
+  connection: Author,
   clip: Clip,
   onUpdate: (update: TranscriptUpdate) => void,
 ): void {
@@ -145,7 +145,7 @@ function pay(clip: Clip, refused: (why: string) => void): void {
 
 /** Refuses a streamed clip: the client is told; the log (which a client can flood) is sampled per user. */
 function teller(sampled: LogSampler) {
-  return (connection: ConnectionContext, clipId: string) => (code: ErrorCode, message: string) => {
+  return (connection: Author, clipId: string) => (code: ErrorCode, message: string) => {
     const fields = { roomId: connection.roomId, clipId, code, reason: message };
     sampled.info('voice-stream', fields, 'voice stream not posted', connection.userId);
     connection.sendFrame({ type: 'error', code, message, clipId });
@@ -153,15 +153,11 @@ function teller(sampled: LogSampler) {
 }
 
 /** What is done to a running clip as its pieces come: checked, fed to the engine, captioned or dropped. */
-export function createClipSteps(
-  deps: VoiceStreamDeps,
-  clips: WeakMap<ConnectionContext, Clip>,
-  minVoicedMs: number,
-) {
+export function createClipSteps(deps: VoiceStreamDeps, clips: WeakMap<Author, Clip>, minVoicedMs: number) {
   const { caption, onUpdate } = createClipCaptions(deps, deps.captionIntervalMs ?? 250);
   const tellOf = teller(createLogSampler(deps.logger));
 
-  function drop(connection: ConnectionContext, clip: Clip): void {
+  function drop(connection: Author, clip: Clip): void {
     clip.state = 'failed';
     clearTimeout(clip.idle);
     clip.engine?.abort();
@@ -171,7 +167,7 @@ export function createClipSteps(
   }
 
   /** An open clip refused on the way (not by a piece of its own): told, dropped and forgotten. */
-  function dropOpen(connection: ConnectionContext, clip: Clip, code: ErrorCode, message: string): void {
+  function dropOpen(connection: Author, clip: Clip, code: ErrorCode, message: string): void {
     tellOf(connection, clip.id)(code, message);
     drop(connection, clip);
     if (clips.get(connection) === clip) clips.delete(connection);
@@ -181,7 +177,7 @@ export function createClipSteps(
    * Every piece is decoded and its voiced time counted as it arrives, so the voiced check is done when the
    * speaker stops (not redone on the whole clip then); the engine starts once there is voice.
    */
-  function gate(connection: ConnectionContext, clip: Clip, piece: Uint8Array): void {
+  function gate(connection: Author, clip: Clip, piece: Uint8Array): void {
     clip.engine?.push(piece);
     clip.decoder ??= createOpusStreamDecoder();
     const decoder = clip.decoder;
@@ -198,7 +194,7 @@ export function createClipSteps(
   }
 
   /** The voiced check of the whole clip, from its pieces' checks. */
-  function armIdle(connection: ConnectionContext, clip: Clip): void {
+  function armIdle(connection: Author, clip: Clip): void {
     clearTimeout(clip.idle);
     clip.idle = setTimeout(() => {
       if (clip.state === 'open')

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { VoiceEndFrame, VoiceStartFrame, ServerFrame } from '@xtalk/protocol';
-import type { AiProvider } from '../ai/provider.js';
-import type { ConnectionContext } from '../realtime/connection.js';
+import type { AiProvider } from '../ai/index.js';
+import type { Author } from '../messages/index.js';
 import { createClipLimiter, createClipPoster, createVoiceInput, type VoiceInputDeps } from './voice-input.js';
 import { createVoiceStream, type ClipTranslation } from './voice-stream.js';
 
@@ -33,7 +33,7 @@ export function createVoiceHandlers(
   });
   return {
     onAudio: createVoiceInput({ ...deps, stream, limiter }),
-    onVoiceFrame: (connection: ConnectionContext, frame: VoiceStartFrame | VoiceEndFrame) =>
+    onVoiceFrame: (connection: Author, frame: VoiceStartFrame | VoiceEndFrame) =>
       frame.type === 'voiceStart' ? stream.start(connection, frame) : stream.end(connection, frame),
   };
 }
@@ -51,3 +51,5 @@ export function voiceHandlersFor(
     streaming: config.VOICE_STREAMING === 'on',
   });
 }
+
+export type VoiceHandlers = ReturnType<typeof createVoiceHandlers>;

@@ -8,10 +8,10 @@ import {
   startServer,
   TestClient,
   type TestServer,
-} from '../test/harness.js';
-import { InsufficientCreditsError } from '../translation/errors.js';
-import type { Usage } from '../translation/ports.js';
-import { fixture, withGranule } from './testing.js';
+} from '../testing/harness.js';
+import { InsufficientCreditsError } from '../translation/index.js';
+import type { Usage } from '../translation/index.js';
+import { fixture, withGranule } from './testing/clips.js';
 
 /*
  * Voice input through the real server: binary frames over real sockets, the fake provider (it reads the

@@ -6,18 +6,18 @@ import {
   type ErrorCode,
 } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { AiUnavailableError } from '../ai/provider.js';
+import { AiUnavailableError } from '../ai/index.js';
 import { OpusDecodeError, decodeOggOpus, inspectOggOpus } from '../audio/index.js';
 import type { Clock } from '../clock.js';
 import { createLogSampler } from '../log-sampler.js';
-import type { ConnectionContext } from '../realtime/connection.js';
-import { createTokenBucket } from '../realtime/rate-limit.js';
-import type { ChatService } from '../rooms/chat-service.js';
-import { isInsufficientCredits } from '../translation/errors.js';
-import type { TranslationService } from '../translation/service.js';
+import type { Author } from '../messages/index.js';
+import { createTokenBucket } from '../messages/index.js';
+import type { ChatService } from '../messages/index.js';
+import { isInsufficientCredits } from '../translation/index.js';
+import type { TranslationService } from '../translation/index.js';
 import { hasWords, isKnownHallucination } from './hallucinations.js';
 import { analyseVoice, type VoicedAnalysis, type VoicedOptions } from './voiced.js';
-import type { MetricsReport } from '../metrics/report.js';
+import type { MetricsReport } from '../metrics/index.js';
 
 /*
  * Voice input: one binary WebSocket frame is one Ogg/Opus clip of at most 60 s.
@@ -45,18 +45,18 @@ export interface VoiceInputDeps {
   maxClipSeconds?: number;
   voiced?: Partial<VoicedOptions>;
   /** Streamed clips (protocol 3): a binary frame that belongs to an open one goes there. */
-  stream?: { piece(connection: ConnectionContext, data: Uint8Array): boolean };
+  stream?: { piece(connection: Author, data: Uint8Array): boolean };
   /** The per-connection clip limit, shared with streamed clips. */
   limiter?: ClipLimiter;
   /** Where stored voice messages are counted (/metrics); nowhere without. */
   metrics?: Pick<MetricsReport, 'messageStored'>;
 }
 
-export type ClipLimiter = (connection: ConnectionContext) => boolean;
+export type ClipLimiter = (connection: Author) => boolean;
 
 /** Per connection: 4 clips at once, then one every 2 s (a person cannot record faster). */
 export function createClipLimiter(clock: Clock): ClipLimiter {
-  const buckets = new WeakMap<ConnectionContext, ReturnType<typeof createTokenBucket>>();
+  const buckets = new WeakMap<Author, ReturnType<typeof createTokenBucket>>();
   return (connection) => {
     let bucket = buckets.get(connection);
     if (!bucket) {
@@ -98,7 +98,7 @@ export function creditRefusal(error: unknown): string | undefined {
 }
 
 /** Who a voice line is about: the connection's request id, room and user. */
-const logFieldsOf = (connection: ConnectionContext) =>
+const logFieldsOf = (connection: Author) =>
   connection.logFields ?? { room: connection.roomId, user: connection.userId };
 
 /**
@@ -117,7 +117,7 @@ export function createClipPoster(deps: VoiceInputDeps) {
   }
 
   return async function postClip(
-    connection: ConnectionContext,
+    connection: Author,
     data: Uint8Array,
     durationSeconds: number,
     { clientId, tell, clipId, transcript: streamed, analysis: checked, chargeSeconds }: ClipPost,
@@ -194,7 +194,7 @@ export function createVoiceInput(deps: VoiceInputDeps) {
   const maxSeconds = (deps.maxClipSeconds ?? MAX_AUDIO_CLIP_SECONDS) + DURATION_MARGIN_SECONDS;
   const takeToken = deps.limiter ?? createClipLimiter(deps.clock);
 
-  return async function onAudio(connection: ConnectionContext, data: Buffer): Promise<void> {
+  return async function onAudio(connection: Author, data: Buffer): Promise<void> {
     if (deps.stream?.piece(connection, data)) return;
     // announced by a voiceClip frame just before the clip; a resend of a stored clip is answered at once
     const clientId = connection.takeClipClientId();

@@ -1,9 +1,9 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AiProvider } from '../ai/index.js';
-import type { ConnectionContext } from '../realtime/connection.js';
-import type { ChatService } from '../rooms/chat-service.js';
-import type { Charge } from '../translation/ports.js';
+import type { Author } from '../messages/index.js';
+import type { ChatService } from '../messages/index.js';
+import type { Charge } from '../translation/index.js';
 import type { VoicedOptions } from './voiced.js';
 import type { ClipPost } from './voice-input.js';
 
@@ -31,14 +31,9 @@ export interface VoiceStreamDeps {
   provider: Pick<AiProvider, 'streamingTranscription' | 'startTranscription'>;
   translation: ClipTranslation;
   broadcast(roomId: string, frame: ServerFrame): Promise<void>;
-  postClip(
-    connection: ConnectionContext,
-    data: Uint8Array,
-    seconds: number,
-    post: ClipPost,
-  ): Promise<boolean>;
+  postClip(connection: Author, data: Uint8Array, seconds: number, post: ClipPost): Promise<boolean>;
   /** Rate limit shared with whole clips (false: refused). */
-  takeToken(connection: ConnectionContext): boolean;
+  takeToken(connection: Author): boolean;
   logger: FastifyBaseLogger;
   maxClipBytes?: number;
   maxClipSeconds?: number;

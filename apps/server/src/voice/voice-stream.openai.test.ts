@@ -13,8 +13,8 @@ import {
   startServer,
   type TestClient,
   type TestServer,
-} from '../test/harness.js';
-import { fixture, pagesOf } from './testing.js';
+} from '../testing/harness.js';
+import { fixture, pagesOf } from './testing/clips.js';
 
 /*
  * Streaming voice through the real server with AI_PROVIDER=openai, against an in-test fake

@@ -13,9 +13,9 @@ import {
   startServer,
   TestClient,
   type TestServer,
-} from '../test/harness.js';
+} from '../testing/harness.js';
 import { PROTOCOL_VERSION } from '@xtalk/protocol';
-import { fixture, pagesOf, withTranscript } from './testing.js';
+import { fixture, pagesOf, withTranscript } from './testing/clips.js';
 
 /*
  * Streaming voice through the real server (protocol 3): voiceStart, Ogg pages as binary frames, voiceEnd,

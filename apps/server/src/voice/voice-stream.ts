@@ -5,7 +5,7 @@ import {
   type VoiceEndFrame,
   type VoiceStartFrame,
 } from '@xtalk/protocol';
-import type { ConnectionContext } from '../realtime/connection.js';
+import type { Author } from '../messages/index.js';
 import { analysisOf, createClipSteps, newClip, type Clip } from './voice-clip.js';
 import { DURATION_MARGIN_SECONDS } from './voice-input.js';
 import type { VoiceStreamDeps } from './voice-stream-deps.js';
@@ -28,10 +28,10 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
   const maxBytes = deps.maxClipBytes ?? MAX_AUDIO_CLIP_BYTES;
   const maxSeconds = (deps.maxClipSeconds ?? MAX_AUDIO_CLIP_SECONDS) + DURATION_MARGIN_SECONDS;
   const minVoicedMs = deps.voiced?.minVoicedMs ?? 200;
-  const clips = new WeakMap<ConnectionContext, Clip>();
+  const clips = new WeakMap<Author, Clip>();
   const { tellOf, drop, gate, armIdle } = createClipSteps(deps, clips, minVoicedMs);
 
-  async function start(connection: ConnectionContext, frame: VoiceStartFrame): Promise<void> {
+  async function start(connection: Author, frame: VoiceStartFrame): Promise<void> {
     const tell = tellOf(connection, frame.clipId);
     if (frame.room !== connection.roomId)
       return tell('wrong_room', 'voiceStart names another room than yours.');
@@ -58,7 +58,7 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
   }
 
   /** A binary frame: true when it belonged to a streamed clip (else it is a whole clip). */
-  function piece(connection: ConnectionContext, data: Uint8Array): boolean {
+  function piece(connection: Author, data: Uint8Array): boolean {
     const clip = clips.get(connection);
     if (!clip || clip.state === 'ending') return false;
     if (clip.state !== 'open') return true;
@@ -82,7 +82,7 @@ export function createVoiceStream(deps: VoiceStreamDeps) {
     return true;
   }
 
-  async function end(connection: ConnectionContext, frame: VoiceEndFrame): Promise<void> {
+  async function end(connection: Author, frame: VoiceEndFrame): Promise<void> {
     const clip = clips.get(connection);
     const tell = tellOf(connection, frame.clipId);
     if (!clip || clip.id !== frame.clipId) return tell('audio_rejected', 'No such voice clip is open.');

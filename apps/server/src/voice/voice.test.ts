@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeOggOpus, encodeWav, inspectOggOpus, oggCrc } from '../audio/index.js';
 import { isKnownHallucination, hasWords } from './hallucinations.js';
-import { fixture, pageOffsets, withGranule } from './testing.js';
+import { fixture, pageOffsets, withGranule } from './testing/clips.js';
 import { analyseVoice } from './voiced.js';
 import { isNearSilent } from './voice-input.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { LinkProvider } from '@xtalk/protocol';
-import type { Db, Queryable } from '../../store/db.js';
+import type { Db, Queryable } from '../../store/index.js';
 import type { UserRow } from '../users/user-row.js';
 
 /* The identities a player signs in with (`player_links`), and the player each one finds. */

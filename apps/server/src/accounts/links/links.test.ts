@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { playerSchema, signInResponseSchema, type SignInResponse } from '@xtalk/protocol';
-import { guestLogin, joinRoom, startServer, type TestServer } from '../../test/harness.js';
-import { startOidcProvider, type TestOidcProvider } from '../../test/oidc-provider.js';
+import { guestLogin, joinRoom, startServer, type TestServer } from '../../testing/harness.js';
+import { startOidcProvider, type TestOidcProvider } from '../../testing/oidc-provider.js';
 
 /*
  * One player, several sign-ins: link, list, unlink (the last sign-in refused), store link, an OIDC

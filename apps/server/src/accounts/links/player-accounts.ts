@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { linkRoutes } from './link-routes.js';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 import { createAttemptLimits } from '../sign-in/attempt-limits.js';
 import type { Authenticator } from '../sessions/authenticate.js';
 import { createEmailAccounts } from '../sign-in/email/email-accounts.js';

@@ -1,5 +1,5 @@
 import { SIGN_IN_PROVIDERS, type LinkProvider, type PlayerLink } from '@xtalk/protocol';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 import type { UserRooms } from '../user-rooms.js';
 import { findOrCreatePlayer, findUser, insertLink, type Identity } from './identities.js';
 import { absorbPlayer } from './player-merge.js';

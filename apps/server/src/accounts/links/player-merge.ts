@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 import type { UserRooms } from '../user-rooms.js';
 import type { UserRow } from '../users/users-repo.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuestLoginResponse } from '@xtalk/protocol';
 import { startFakeGooglePlay, type FakeGooglePlay } from '@xtalk/payments/testing';
-import { startServer, type TestServer } from '../../test/harness.js';
-import { memberLogin } from '../../test/members.js';
+import { startServer, type TestServer } from '../../testing/harness.js';
+import { memberLogin } from '../../testing/members.js';
 
 /*
  * Store links as an attacker tries them: a store account id is linked only with proof from the store (a

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playerSchema, playersResponseSchema } from '@xtalk/protocol';
-import { guestLogin, startServer, type TestServer } from '../../test/harness.js';
-import { memberLogin } from '../../test/members.js';
+import { guestLogin, startServer, type TestServer } from '../../testing/harness.js';
+import { memberLogin } from '../../testing/members.js';
 
 /* The player service: own player only, unless the admin key is given. */
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Bus } from '../../bus/bus.js';
-import type { Db } from '../../store/db.js';
+import type { Bus } from '../../bus/index.js';
+import type { Db } from '../../store/index.js';
 import type { TokenClaims } from './tokens.js';
 
 /*

@@ -5,7 +5,7 @@ import { hmacKey, signJwt, verifyJwt } from './jwt-hs256.js';
 import { InvalidTokenError, createTokens } from './tokens.js';
 
 /*
- * The synchronous HS256 check (docs/decisions/0114) against jose's jwtVerify with the options tokens.ts
+ * The synchronous HS256 check (decision 0114) against jose's jwtVerify with the options tokens.ts
  * used before: the same tokens accepted, the same refused, expiry told apart the same way.
  */
 

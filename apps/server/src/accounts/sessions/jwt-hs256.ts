@@ -2,7 +2,7 @@ import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { sameText } from './same-text.js';
 
 /*
- * Compact HS256 JWTs, signed and checked synchronously with node:crypto (docs/decisions/0114). Every
+ * Compact HS256 JWTs, signed and checked synchronously with node:crypto (decision 0114). Every
  * socket's token is checked on the connect path; WebCrypto's HMAC (what jose uses) runs as an async job
  * on the thread pool and costs far more CPU per check than a synchronous HMAC. The tokens are the same
  * as jose's SignJWT made (header {"alg":"HS256"}, the same claims in the same order), and a token is

@@ -6,14 +6,14 @@ import {
   type GuestLoginResponse,
   type SignInResponse,
 } from '@xtalk/protocol';
-import { guestLogin, joinRoom, roomBarrier, TestClient } from '../../test/harness.js';
-import { tokenOf } from '../../test/mailbox.js';
-import { useEmailServer } from '../sign-in/email/testing.js';
+import { guestLogin, joinRoom, roomBarrier, TestClient } from '../../testing/harness.js';
+import { tokenOf } from '../../testing/mailbox.js';
+import { useEmailServer } from '../testing/mail-accounts.js';
 
 /*
  * Sessions end (one node, PGlite): sign-out ends the session it is called with, "sign out everywhere"
  * all of the player's, a password reset all of them, a password change every other; an ended token is
- * refused at once and its sockets close with SignedOut. Two nodes: test/sessions-end.services.ts.
+ * refused at once and its sockets close with SignedOut. Two nodes: sessions-end.services.test.ts.
  */
 
 describe('sessions that end', () => {

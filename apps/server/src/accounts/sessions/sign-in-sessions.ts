@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 import type { SessionEnds } from './ended-sessions.js';
 import type { TokenClaims, Tokens } from './tokens.js';
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 
 /*
  * The short-lived state of signing in, in the database so that any node can finish what another began:

@@ -35,7 +35,7 @@ export interface Tokens {
 
 export function createTokens(secret: string, ttlSeconds: number, clock: Clock): Tokens {
   // one KeyObject, and node:crypto's synchronous HMAC: a socket's token check is on the connect path
-  // (docs/decisions/0114); tokens are the ones jose's SignJWT made, checked as jwtVerify did
+  // (decision 0114); tokens are the ones jose's SignJWT made, checked as jwtVerify did
   const key = hmacKey(secret);
   return {
     async sign(claims) {

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { HttpError } from '../../http-errors.js';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 
 /*
  * Counters of wrong passwords and of mails sent, per account and per IP, in fixed windows kept in the

@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseSiweMessage } from 'viem/siwe';
 import { authConfigSchema, nonceResponseSchema, signInResponseSchema } from '@xtalk/protocol';
 import { loadConfig } from '../../config.js';
-import { startServer, type TestServer } from '../../test/harness.js';
+import { startServer, type TestServer } from '../../testing/harness.js';
 
 /*
  * GET /api/auth/config names every sign-in provider the page may show, additively (the first two fields

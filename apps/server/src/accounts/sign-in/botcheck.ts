@@ -4,7 +4,7 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { verify as verifyAltchaPayload } from 'altcha-lib/frameworks/shared';
 import type { BotcheckChallenge } from '@xtalk/protocol';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 
 /**
  * The guest bot check. ALTCHA proof-of-work, self-hosted, by default; Cloudflare Turnstile when its keys

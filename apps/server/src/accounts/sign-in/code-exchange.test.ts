@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oidcSignIn } from './testing/oidc-flow.js';
+import { oidcSignIn } from '../testing/oidc-flow.js';
 
 /*
  * POST /api/auth/exchange after a Google sign-in: a code works once, and a used, unknown or expired code, a

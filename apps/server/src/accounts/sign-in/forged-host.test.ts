@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseSiweMessage } from 'viem/siwe';
 import { ApiPath, MailPagePath, nonceResponseSchema, type PurchaseResponse } from '@xtalk/protocol';
-import { startServer, type TestServer } from '../../test/harness.js';
-import { startMailbox, tokenOf, type Mailbox } from '../../test/mailbox.js';
-import { memberLogin } from '../../test/members.js';
-import { startOidcProvider, type TestOidcProvider } from '../../test/oidc-provider.js';
+import { startServer, type TestServer } from '../../testing/harness.js';
+import { startMailbox, tokenOf, type Mailbox } from '../../testing/mailbox.js';
+import { memberLogin } from '../../testing/members.js';
+import { startOidcProvider, type TestOidcProvider } from '../../testing/oidc-provider.js';
 
 /*
  * A request's Host builds nothing the server writes. With PUBLIC_URL at its development default

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { swapFlowVerifier } from '../../test/seed/index.js';
-import { expectErrorPage, hop, type Browser, oidcSignIn } from './testing/oidc-flow.js';
+import { swapFlowVerifier } from '../../testing/seed/index.js';
+import { expectErrorPage, hop, type Browser, oidcSignIn } from '../testing/oidc-flow.js';
 
 /*
  * Every callback that must fail against a real OpenID provider (state, binding cookie, PKCE verifier, flow

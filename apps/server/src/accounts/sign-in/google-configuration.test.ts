@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../test/free-port.js';
-import { startServer, startServerAtPublicUrl } from '../../test/harness.js';
-import { startOidcProvider, type TestOidcProvider } from '../../test/oidc-provider.js';
-import { SECRET, hop, type Browser } from './testing/oidc-flow.js';
+import { freePort } from '../../testing/free-port.js';
+import { startServer, startServerAtPublicUrl } from '../../testing/harness.js';
+import { startOidcProvider, type TestOidcProvider } from '../../testing/oidc-provider.js';
+import { SECRET, hop, type Browser } from '../testing/oidc-flow.js';
 
 /*
  * How the server's settings shape Google sign-in: off without GOOGLE_CLIENT_ID, started while the issuer

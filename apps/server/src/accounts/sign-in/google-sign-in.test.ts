@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { exchangeResponseSchema, userSchema } from '@xtalk/protocol';
-import { guestLogin } from '../../test/harness.js';
-import { flowVerifierOf } from '../../test/seed/index.js';
-import { hop, type Browser, oidcSignIn } from './testing/oidc-flow.js';
+import { guestLogin } from '../../testing/harness.js';
+import { flowVerifierOf } from '../../testing/seed/index.js';
+import { hop, type Browser, oidcSignIn } from '../testing/oidc-flow.js';
 
 /*
  * The whole "Sign in with Google" flow against a real OpenID provider on 127.0.0.1: our login route, the

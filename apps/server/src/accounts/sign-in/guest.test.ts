@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userSchema } from '@xtalk/protocol';
-import { guestLogin, solveBotcheck, startServer, type TestServer } from '../../test/harness.js';
+import { guestLogin, solveBotcheck, startServer, type TestServer } from '../../testing/harness.js';
 import { createTokens } from '../sessions/tokens.js';
 
 describe('guest entry', () => {

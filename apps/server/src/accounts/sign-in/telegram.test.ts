@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signInResponseSchema } from '@xtalk/protocol';
-import { startServer, type TestServer } from '../../test/harness.js';
+import { startServer, type TestServer } from '../../testing/harness.js';
 
 /*
  * Telegram sign-in through the token endpoint with hashes made here by Telegram's documented rules:

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenOnFreePort } from '../../test/free-port.js';
-import { startServer, type TestServer } from '../../test/harness.js';
+import { listenOnFreePort } from '../../testing/free-port.js';
+import { startServer, type TestServer } from '../../testing/harness.js';
 
 /* Turnstile mode against a siteverify endpoint started here, speaking Cloudflare's form-encoded protocol. */
 describe('guest entry with Turnstile', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { signInResponseSchema } from '@xtalk/protocol';
-import { guestLogin, joinRoom, startServer, type TestServer } from '../../test/harness.js';
+import { guestLogin, joinRoom, startServer, type TestServer } from '../../testing/harness.js';
 
 /*
  * Sign-In with Ethereum with a wallet key made here: good, wrong nonce, wrong domain, wrong chain,

@@ -1,7 +1,7 @@
 import { PRODUCT_NAME, type NonceResponse, type WalletBody } from '@xtalk/protocol';
 import type { Clock } from '../../clock.js';
 import { HttpError } from '../../http-errors.js';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 import { lazyModule } from '../../lazy-module.js';
 
 /*

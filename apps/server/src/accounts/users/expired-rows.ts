@@ -1,4 +1,4 @@
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 
 /**
  * Auth's rows that end at `expires_at`: used bot-check challenges, sign-in flows, one-time codes, email tokens,

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoomsRepo } from '../../rooms/rooms-repo.js';
-import type { Db } from '../../store/db.js';
+import { createRoomsRepo } from '../../rooms/index.js';
+import type { Db } from '../../store/index.js';
 import {
   ageRoomMembership,
   backdateUser,
   pendingEmailRequesters,
   seedPendingEmailAccount,
   storedRoomRows,
-} from '../../test/seed/index.js';
-import { createPlayerLinks, deleteIdleGuests } from '../../use-cases/guest-rooms.js';
+} from '../../testing/seed/index.js';
+import { createPlayerLinks, deleteIdleGuests } from '../../use-cases/index.js';
 import { createUsersRepo } from './users-repo.js';
-import { openMigratedDb } from '../../test/migrated-database.js';
+import { openMigratedDb } from '../../testing/migrated-database.js';
 
 describe('idle guests', () => {
   let db: Db;

@@ -1,4 +1,4 @@
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 import type { UserRooms } from '../user-rooms.js';
 
 const GUEST_BATCH = 200;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedDisplayName, type MessageFrame, type UsernameUpdateFrame } from '@xtalk/protocol';
-import { TestClient, guestLogin, joinRoom, startServer, type TestServer } from '../../test/harness.js';
-import { memberLogin } from '../../test/members.js';
+import { TestClient, guestLogin, joinRoom, startServer, type TestServer } from '../../testing/harness.js';
+import { memberLogin } from '../../testing/members.js';
 
 /* PATCH /users and the username rules as the server applies them; the rename reaching the room. */
 

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { APP_ID, generatedDisplayName, type User } from '@xtalk/protocol';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/index.js';
 import { findOrCreatePlayer } from '../links/identities.js';
 import type { TokenClaims } from '../sessions/tokens.js';
 import type { UserRow } from './user-row.js';

@@ -1,6 +1,6 @@
 import type { MessageFrame } from '@xtalk/protocol';
-import { FakeProvider } from '../../ai/fake-provider.js';
-import type { Logger } from '../../ai/provider.js';
+import { FakeProvider } from '../../ai/index.js';
+import type { Logger } from '../../ai/index.js';
 import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './memory-ports.js';
 import type { PipelineEvent, TranslationServiceOptions } from '../service.js';
 import { createTranslationService } from '../service.js';

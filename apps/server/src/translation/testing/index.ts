@@ -10,4 +10,4 @@ export {
   type PipelineBenchResult,
   type Stats,
 } from './bench.js';
-export { createFakeProvider, FakeProvider, type FakeProviderOptions } from '../../ai/fake-provider.js';
+export { createFakeProvider, FakeProvider, type FakeProviderOptions } from '../../ai/index.js';

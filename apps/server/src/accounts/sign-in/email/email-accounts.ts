@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../clock.js';
 import { HttpError } from '../../../http-errors.js';
-import type { Db } from '../../../store/db.js';
+import type { Db } from '../../../store/index.js';
 import { MAIL_LIMIT, PASSWORD_LIMIT, type AttemptLimits } from '../attempt-limits.js';
 import {
   issueEmailToken,

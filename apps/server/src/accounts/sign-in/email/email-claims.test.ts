@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { signInResponseSchema } from '@xtalk/protocol';
-import { guestLogin } from '../../../test/harness.js';
-import { tokenOf } from '../../../test/mailbox.js';
-import { useEmailServer } from './testing.js';
+import { guestLogin } from '../../../testing/harness.js';
+import { tokenOf } from '../../../testing/mailbox.js';
+import { useEmailServer } from '../../testing/mail-accounts.js';
 
 /*
  * An address belongs to whoever proves it (the "pre-hijacked account" class): someone who registers an

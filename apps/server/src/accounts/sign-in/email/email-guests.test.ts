@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signInResponseSchema } from '@xtalk/protocol';
-import { guestLogin, joinRoom } from '../../../test/harness.js';
-import { useEmailServer } from './testing.js';
+import { guestLogin, joinRoom } from '../../../testing/harness.js';
+import { useEmailServer } from '../../testing/mail-accounts.js';
 
 /* A guest who takes an email account, new or existing, keeps what they did as a guest. */
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../../clock.js';
-import type { Queryable } from '../../../store/db.js';
+import type { Queryable } from '../../../store/index.js';
 import { hashSecret } from '../../sessions/sign-in-store.js';
 
 /*

@@ -1,0 +1,74 @@
+import type { RedisOutage } from '../bus/index.js';
+import { createMemoryPresence, type Presence } from './presence.js';
+
+const USER = 'presence';
+
+/**
+ * Presence shared in Redis, kept in this node's memory as well so that it goes on while Redis is away
+ * (decision 0147): then a join or a listener counts here only, and answers come from this node's
+ * connections. Only what this node added to the shared counts is taken back from them, so a connection
+ * counted here alone never lowers another node's count; a take-back that fails leaves its count behind as
+ * a dead node's would (speech made for no one, never the other way round).
+ */
+export function withMemoryFallback(shared: Presence, outage: RedisOutage): Presence {
+  const local = createMemoryPresence();
+  /** What this node holds in the shared counts, per room and user and per room and language. */
+  const sharedJoins = new Map<string, number>();
+  const sharedListens = new Map<string, number>();
+  const key = (roomId: string, name: string) => `${roomId}\u0000${name}`;
+  const add = (counts: Map<string, number>, name: string, delta: number) => {
+    const next = (counts.get(name) ?? 0) + delta;
+    if (next <= 0) counts.delete(name);
+    else counts.set(name, next);
+  };
+
+  /** The shared answer, or undefined while Redis is away. */
+  async function ask<T>(work: () => Promise<T>): Promise<T | undefined> {
+    if (!outage.usable(USER)) return undefined;
+    try {
+      return await work();
+    } catch (error) {
+      outage.failed(USER, error);
+      return undefined;
+    }
+  }
+
+  return {
+    async join(roomId, username) {
+      const firstHere = await local.join(roomId, username);
+      const first = await ask(() => shared.join(roomId, username));
+      if (first === undefined) return firstHere;
+      add(sharedJoins, key(roomId, username), 1);
+      return firstHere && first;
+    },
+    async leave(roomId, username) {
+      const lastHere = await local.leave(roomId, username);
+      if (!sharedJoins.has(key(roomId, username))) return lastHere;
+      const last = await ask(() => shared.leave(roomId, username));
+      if (last === undefined) return lastHere;
+      add(sharedJoins, key(roomId, username), -1);
+      return lastHere && last;
+    },
+    async listen(roomId, from, to) {
+      if (from === to) return;
+      await local.listen(roomId, from, to);
+      const sharedFrom = from !== undefined && sharedListens.has(key(roomId, from)) ? from : undefined;
+      if (sharedFrom === undefined && to === undefined) return;
+      const moved = await ask(() => shared.listen(roomId, sharedFrom, to).then(() => true));
+      if (!moved) return;
+      if (sharedFrom !== undefined) add(sharedListens, key(roomId, sharedFrom), -1);
+      if (to !== undefined) add(sharedListens, key(roomId, to), 1);
+    },
+    async members(roomId) {
+      // while Redis is away, the count this node can see is its own
+      return (
+        (await ask(() => shared.members?.(roomId) ?? Promise.resolve(undefined))) ?? local.members!(roomId)
+      );
+    },
+    async listens(roomId, language) {
+      // a listener on this node is known without asking anyone
+      if (await local.listens(roomId, language)) return true;
+      return (await ask(() => shared.listens(roomId, language))) ?? false;
+    },
+  };
+}

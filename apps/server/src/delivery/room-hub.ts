@@ -1,0 +1,326 @@
+import { performance } from 'node:perf_hooks';
+import { PROTOCOL_VERSION, type ServerFrame } from '@xtalk/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Bus } from '../bus/index.js';
+import {
+  decodeEnvelope,
+  encodeAudio,
+  encodeSpeech,
+  encodeText,
+  isAudience,
+  offsetOf,
+  type Audience,
+  type Envelope,
+} from './envelope.js';
+import type { MetricsReport } from '../metrics/index.js';
+import { createRecentWindows } from './recent-windows.js';
+import { createLogSampler, type LogSampler } from '../log-sampler.js';
+import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';
+import { StoredTimes } from './stored-times.js';
+
+/** A connection as the hub sees it: where to deliver and what it listens in. */
+/** A spoken sentence of a message, as it is fanned out beside its audio. */
+export interface SpokenSentence {
+  id: number;
+  seq: number;
+  last: boolean;
+  clipId?: string;
+}
+
+export interface HubMember {
+  readonly roomId: string;
+  /** Current values; they change with setLanguage and username updates. */
+  username(): string;
+  language(): string;
+  /** The protocol version its client speaks; absent: the newest (a member that reads every frame). */
+  protocolVersion?(): number;
+  /** `offset`: the room offset of a logged frame, delivered in order and once per node. */
+  deliverText(json: Buffer, offset?: number): void;
+  /** A message's spoken translation as one WAV (clients before sentence-by-sentence speech). */
+  deliverAudio(wav: Buffer): void;
+  /** One spoken sentence: its `speech` frame, then its Ogg/Opus as the very next frame. */
+  deliverSpeech(json: Buffer, ogg: Buffer): void;
+}
+
+/** A connection as the user channel sees it: frames meant for this user wherever they are (BALANCE). */
+export interface UserMember {
+  readonly userId: string;
+  deliverText(json: Buffer): void;
+}
+
+export interface RoomHubOptions {
+  /** The room log: without it frames are delivered as the bus brings them (tests of one connection). */
+  log?: RoomLogSource;
+  logger?: FastifyBaseLogger;
+  gapWaitMs?: number;
+  /** How long a room's recent window read for a joiner may serve later joiners (recent-windows.ts). */
+  windowTtlMs?: number;
+  /** Where deliveries and their time from storing are counted (/metrics); nowhere without. */
+  metrics?: Pick<MetricsReport, 'fannedOut'>;
+}
+
+const channelOf = (roomId: string) => `xtalk:room:${roomId}`;
+const userChannelOf = (userId: string) => `xtalk:user:${userId}`;
+
+const quiet = {
+  warn: () => undefined,
+  error: () => undefined,
+} as unknown as FastifyBaseLogger;
+
+/**
+ * This node's connections of one user. Almost every user has one, so `members` is that member itself
+ * until a second one comes: a Set per user is memory every connection would pay for nothing.
+ */
+interface LocalUser {
+  members: UserMember | Set<UserMember>;
+  unsubscribe: Promise<() => Promise<void>>;
+}
+
+function deliverToUser(user: LocalUser, payload: Buffer) {
+  const envelope = decodeEnvelope(payload);
+  if (envelope?.kind !== 'text') return;
+  if (!(user.members instanceof Set)) return user.members.deliverText(envelope.body);
+  for (const each of user.members) each.deliverText(envelope.body);
+}
+
+interface LocalRoom {
+  members: Set<HubMember>;
+  unsubscribe: Promise<() => Promise<void>>;
+  sequencer: RoomSequencer;
+  started: Promise<void>;
+  /**
+   * When this node stored the messages not yet delivered here (with metrics only); noted before
+   * publishing, as an in-process bus delivers within publish.
+   */
+  stored: StoredTimes | undefined;
+}
+
+/** Hands a room frame to this node's members it is for; how many sockets it went to. */
+function fanOut(room: LocalRoom, envelope: Envelope): number {
+  // Decided once per frame, not per member: most frames (every chat message) are for everyone.
+  const everyone = !envelope.language && !envelope.exceptUsername && envelope.fromVersion === undefined;
+  const { body, offset } = envelope;
+  const audience = (member: HubMember) =>
+    everyone ||
+    isAudience(
+      envelope,
+      member.username(),
+      member.language(),
+      member.protocolVersion?.() ?? PROTOCOL_VERSION,
+    );
+  let sockets = 0;
+  if (envelope.kind === 'audio') {
+    for (const member of room.members)
+      if (audience(member)) {
+        member.deliverAudio(body);
+        sockets++;
+      }
+    return sockets;
+  }
+  if (envelope.kind === 'speech') {
+    const audio = envelope.audio!;
+    for (const member of room.members)
+      if (audience(member)) {
+        member.deliverSpeech(body, audio);
+        sockets++;
+      }
+    return sockets;
+  }
+  for (const member of room.members)
+    if (audience(member)) {
+      member.deliverText(body, offset);
+      sockets++;
+    }
+  return sockets;
+}
+
+/** Every frame of a room fails to publish while the bus is away: sampled per room. */
+function publishFailed(sampled: LogSampler, error: unknown, roomId: string, frame: ServerFrame) {
+  sampled.warn('publish', { err: error, roomId, frame: frame.type }, 'publishing to the bus failed', roomId);
+}
+
+/** Each user's channel, for frames to one person on every node (the node subscribes while it has them). */
+function userChannels(bus: Bus) {
+  const users = new Map<string, LocalUser>();
+  return {
+    /** Subscribes a connection to its user's channel (the node subscribes while it has one there). */
+    async attachUser(member: UserMember): Promise<void> {
+      let user = users.get(member.userId);
+      if (!user) {
+        const created: LocalUser = { members: member, unsubscribe: Promise.resolve(async () => undefined) };
+        created.unsubscribe = bus.subscribe(userChannelOf(member.userId), (payload) =>
+          deliverToUser(created, payload),
+        );
+        user = created;
+        users.set(member.userId, user);
+      } else if (user.members instanceof Set) user.members.add(member);
+      else if (user.members !== member) user.members = new Set([user.members, member]);
+      await user.unsubscribe;
+    },
+
+    async detachUser(member: UserMember): Promise<void> {
+      const user = users.get(member.userId);
+      if (!user) return;
+      if (user.members instanceof Set) {
+        if (!user.members.delete(member) || user.members.size > 0) return;
+      } else if (user.members !== member) return;
+      users.delete(member.userId);
+      await (
+        await user.unsubscribe
+      )();
+    },
+
+    /** Sends a frame to every connection of one user, on every node. */
+    async sendToUser(userId: string, frame: ServerFrame): Promise<void> {
+      await bus.publish(userChannelOf(userId), encodeText(frame));
+    },
+  };
+}
+
+/** What the hub sends to a room: every send goes through the bus, serialised once here. */
+function roomSenders(
+  bus: Bus,
+  rooms: Map<string, LocalRoom>,
+  sampled: LogSampler,
+  metrics: RoomHubOptions['metrics'],
+) {
+  return {
+    /**
+     * Sends a frame to the room (or the part of it in `audience`), serialised once here. Never throws: a
+     * frame that could not be published is logged, and a logged frame reaches this node's members from
+     * the room log at once (other nodes read it when their bus is back).
+     */
+    async broadcast(roomId: string, frame: ServerFrame, audience: Audience = {}): Promise<void> {
+      if (metrics && frame.type === 'message' && frame.offset !== undefined)
+        rooms.get(roomId)?.stored?.add(frame.offset, performance.now());
+      try {
+        await bus.publish(channelOf(roomId), encodeText(frame, audience));
+      } catch (error) {
+        publishFailed(sampled, error, roomId, frame);
+        if (offsetOf(frame) !== undefined) await rooms.get(roomId)?.sequencer.catchUp();
+      }
+    },
+
+    async sendAudio(
+      roomId: string,
+      language: string,
+      wav: Uint8Array,
+      exceptUsername: string,
+    ): Promise<void> {
+      await bus.publish(channelOf(roomId), encodeAudio(wav, { language, exceptUsername }));
+    },
+
+    async sendSpeech(
+      roomId: string,
+      language: string,
+      speech: SpokenSentence,
+      ogg: Uint8Array,
+      exceptUsername: string,
+    ): Promise<void> {
+      const frame: ServerFrame = { type: 'speech', language, ...speech, bytes: ogg.length };
+      await bus.publish(channelOf(roomId), encodeSpeech(frame, ogg, { language, exceptUsername }));
+    },
+  };
+}
+
+/**
+ * This node's members of each room. The node subscribes to a room's channel while it has a member there;
+ * everything for a room goes through the bus, even on one node, so one node and many behave alike.
+ * Logged frames pass a per-room sequencer, which fills from the database whatever the bus lost.
+ */
+export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
+  const logger = options.logger ?? quiet;
+  const sampled = createLogSampler(logger);
+  const { metrics } = options;
+  const rooms = new Map<string, LocalRoom>();
+  const read = options.log?.recentWindow;
+  const windows =
+    read &&
+    createRecentWindows({
+      read,
+      delivered: (roomId) => rooms.get(roomId)?.sequencer.delivered(),
+      ttlMs: options.windowTtlMs ?? 1000,
+    });
+
+  function deliver(roomId: string, envelope: Envelope) {
+    const room = rooms.get(roomId);
+    if (!room) return;
+    const sockets = fanOut(room, envelope);
+    if (metrics) metrics.fannedOut(sockets, envelope.offset ? room.stored?.take(envelope.offset) : undefined);
+  }
+
+  function dispatch(roomId: string, payload: Buffer) {
+    const envelope = decodeEnvelope(payload);
+    if (envelope) rooms.get(roomId)?.sequencer.push(envelope);
+  }
+
+  // The bus came back after an outage: whatever it dropped meanwhile is read from the log.
+  bus.onReconnect?.(() => {
+    for (const room of rooms.values()) void room.sequencer.catchUp();
+  });
+
+  return {
+    ...userChannels(bus),
+    ...roomSenders(bus, rooms, sampled, metrics),
+    /** Resolves once the node is subscribed, so nothing published after it is missed. */
+    async attach(member: HubMember): Promise<void> {
+      let room = rooms.get(member.roomId);
+      if (!room) {
+        const roomId = member.roomId;
+        const subscription = bus.subscribe(channelOf(roomId), (payload) => dispatch(roomId, payload));
+        const sequencer = createRoomSequencer(roomId, options.log, (envelope) => deliver(roomId, envelope), {
+          gapWaitMs: options.gapWaitMs ?? 150,
+          pageSize: 500,
+          logger,
+        });
+        const started = subscription.then(() => sequencer.start());
+        const stored = metrics && new StoredTimes();
+        const created: LocalRoom = {
+          members: new Set(),
+          unsubscribe: subscription,
+          sequencer,
+          started,
+          stored,
+        };
+        room = created;
+        rooms.set(roomId, created);
+        // a failed start is the joiner's error (below); the next joiner of an empty room tries again
+        started.catch(() => {
+          if (rooms.get(roomId) === created && created.members.size === 0) rooms.delete(roomId);
+        });
+      }
+      room.members.add(member);
+      try {
+        await room.started;
+      } catch (error) {
+        room.members.delete(member);
+        throw error;
+      }
+    },
+
+    async detach(member: HubMember): Promise<void> {
+      const room = rooms.get(member.roomId);
+      if (!room || !room.members.delete(member) || room.members.size > 0) return;
+      rooms.delete(member.roomId);
+      room.sequencer.stop();
+      windows?.drop(member.roomId);
+      const unsubscribe = await room.unsubscribe.catch(() => undefined);
+      await unsubscribe?.();
+    },
+
+    /**
+     * The room's position and latest `limit` messages, for a member attached to it (joiners without a
+     * resume position); read once and shared while no later frame was delivered. Undefined without a log
+     * that reads windows.
+     */
+    recentWindow: windows?.get,
+
+    /** Local member counts, for health and the benchmark. */
+    stats() {
+      let connections = 0;
+      for (const room of rooms.values()) connections += room.members.size;
+      return { rooms: rooms.size, connections };
+    },
+  };
+}
+export type RoomHub = ReturnType<typeof createRoomHub>;
