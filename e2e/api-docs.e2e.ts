@@ -23,7 +23,15 @@ describe('the API reference page', () => {
     await page.goto('/api/docs');
     await page.locator('.swagger-ui .info .title').waitFor();
     await expect.poll(() => page.locator('.swagger-ui .info .title').textContent()).toContain('XTalk API');
-    for (const tag of ['Guests and rooms', 'Accounts', 'Players', 'Credits', 'Payments', 'Glossary', 'Health']) {
+    for (const tag of [
+      'Guests and rooms',
+      'Accounts',
+      'Players',
+      'Credits',
+      'Payments',
+      'Glossary',
+      'Health',
+    ]) {
       await page.locator(`.opblock-tag[data-tag="${tag}"]`).waitFor();
     }
     // an operation opens with its schema
@@ -43,9 +51,7 @@ describe('the API reference page', () => {
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
     await page.goto('/login');
     await page.getByTestId('login').waitFor();
-    expect(requested.filter((path) => path.startsWith('/api/docs') || path.includes('swagger'))).toEqual(
-      [],
-    );
+    expect(requested.filter((path) => path.startsWith('/api/docs') || path.includes('swagger'))).toEqual([]);
     await context.close();
   });
 });
