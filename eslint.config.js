@@ -14,12 +14,15 @@ import { functionSizeRule } from './eslint/function-size.js';
 import { serverFaceZones, serverModuleZones } from './eslint/server-modules.js';
 import { sizeExceptions } from './eslint/size-exceptions.js';
 import { serverTableOwners, tableOwnerRule } from './eslint/table-owner.js';
+import { webAliasesRule } from './eslint/web-aliases.js';
 
 const root = import.meta.dirname;
 const serverSrc = `${root}/apps/server/src`;
 
 /** The house rules, one plugin for every block that turns one of them on. */
-const xtalk = { rules: { 'table-owner': tableOwnerRule, 'function-size': functionSizeRule } };
+const xtalk = {
+  rules: { 'table-owner': tableOwnerRule, 'function-size': functionSizeRule, 'web-aliases': webAliasesRule },
+};
 
 /** Every folder under apps/web/src/features is a feature: a new one is guarded the day it is created. */
 const webFeatures = readdirSync(`${root}/apps/web/src/features`, { withFileTypes: true })
@@ -105,6 +108,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // an import that leaves its folder names it from the top, `#web/lib/i18n`, never `../../../lib/i18n`
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { xtalk },
+    rules: { 'xtalk/web-aliases': ['error', { src: `${root}/apps/web/src`, alias: '#web' }] },
   },
   {
     // a toast goes through lib/toast.ts, whose loading is what mounts the toaster (decision 0189)

@@ -5,17 +5,24 @@ import { eslint, problems, root } from './lint-probes.js';
 
 // The web app's boundaries: features never import each other nor the app; shared code sits below both.
 describe('web boundaries', () => {
-  it('a feature importing another feature fails; importing itself or shared code passes', async () => {
+  it('a feature importing another feature fails, through #web/ or climbing; itself or shared code passes', async () => {
+    const crossing = /no-restricted-paths: .*Features do not import each other/;
     expect(
       await problems(
         'apps/web/src/features/chat/lint-probe.ts',
-        "import { validateWav } from '../voice/utils/wav';\nexport const probe = validateWav;\n",
+        "import { validateWav } from '#web/features/voice/utils/wav';\nexport const probe = validateWav;\n",
       ),
-    ).toEqual([expect.stringMatching(/no-restricted-paths: .*Features do not import each other/)]);
+    ).toEqual([expect.stringMatching(crossing)]);
+    expect(
+      await problems(
+        'apps/web/src/features/chat/components/lint-probe.ts',
+        "import { validateWav } from '../../voice/utils/wav';\nexport const probe = validateWav;\n",
+      ),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(crossing)]));
     expect(
       await problems(
         'apps/web/src/features/voice/lint-probe.ts',
-        "import { validateWav } from './utils/wav';\nimport { cn } from '../../lib/cn';\nexport const probe = [validateWav, cn];\n",
+        "import { validateWav } from './utils/wav';\nimport { cn } from '#web/lib/cn';\nexport const probe = [validateWav, cn];\n",
       ),
     ).toEqual([]);
   });
@@ -24,13 +31,13 @@ describe('web boundaries', () => {
     expect(
       await problems(
         'apps/web/src/features/chat/lint-probe.ts',
-        "import { App } from '../../app/app';\nexport const probe = App;\n",
+        "import { App } from '#web/app/app';\nexport const probe = App;\n",
       ),
     ).toEqual([expect.stringMatching(/no-restricted-paths: .*Features do not import the app/)]);
     expect(
       await problems(
         'apps/web/src/lib/lint-probe.ts',
-        "import { validateWav } from '../features/voice/utils/wav';\nexport const probe = validateWav;\n",
+        "import { validateWav } from '#web/features/voice/utils/wav';\nexport const probe = validateWav;\n",
       ),
     ).toEqual([expect.stringMatching(/no-restricted-paths: .*Shared code sits below features and app/)]);
   });
@@ -45,7 +52,7 @@ describe('web boundaries', () => {
     expect(
       await problems(
         'apps/web/src/features/chat/lint-probe.ts',
-        "import { toast } from '../../lib/toast';\nexport const probe = toast;\n",
+        "import { toast } from '#web/lib/toast';\nexport const probe = toast;\n",
       ),
     ).toEqual([]);
   });

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { DelayedSpinner } from '../components/ui/spinner';
-import { MiniAppSignIn } from '../features/auth/components/mini-app-sign-in';
-import { miniAppInitData } from '../features/auth/utils/mini-app';
-import { useI18n } from '../lib/i18n';
-import { BrowserRouter, Routes } from '../lib/router';
+import { DelayedSpinner } from '#web/components/ui/spinner';
+import { MiniAppSignIn } from '#web/features/auth/components/mini-app-sign-in';
+import { miniAppInitData } from '#web/features/auth/utils/mini-app';
+import { useI18n } from '#web/lib/i18n';
+import { BrowserRouter, Routes } from '#web/lib/router';
 import { AppProviders } from './providers';
 import { routes } from './router';
 

@@ -21,7 +21,7 @@ describe('the toaster', () => {
     expect(document.querySelector('[data-sonner-toaster]')).toBeNull();
 
     // what a screen that toasts does: load lib/toast with itself, and toast before the toaster is there
-    const { toast } = await import('../lib/toast');
+    const { toast } = await import('#web/lib/toast');
     toast('made before the toaster');
     expect(await screen.findByText('made before the toaster')).toBeTruthy();
     expect(document.querySelector('[data-sonner-toaster]')).not.toBeNull();
@@ -33,7 +33,7 @@ describe('the toaster', () => {
         <p>page</p>
       </AppProviders>,
     );
-    const { toast } = await import('../lib/toast');
+    const { toast } = await import('#web/lib/toast');
     toast('placed');
     await screen.findByText('placed');
     const toaster = document.querySelector<HTMLElement>('[data-sonner-toaster]')!;

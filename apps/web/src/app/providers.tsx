@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, type ReactNode } from 'react';
-import { applyTheme, useTheme } from '../lib/theme';
-import { useToasterWanted } from '../lib/toaster-demand';
+import { applyTheme, useTheme } from '#web/lib/theme';
+import { useToasterWanted } from '#web/lib/toaster-demand';
 
 // Sonner is not in the first load: the toaster is loaded and mounted once a screen that can toast has
 // loaded (lib/toast.ts), with sonner already in that screen's chunks (decision 0189).

@@ -1,6 +1,6 @@
 import { LogIn } from 'lucide-react';
-import { useI18n } from '../lib/i18n';
-import { cn } from '../lib/cn';
+import { useI18n } from '#web/lib/i18n';
+import { cn } from '#web/lib/cn';
 import { Button } from './ui/button';
 
 /**

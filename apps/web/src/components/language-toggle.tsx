@@ -1,5 +1,5 @@
 import type { UiLanguage } from '@xtalk/protocol';
-import { useI18n } from '../lib/i18n';
+import { useI18n } from '#web/lib/i18n';
 import { SegmentedSwitch } from './ui/segmented-switch';
 
 const OPTIONS = [

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { testUser } from '../test/fixtures';
+import { testUser } from '#web/test/fixtures';
 import { authStore, readValidSession } from './auth-session';
 import { StorageKey, consumeRedirectAfterLogin, saveRedirectAfterLogin } from './storage';
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { testUser } from '../test/fixtures';
+import { testUser } from '#web/test/fixtures';
 import { authStore } from './auth-session';
 
 /* The token also under app id + platform player id, with its stored time; logout clears it. */

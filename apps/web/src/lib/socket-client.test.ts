@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
-import { FakeSocket, flush, last, message, ready, setup, withFakeSockets } from '../test/fake-room-socket';
+import { FakeSocket, flush, last, message, ready, setup, withFakeSockets } from '#web/test/fake-room-socket';
 import type { SessionInfo } from './socket-client';
 import { GIVE_UP_AFTER_MS, HELLO_FALLBACK_MS, backoffDelay } from './socket-timing';
 

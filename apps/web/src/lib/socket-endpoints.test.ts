@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CloseCode } from '@xtalk/protocol';
-import { FakeSocket, flush, last, message, ready, setup, withFakeSockets } from '../test/fake-room-socket';
+import { FakeSocket, flush, last, message, ready, setup, withFakeSockets } from '#web/test/fake-room-socket';
 import { pageSocketOrigin, SocketEndpoints, socketUrlOn } from './socket-endpoints';
 
 withFakeSockets();

@@ -9,7 +9,7 @@ import {
   ready,
   setup,
   withFakeSockets,
-} from '../test/fake-room-socket';
+} from '#web/test/fake-room-socket';
 
 /*
  * Handovers (docs/decisions/0144, 0146): a node draining for a restart closes with 1012, and a node of an

@@ -6,7 +6,7 @@ import {
   ready as readyFrame,
   setup,
   withFakeSockets,
-} from '../test/fake-room-socket';
+} from '#web/test/fake-room-socket';
 import { CLOSED_ABNORMALLY } from './socket-client';
 import {
   ANSWER_TIMEOUT_MS,

@@ -1,12 +1,12 @@
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
-import { loadRoomSchemas } from '../lib/load-room-schemas';
+import { loadRoomSchemas } from '#web/lib/load-room-schemas';
 import { PROTOCOL_VERSION } from '@xtalk/protocol';
 import {
   SocketClient,
   type ConnectionState,
   type SessionInfo,
   type WebSocketLike,
-} from '../lib/socket-client';
+} from '#web/lib/socket-client';
 
 /* The room client's tests drive it through these: a socket by hand, sessions that always succeed. */
 

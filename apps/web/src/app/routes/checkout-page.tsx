@@ -1,7 +1,7 @@
-import { CenteredCard } from '../../components/ui/card';
-import { CheckoutResult } from '../../features/credits/components/checkout-result';
-import { useAuthSession } from '../../lib/auth-session';
-import { useSearchParams } from '../../lib/router';
+import { CenteredCard } from '#web/components/ui/card';
+import { CheckoutResult } from '#web/features/credits/components/checkout-result';
+import { useAuthSession } from '#web/lib/auth-session';
+import { useSearchParams } from '#web/lib/router';
 
 /** /checkout?status=: the payment window's landing page, true to what the server says of the order. */
 export function CheckoutPage() {

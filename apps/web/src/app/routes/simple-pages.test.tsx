@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setLanguage } from '../../lib/i18n';
-import { MemoryRouter } from '../../lib/router';
+import { setLanguage } from '#web/lib/i18n';
+import { MemoryRouter } from '#web/lib/router';
 import { ErrorPage } from './simple-pages';
 
 /* /error, where a refused Google sign-in lands: the code in the page's language, else the message. */

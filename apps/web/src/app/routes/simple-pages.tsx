@@ -1,9 +1,9 @@
 import { CircleAlert, Compass } from 'lucide-react';
-import { Link, useSearchParams } from '../../lib/router';
-import { CenteredCard } from '../../components/ui/card';
+import { Link, useSearchParams } from '#web/lib/router';
+import { CenteredCard } from '#web/components/ui/card';
 import { isHttpErrorCode } from '@xtalk/protocol';
-import { httpErrorText } from '../../lib/error-text';
-import { useI18n } from '../../lib/i18n';
+import { httpErrorText } from '#web/lib/error-text';
+import { useI18n } from '#web/lib/i18n';
 
 const homeLink =
   'mt-6 inline-flex items-center justify-center rounded-full bg-indigo-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-indigo-500';

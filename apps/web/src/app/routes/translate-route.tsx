@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { registerServiceWorker } from '../../lib/service-worker';
-import { RequireAuth } from './require-auth';
-import { TranslatePage } from './translate-page';
+import { registerServiceWorker } from '#web/lib/service-worker';
+import { RequireAuth } from '../require-auth';
+import { TranslatePage } from '../room/translate-page';
 
 /**
  * /translate: the room screen, for signed-in users (guests included) only. Where the app is used, so it

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/cn';
+import { cn } from '#web/lib/cn';
 
 /** A centred page card, used by the simple pages (login, signup, checkout, errors). */
 export function CenteredCard({

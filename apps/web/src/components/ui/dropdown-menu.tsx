@@ -1,6 +1,6 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useLayoutEffect, useRef } from 'react';
-import { cn } from '../../lib/cn';
+import { cn } from '#web/lib/cn';
 import type { MenuProps } from './menu-props';
 
 const itemClass =

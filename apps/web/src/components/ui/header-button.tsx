@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
-import { cn } from '../../lib/cn';
+import { cn } from '#web/lib/cn';
 
 export interface HeaderButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   icon: ReactNode;

@@ -1,4 +1,4 @@
-import { cn } from '../../lib/cn';
+import { cn } from '#web/lib/cn';
 
 export interface SegmentedOption<T extends string> {
   value: T;

@@ -1,6 +1,6 @@
 import { LoaderCircle } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { cn } from '../../lib/cn';
+import { cn } from '#web/lib/cn';
 
 export function Spinner({ className }: { className?: string }) {
   return <LoaderCircle aria-hidden="true" className={cn('size-5 animate-spin', className)} />;

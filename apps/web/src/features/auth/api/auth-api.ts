@@ -6,8 +6,8 @@ import {
   type GuestLoginResponse,
   type User,
 } from '@xtalk/protocol';
-import { request } from '../../../lib/api-client';
-import { authStore } from '../../../lib/auth-session';
+import { request } from '#web/lib/api-client';
+import { authStore } from '#web/lib/auth-session';
 
 const schemas = () => import('./auth-schemas');
 

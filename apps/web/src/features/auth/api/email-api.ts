@@ -1,6 +1,6 @@
 import { PlayerPath, type MailSentResponse, type SignInResponse } from '@xtalk/protocol';
-import { request } from '../../../lib/api-client';
-import { authStore } from '../../../lib/auth-session';
+import { request } from '#web/lib/api-client';
+import { authStore } from '#web/lib/auth-session';
 
 // the answers' schemas load on first use, so zod stays off /login's first load
 const schemas = () => import('./auth-schemas');

@@ -6,7 +6,7 @@ import {
   type SignInResponse,
   type WalletBody,
 } from '@xtalk/protocol';
-import { request } from '../../../lib/api-client';
+import { request } from '#web/lib/api-client';
 import { guestToken } from './email-api';
 
 // the answers' schemas load on first use, so zod stays off /login's first load

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from '../../../lib/router';
-import { CenteredCard } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
-import { authStore } from '../../../lib/auth-session';
-import { requestErrorText } from '../../../lib/error-text';
-import { getLanguage, useI18n } from '../../../lib/i18n';
-import { StorageKey, consumeRedirectAfterLogin, remove } from '../../../lib/storage';
+import { Link, useNavigate, useParams, useSearchParams } from '#web/lib/router';
+import { CenteredCard } from '#web/components/ui/card';
+import { Spinner } from '#web/components/ui/spinner';
+import { authStore } from '#web/lib/auth-session';
+import { requestErrorText } from '#web/lib/error-text';
+import { getLanguage, useI18n } from '#web/lib/i18n';
+import { StorageKey, consumeRedirectAfterLogin, remove } from '#web/lib/storage';
 import { exchangeToken } from '../api/auth-api';
 
 /** /auth/{token}?provider=: exchange the token for a user, then the saved target or /translate. */

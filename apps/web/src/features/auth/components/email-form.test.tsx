@@ -1,9 +1,9 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Routes } from '../../../lib/router';
+import { MemoryRouter, Routes } from '#web/lib/router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { authStore } from '../../../lib/auth-session';
-import { setLanguage } from '../../../lib/i18n';
-import { testUser } from '../../../test/fixtures';
+import { authStore } from '#web/lib/auth-session';
+import { setLanguage } from '#web/lib/i18n';
+import { testUser } from '#web/test/fixtures';
 import { forgetAuthConfig } from '../hooks/use-auth-config';
 import { EmailForm } from './email-form';
 

@@ -1,9 +1,9 @@
 import { PASSWORD_MIN_LENGTH } from '@xtalk/protocol';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { TextField } from '../../../components/ui/text-field';
-import { requestErrorText } from '../../../lib/error-text';
-import { useI18n, type MessageKey } from '../../../lib/i18n';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { TextField } from '#web/components/ui/text-field';
+import { requestErrorText } from '#web/lib/error-text';
+import { useI18n, type MessageKey } from '#web/lib/i18n';
 import { useMailConfigured } from '../hooks/use-auth-config';
 import { useEmailForm, type EmailMode } from '../hooks/use-email-form';
 import { FormAlert } from './form-alert';

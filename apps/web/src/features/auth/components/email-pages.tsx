@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Link, useSearchParams } from '../../../lib/router';
+import { Link, useSearchParams } from '#web/lib/router';
 import { PASSWORD_MIN_LENGTH } from '@xtalk/protocol';
-import { Button } from '../../../components/ui/button';
-import { CenteredCard } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
-import { TextField } from '../../../components/ui/text-field';
-import { useAuthSession } from '../../../lib/auth-session';
-import { requestErrorText } from '../../../lib/error-text';
-import { useI18n } from '../../../lib/i18n';
+import { Button } from '#web/components/ui/button';
+import { CenteredCard } from '#web/components/ui/card';
+import { Spinner } from '#web/components/ui/spinner';
+import { TextField } from '#web/components/ui/text-field';
+import { useAuthSession } from '#web/lib/auth-session';
+import { requestErrorText } from '#web/lib/error-text';
+import { useI18n } from '#web/lib/i18n';
 import { changePassword, emailReset, emailVerify } from '../api/email-api';
 
 /* The pages the account mails open (/verify-email, /reset-password) and the change-password form. */

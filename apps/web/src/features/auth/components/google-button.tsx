@@ -1,4 +1,4 @@
-import { Button } from '../../../components/ui/button';
+import { Button } from '#web/components/ui/button';
 
 export const GOOGLE_LOGIN_PATH = '/auth/google/login';
 

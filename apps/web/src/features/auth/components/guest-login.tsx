@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { LanguageToggle } from '../../../components/language-toggle';
-import { useAuthSession } from '../../../lib/auth-session';
-import { useI18n } from '../../../lib/i18n';
-import { useNavigate } from '../../../lib/router';
-import { consumeRedirectAfterLogin } from '../../../lib/storage';
+import { LanguageToggle } from '#web/components/language-toggle';
+import { useAuthSession } from '#web/lib/auth-session';
+import { useI18n } from '#web/lib/i18n';
+import { useNavigate } from '#web/lib/router';
+import { consumeRedirectAfterLogin } from '#web/lib/storage';
 import { useGuestCheck } from '../hooks/use-guest-check';
 import { useMicPermission } from '../hooks/use-mic-permission';
 import { CheckStatus, MicStatus, Step } from './guest-steps';

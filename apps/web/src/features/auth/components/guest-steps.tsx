@@ -1,11 +1,11 @@
 import type { BotcheckChallenge } from '@xtalk/protocol';
 import { CheckCircle2, Mic, MicOff, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { cn } from '../../../lib/cn';
-import { useI18n } from '../../../lib/i18n';
-import { toast } from '../../../lib/toast';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { cn } from '#web/lib/cn';
+import { useI18n } from '#web/lib/i18n';
+import { toast } from '#web/lib/toast';
 import type { CheckState } from '../hooks/use-guest-check';
 import type { MicPermission } from '../hooks/use-mic-permission';
 import { BotCheck } from './bot-check';

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import { useNavigate } from '../../../lib/router';
-import { ApiError } from '../../../lib/api-client';
-import { authStore } from '../../../lib/auth-session';
-import { CenteredCard } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
-import { useI18n } from '../../../lib/i18n';
+import { useNavigate } from '#web/lib/router';
+import { ApiError } from '#web/lib/api-client';
+import { authStore } from '#web/lib/auth-session';
+import { CenteredCard } from '#web/components/ui/card';
+import { Spinner } from '#web/components/ui/spinner';
+import { useI18n } from '#web/lib/i18n';
 import { fetchMe } from '../api/auth-api';
 
 /** `/`: 'Logging in..', then /translate for a signed-in user (confirmed by the server), else /guest-login. */

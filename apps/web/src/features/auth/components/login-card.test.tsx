@@ -1,5 +1,5 @@
 import { render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter } from '../../../lib/router';
+import { MemoryRouter } from '#web/lib/router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { forgetAuthConfig } from '../hooks/use-auth-config';
 import { LoginCard, SignupCard } from './login-card';

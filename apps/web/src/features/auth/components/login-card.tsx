@@ -1,10 +1,10 @@
 import { LogIn, UserRound } from 'lucide-react';
 import { Suspense, lazy } from 'react';
-import { Link, useLocation, useNavigate } from '../../../lib/router';
-import { Button } from '../../../components/ui/button';
-import { CenteredCard } from '../../../components/ui/card';
-import { useAuthSession } from '../../../lib/auth-session';
-import { useI18n } from '../../../lib/i18n';
+import { Link, useLocation, useNavigate } from '#web/lib/router';
+import { Button } from '#web/components/ui/button';
+import { CenteredCard } from '#web/components/ui/card';
+import { useAuthSession } from '#web/lib/auth-session';
+import { useI18n } from '#web/lib/i18n';
 import { useAuthConfig } from '../hooks/use-auth-config';
 import { EmailForm } from './email-form';
 

@@ -1,8 +1,8 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { authStore } from '../../../lib/auth-session';
-import { MemoryRouter } from '../../../lib/router';
-import { testUser } from '../../../test/fixtures';
+import { authStore } from '#web/lib/auth-session';
+import { MemoryRouter } from '#web/lib/router';
+import { testUser } from '#web/test/fixtures';
 import { Logout } from './logout';
 
 /* /logout ends the session on the server, then forgets it here, even when the server cannot be reached. */

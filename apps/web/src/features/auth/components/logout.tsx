@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
-import { useNavigate } from '../../../lib/router';
-import { CenteredCard } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
-import { authStore } from '../../../lib/auth-session';
-import { useI18n } from '../../../lib/i18n';
-import { endSession } from '../../../lib/sign-out';
-import { StorageKey, remove } from '../../../lib/storage';
+import { useNavigate } from '#web/lib/router';
+import { CenteredCard } from '#web/components/ui/card';
+import { Spinner } from '#web/components/ui/spinner';
+import { authStore } from '#web/lib/auth-session';
+import { useI18n } from '#web/lib/i18n';
+import { endSession } from '#web/lib/sign-out';
+import { StorageKey, remove } from '#web/lib/storage';
 
 /**
  * /logout: the session ends on the server (its token is refused everywhere, its sockets close), then the

@@ -1,4 +1,4 @@
-import { useI18n } from '../../../lib/i18n';
+import { useI18n } from '#web/lib/i18n';
 
 /** "or" between the other sign-ins and the email form. */
 export function OrDivider() {

@@ -1,6 +1,6 @@
 import type { AuthConfig } from '@xtalk/protocol';
 import { Suspense, lazy } from 'react';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n } from '#web/lib/i18n';
 import { useInjectedWallets } from '../hooks/use-wallet-providers';
 import { OrDivider } from './or-divider';
 import { GoogleButton } from './google-button';

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { requestErrorText } from '../../../lib/error-text';
-import { useI18n } from '../../../lib/i18n';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { requestErrorText } from '#web/lib/error-text';
+import { useI18n } from '#web/lib/i18n';
 import { telegramSignIn } from '../api/provider-sign-in';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
 import { useProviderWords } from '../hooks/use-provider-words';

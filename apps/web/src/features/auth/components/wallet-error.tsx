@@ -1,5 +1,5 @@
-import { requestErrorText } from '../../../lib/error-text';
-import { useI18n } from '../../../lib/i18n';
+import { requestErrorText } from '#web/lib/error-text';
+import { useI18n } from '#web/lib/i18n';
 import { useProviderWords } from '../hooks/use-provider-words';
 import { WalletRefusal } from '../utils/eip1193';
 import { FormAlert } from './form-alert';

@@ -1,7 +1,7 @@
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { useI18n } from '../../../lib/i18n';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { useI18n } from '#web/lib/i18n';
 import { useProviderWords } from '../hooks/use-provider-words';
 import type { WalletReview, WalletStep } from '../hooks/use-wallet-sign-in';
 import { WalletError } from './wallet-error';

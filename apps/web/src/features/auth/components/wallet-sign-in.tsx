@@ -1,6 +1,6 @@
 import { Wallet } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
 import { useProviderWords } from '../hooks/use-provider-words';
 import type { InjectedWallet } from '../hooks/use-wallet-providers';
 import { useWalletSignIn } from '../hooks/use-wallet-sign-in';

@@ -1,8 +1,8 @@
 import { useCallback } from 'react';
 import type { SignInResponse } from '@xtalk/protocol';
-import { authStore } from '../../../lib/auth-session';
-import { useNavigate } from '../../../lib/router';
-import { StorageKey, consumeRedirectAfterLogin, remove } from '../../../lib/storage';
+import { authStore } from '#web/lib/auth-session';
+import { useNavigate } from '#web/lib/router';
+import { StorageKey, consumeRedirectAfterLogin, remove } from '#web/lib/storage';
 
 /** Keeps a new session and goes where the person was headed (their room), else to /translate. */
 export function useCompleteSignIn(): (session: SignInResponse) => void {

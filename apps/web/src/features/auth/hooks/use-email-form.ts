@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n } from '#web/lib/i18n';
 import { emailForgot, emailLogin, emailRegister, emailResend } from '../api/email-api';
 import { useCompleteSignIn } from './use-complete-sign-in';
 

@@ -1,9 +1,9 @@
 import type { BotcheckChallenge } from '@xtalk/protocol';
 import { useCallback, useEffect, useState } from 'react';
-import { authStore } from '../../../lib/auth-session';
-import { requestErrorText } from '../../../lib/error-text';
-import { getLanguage } from '../../../lib/i18n';
-import { toast } from '../../../lib/toast';
+import { authStore } from '#web/lib/auth-session';
+import { requestErrorText } from '#web/lib/error-text';
+import { getLanguage } from '#web/lib/i18n';
+import { toast } from '#web/lib/toast';
 import { fetchBotcheck, guestLogin } from '../api/auth-api';
 
 export type CheckState = 'loading' | 'solving' | 'exchanging' | 'done' | 'failed';

@@ -1,4 +1,4 @@
-import { fill, useI18n, type Params } from '../../../lib/i18n';
+import { fill, useI18n, type Params } from '#web/lib/i18n';
 import { providerWords, type ProviderWordKey } from '../utils/provider-words';
 
 /** These words in the interface language, as useI18n's `t` gives the others. */

@@ -1,7 +1,7 @@
-import { authStore } from '../../../lib/auth-session';
-import { requestErrorText } from '../../../lib/error-text';
-import { getLanguage, translate } from '../../../lib/i18n';
-import { StorageKey, remove } from '../../../lib/storage';
+import { authStore } from '#web/lib/auth-session';
+import { requestErrorText } from '#web/lib/error-text';
+import { getLanguage, translate } from '#web/lib/i18n';
+import { StorageKey, remove } from '#web/lib/storage';
 import { telegramSignIn } from '../api/provider-sign-in';
 
 // one sign-in per page load, however often React mounts the gate
@@ -23,7 +23,7 @@ async function signIn(initData: string, bot: string): Promise<void> {
     const language = getLanguage();
     const message = translate(language, 'auth.failed', { message: requestErrorText(language, failure) });
     // the toaster loads only now: the sign-in page that re-exports this never toasts otherwise
-    const { toast } = await import('../../../lib/toast');
+    const { toast } = await import('#web/lib/toast');
     toast.error(message);
   }
 }

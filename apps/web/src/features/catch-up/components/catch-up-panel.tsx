@@ -1,7 +1,7 @@
 import { History, Sparkles, X } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { useI18n } from '../../../lib/i18n';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { useI18n } from '#web/lib/i18n';
 import type { CatchUpState } from '../hooks/use-catch-up';
 
 /** The offer to catch up, shown above the messages once 20 or more were missed. */

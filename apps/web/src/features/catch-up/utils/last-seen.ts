@@ -1,4 +1,4 @@
-import { StorageKey, readString, writeString } from '../../../lib/storage';
+import { StorageKey, readString, writeString } from '#web/lib/storage';
 
 /* The last message id this device saw in each room: where "Catch me up" starts. */
 

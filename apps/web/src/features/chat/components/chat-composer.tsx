@@ -1,7 +1,7 @@
 import { MAX_MESSAGE_LENGTH } from '@xtalk/protocol';
 import { SendHorizontal } from 'lucide-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n } from '#web/lib/i18n';
 import { TypingIndicator } from './typing-indicator';
 
 export interface ChatComposerProps {

@@ -1,6 +1,6 @@
 import { RotateCcw, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n } from '#web/lib/i18n';
 
 export interface FailedMarkProps {
   /** Given to the author: asks for the failed translations again (paid as any translation). */

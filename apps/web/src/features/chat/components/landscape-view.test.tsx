@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { setLanguage } from '../../../lib/i18n';
+import { setLanguage } from '#web/lib/i18n';
 import type { ChatMessage } from '../utils/chat-items';
 import { LANDSCAPE_QUERY, LandscapeView } from './landscape-view';
 

@@ -1,7 +1,7 @@
 import { userColour } from '@xtalk/protocol';
-import { cn } from '../../../lib/cn';
-import { useI18n } from '../../../lib/i18n';
-import { useMediaQuery } from '../../../lib/use-media-query';
+import { cn } from '#web/lib/cn';
+import { useI18n } from '#web/lib/i18n';
+import { useMediaQuery } from '#web/lib/use-media-query';
 import { landscapeContent } from '../utils/landscape';
 import type { ChatItem } from '../utils/chat-items';
 

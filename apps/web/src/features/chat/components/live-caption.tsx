@@ -1,6 +1,6 @@
 import { nameColours } from '@xtalk/protocol';
 import type { CSSProperties } from 'react';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n } from '#web/lib/i18n';
 import type { LiveCaption } from '../utils/chat-items';
 
 /**

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { cn } from '../../../lib/cn';
+import { cn } from '#web/lib/cn';
 import type { ChatMessage } from '../utils/chat-items';
 import type { visibleTranslations } from '../utils/message-display';
 

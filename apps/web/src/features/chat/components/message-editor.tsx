@@ -1,8 +1,8 @@
 import { MAX_MESSAGE_LENGTH, type UiLanguage } from '@xtalk/protocol';
 import { Pencil } from 'lucide-react';
 import { useId, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
-import { useI18n } from '../../../lib/i18n';
-import { formatRelativeTime } from '../../../lib/time';
+import { useI18n } from '#web/lib/i18n';
+import { formatRelativeTime } from '#web/lib/time';
 
 export interface MessageEditorProps {
   initial: string;

@@ -1,9 +1,9 @@
 import { nameColours, type UiLanguage } from '@xtalk/protocol';
 import { Volume2 } from 'lucide-react';
 import type { CSSProperties } from 'react';
-import { useI18n } from '../../../lib/i18n';
-import { cn } from '../../../lib/cn';
-import { formatRelativeTime } from '../../../lib/time';
+import { useI18n } from '#web/lib/i18n';
+import { cn } from '#web/lib/cn';
+import { formatRelativeTime } from '#web/lib/time';
 import type { ChatMessage } from '../utils/chat-items';
 import { EditedMark } from './message-editor';
 

@@ -1,6 +1,6 @@
 import { Lightbulb } from 'lucide-react';
-import { useI18n } from '../../../lib/i18n';
-import { cn } from '../../../lib/cn';
+import { useI18n } from '#web/lib/i18n';
+import { cn } from '#web/lib/cn';
 
 /**
  * The Hint toggle under someone else's message, and the note it shows. Whether it is open is the

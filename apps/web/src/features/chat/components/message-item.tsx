@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { cn } from '../../../lib/cn';
+import { cn } from '#web/lib/cn';
 import type { ChatMessage } from '../utils/chat-items';
 import { stripQuotes, visibleTranslations } from '../utils/message-display';
 import { FailedMark } from './failed-mark';

@@ -1,6 +1,6 @@
 import { MessagesSquare } from 'lucide-react';
 import { useEffect, useMemo, useRef } from 'react';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n } from '#web/lib/i18n';
 import { useNow } from '../hooks/use-now';
 import type { ChatItem, LiveCaption } from '../utils/chat-items';
 import { toDisplayItems } from '../utils/display-items';

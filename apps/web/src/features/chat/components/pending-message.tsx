@@ -1,6 +1,6 @@
 import { AlertCircle, RotateCw, X } from 'lucide-react';
-import { Spinner } from '../../../components/ui/spinner';
-import { useI18n } from '../../../lib/i18n';
+import { Spinner } from '#web/components/ui/spinner';
+import { useI18n } from '#web/lib/i18n';
 
 /** A message typed but not yet acknowledged by the server (the room's outbox). */
 export interface PendingMessage {

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import type { ServerFrame } from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
-import { setLanguage } from '../../../lib/i18n';
+import { setLanguage } from '#web/lib/i18n';
 import { initialChatState } from '../utils/chat-items';
 import { toDisplayItems } from '../utils/display-items';
 import { chatReducer } from '../utils/messages-reducer';

@@ -1,4 +1,4 @@
-import { useI18n } from '../../../lib/i18n';
+import { useI18n } from '#web/lib/i18n';
 import { joinNames } from '../utils/display-items';
 
 /**

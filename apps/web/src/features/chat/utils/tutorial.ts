@@ -1,5 +1,5 @@
 import { SYSTEM_DISPLAY_NAME, SYSTEM_USERNAME, type MessageFrame, type UiLanguage } from '@xtalk/protocol';
-import { translate, type MessageKey } from '../../../lib/i18n';
+import { translate, type MessageKey } from '#web/lib/i18n';
 
 // Top to bottom as the list shows them (newest first): greeting, how to talk, the hint, how to invite.
 const STEPS: MessageKey[] = ['tutorial.welcome', 'tutorial.talk', 'tutorial.hint', 'tutorial.invite'];

@@ -8,7 +8,7 @@ import {
   type OrderStatus,
   type PurchaseResponse,
 } from '@xtalk/protocol';
-import { ApiError, request } from '../../../lib/api-client';
+import { ApiError, request } from '#web/lib/api-client';
 
 /*
  * The wallet calls the chat makes (only the balance, in the currency t_free, and a purchase;

@@ -1,9 +1,9 @@
 import { Coins } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
-import { lazyDialog } from '../../../components/ui/lazy-dialog';
-import { cn } from '../../../lib/cn';
-import { useI18n } from '../../../lib/i18n';
-import { localeFor } from '../../../lib/time';
+import { lazyDialog } from '#web/components/ui/lazy-dialog';
+import { cn } from '#web/lib/cn';
+import { useI18n } from '#web/lib/i18n';
+import { localeFor } from '#web/lib/time';
 import { balanceStore, useBalance } from '../hooks/use-balance';
 import { balanceTone, totalCredits } from '../utils/balance';
 import { toneChip } from './tone';

@@ -1,8 +1,8 @@
 import { Coins, RotateCw } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { cn } from '../../../lib/cn';
-import { useI18n, type I18n } from '../../../lib/i18n';
-import { localeFor } from '../../../lib/time';
+import { Button } from '#web/components/ui/button';
+import { cn } from '#web/lib/cn';
+import { useI18n, type I18n } from '#web/lib/i18n';
+import { localeFor } from '#web/lib/time';
 import { useBalance } from '../hooks/use-balance';
 import {
   balanceTone,

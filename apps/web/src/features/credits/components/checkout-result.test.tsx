@@ -1,6 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StorageKey } from '../../../lib/storage';
+import { StorageKey } from '#web/lib/storage';
 import { balanceStore } from '../hooks/use-balance';
 import { CheckoutResult } from './checkout-result';
 

@@ -1,9 +1,9 @@
 import { CircleCheck, CircleX, Clock } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { useI18n } from '../../../lib/i18n';
-import { localeFor } from '../../../lib/time';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { useI18n } from '#web/lib/i18n';
+import { localeFor } from '#web/lib/time';
 import type { Balance, OrderStatus } from '@xtalk/protocol';
 import { fetchBalance, fetchPurchaseStatus } from '../api/wallet-api';
 import { balanceStore } from '../hooks/use-balance';

@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { setLanguage } from '../../../lib/i18n';
-import { StorageKey } from '../../../lib/storage';
+import { setLanguage } from '#web/lib/i18n';
+import { StorageKey } from '#web/lib/storage';
 import { balanceStore } from '../hooks/use-balance';
 import { CreditDialog } from './credit-dialog';
 

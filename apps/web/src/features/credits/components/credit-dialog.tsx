@@ -1,6 +1,6 @@
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { useI18n } from '../../../lib/i18n';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
+import { useI18n } from '#web/lib/i18n';
 import { useBalanceRefresh } from '../hooks/use-balance-refresh';
 import { usePurchase } from '../hooks/use-purchase';
 import { BalanceSummary } from './balance-summary';

@@ -1,7 +1,7 @@
 import { CREDIT_PACKAGES } from '@xtalk/protocol';
-import { Spinner } from '../../../components/ui/spinner';
-import { useI18n } from '../../../lib/i18n';
-import { localeFor } from '../../../lib/time';
+import { Spinner } from '#web/components/ui/spinner';
+import { useI18n } from '#web/lib/i18n';
+import { localeFor } from '#web/lib/time';
 
 /** 'Buy more credits:' and the packages, each with its price; the one being bought spins. */
 export function CreditPackages({

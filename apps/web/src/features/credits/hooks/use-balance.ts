@@ -1,6 +1,6 @@
 import type { Balance } from '@xtalk/protocol';
 import { useSyncExternalStore } from 'react';
-import { StorageKey, readJson, remove, writeJson } from '../../../lib/storage';
+import { StorageKey, readJson, remove, writeJson } from '#web/lib/storage';
 
 /*
  * The signed-in user's balance, one truth for the header button and the Credit Balance dialog. It is

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n } from '#web/lib/i18n';
 import { PaymentStatusError, startPurchase } from '../api/wallet-api';
 import { checkoutAddress, openPendingWindow } from '../utils/checkout-window';
 import { logPaymentFailure } from '../utils/payment-log';

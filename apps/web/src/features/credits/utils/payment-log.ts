@@ -1,4 +1,4 @@
-import { getLanguage, translate } from '../../../lib/i18n';
+import { getLanguage, translate } from '#web/lib/i18n';
 
 interface PaymentStatusFailure {
   name: 'PaymentStatusError';

@@ -1,5 +1,5 @@
 import { ApiPath, type GlossaryEntryInput, type GlossaryResponse } from '@xtalk/protocol';
-import { request } from '../../../lib/api-client';
+import { request } from '#web/lib/api-client';
 
 /** The room's glossary (members may read it). */
 export function fetchGlossary(token: string, roomId: string): Promise<GlossaryResponse> {

@@ -1,12 +1,12 @@
 import { GLOSSARY_MAX_ENTRIES, GLOSSARY_TERM_MAX_LENGTH, type GlossaryEntry } from '@xtalk/protocol';
 import { LogIn, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { toast } from '../../../lib/toast';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { requestErrorText } from '../../../lib/error-text';
-import { getLanguage, languageLabel, useI18n } from '../../../lib/i18n';
+import { toast } from '#web/lib/toast';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { requestErrorText } from '#web/lib/error-text';
+import { getLanguage, languageLabel, useI18n } from '#web/lib/i18n';
 import { fetchGlossary, saveGlossary } from '../api/glossary-api';
 
 export interface GlossaryDialogProps {

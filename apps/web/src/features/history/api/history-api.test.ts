@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { StorageKey } from '../../../lib/storage';
+import { StorageKey } from '#web/lib/storage';
 import { cachedRoomHistory, clearRoomHistory, fetchRoomHistory, sortHistory } from './history-api';
 
 describe('room history', () => {

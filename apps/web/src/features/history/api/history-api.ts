@@ -1,6 +1,6 @@
 import { ApiPath, PAST_ROOMS_LIMIT, roomHistoryResponseSchema, type RoomHistoryEntry } from '@xtalk/protocol';
-import { request } from '../../../lib/api-client';
-import { readRoomHistory, writeRoomHistory, type RoomHistoryMap } from '../../../lib/storage';
+import { request } from '#web/lib/api-client';
+import { readRoomHistory, writeRoomHistory, type RoomHistoryMap } from '#web/lib/storage';
 
 /** The rooms to show: most recently updated first, at most PAST_ROOMS_LIMIT (docs/product.md#dialogs). */
 export function sortHistory(rooms: RoomHistoryMap): RoomHistoryEntry[] {

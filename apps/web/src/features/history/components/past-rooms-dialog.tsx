@@ -1,14 +1,14 @@
 import type { RoomHistoryEntry } from '@xtalk/protocol';
 import { History, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { GuestLoginPrompt } from '../../../components/guest-login-prompt';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { cn } from '../../../lib/cn';
-import { requestErrorText } from '../../../lib/error-text';
-import { getLanguage, useI18n } from '../../../lib/i18n';
-import { localeFor } from '../../../lib/time';
+import { GuestLoginPrompt } from '#web/components/guest-login-prompt';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { cn } from '#web/lib/cn';
+import { requestErrorText } from '#web/lib/error-text';
+import { getLanguage, useI18n } from '#web/lib/i18n';
+import { localeFor } from '#web/lib/time';
 import { clearRoomHistory } from '../api/history-api';
 import { useRoomHistory } from '../hooks/use-room-history';
 

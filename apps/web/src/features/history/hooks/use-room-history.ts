@@ -1,7 +1,7 @@
 import type { RoomHistoryEntry } from '@xtalk/protocol';
 import { useEffect, useState } from 'react';
-import { requestErrorText } from '../../../lib/error-text';
-import { getLanguage } from '../../../lib/i18n';
+import { requestErrorText } from '#web/lib/error-text';
+import { getLanguage } from '#web/lib/i18n';
 import { cachedRoomHistory, fetchRoomHistory } from '../api/history-api';
 
 export type HistoryLoad = { state: 'loading' } | { state: 'ready' } | { state: 'failed'; message: string };

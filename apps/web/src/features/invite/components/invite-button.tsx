@@ -1,8 +1,8 @@
 import { UserPlus } from 'lucide-react';
 import { useState } from 'react';
-import { HeaderButton } from '../../../components/ui/header-button';
-import { lazyDialog } from '../../../components/ui/lazy-dialog';
-import { useI18n } from '../../../lib/i18n';
+import { HeaderButton } from '#web/components/ui/header-button';
+import { lazyDialog } from '#web/components/ui/lazy-dialog';
+import { useI18n } from '#web/lib/i18n';
 
 // The dialog (and the QR code library) load when it is first opened (decision 0084).
 const InviteDialog = lazyDialog(async () => (await import('./invite-dialog')).InviteDialog);

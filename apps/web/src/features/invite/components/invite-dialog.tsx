@@ -1,12 +1,12 @@
 import { Check, Copy } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
-import { toast } from '../../../lib/toast';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { COPY_REFUSED, copyText } from '../../../lib/clipboard';
-import { useI18n } from '../../../lib/i18n';
+import { toast } from '#web/lib/toast';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { COPY_REFUSED, copyText } from '#web/lib/clipboard';
+import { useI18n } from '#web/lib/i18n';
 import { shareLink } from '../utils/share-link';
 
 /** The Invite/Share dialog: QR code (192, level M) and a copyable link. */

@@ -1,7 +1,7 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import { useCallback, useEffect, useState } from 'react';
-import { getLanguage } from '../../../lib/i18n';
-import { alertText } from '../../../lib/i18n/alerts';
+import { getLanguage } from '#web/lib/i18n';
+import { alertText } from '#web/lib/i18n/alerts';
 import type * as Alerts from '../utils/alerts';
 import { NotificationLedger } from '../utils/notification-ledger';
 import { chimeOn, notificationsState } from '../utils/notification-settings';

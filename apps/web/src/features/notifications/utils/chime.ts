@@ -1,4 +1,4 @@
-import { sharedAudioContext } from '../../../lib/audio-context';
+import { sharedAudioContext } from '#web/lib/audio-context';
 
 /** Two soft notes, a fifth apart, as a chat's "new message" sound: quiet and over in under half a second. */
 const NOTES = [

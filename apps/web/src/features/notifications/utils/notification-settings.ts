@@ -1,4 +1,4 @@
-import { StorageKey, readString, writeString } from '../../../lib/storage';
+import { StorageKey, readString, writeString } from '#web/lib/storage';
 
 /*
  * The person's choices about being alerted: system notifications (the browser's permission and the

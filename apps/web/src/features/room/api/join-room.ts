@@ -1,6 +1,6 @@
 import { ApiPath, type JoinRoomResponse } from '@xtalk/protocol';
-import { request } from '../../../lib/api-client';
-import { loadRoomSchemas } from '../../../lib/load-room-schemas';
+import { request } from '#web/lib/api-client';
+import { loadRoomSchemas } from '#web/lib/load-room-schemas';
 
 /** POST /xtalk: a session for a room (null = create a new one). */
 export async function joinRoom(

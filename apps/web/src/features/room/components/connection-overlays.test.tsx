@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SPINNER_DELAY_MS } from '../../../components/ui/spinner';
+import { SPINNER_DELAY_MS } from '#web/components/ui/spinner';
 import { ConnectionOverlays, ReconnectBanner } from './connection-overlays';
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { RefreshCw, WifiOff } from 'lucide-react';
-import { DelayedSpinner, Spinner } from '../../../components/ui/spinner';
-import { useI18n } from '../../../lib/i18n';
-import type { ConnectionState } from '../../../lib/socket-client';
+import { DelayedSpinner, Spinner } from '#web/components/ui/spinner';
+import { useI18n } from '#web/lib/i18n';
+import type { ConnectionState } from '#web/lib/socket-client';
 
 /** Full-screen 'Connecting...' while the first connection is made. */
 export function ConnectionOverlays({ state }: { state: ConnectionState }) {

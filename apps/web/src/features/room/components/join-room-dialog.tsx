@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { useI18n } from '../../../lib/i18n';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
+import { useI18n } from '#web/lib/i18n';
 import { checkRoomCode, roomCodeInput } from '../utils/room-code';
 
 export interface JoinRoomDialogProps {

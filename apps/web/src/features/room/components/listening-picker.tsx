@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { languageLabel, useI18n } from '../../../lib/i18n';
+import { languageLabel, useI18n } from '#web/lib/i18n';
 
 export interface ListeningPickerProps {
   /** The languages the server translates into (READY's `languages`). */

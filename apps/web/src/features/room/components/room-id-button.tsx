@@ -1,4 +1,4 @@
-import { useI18n } from '../../../lib/i18n';
+import { useI18n } from '#web/lib/i18n';
 
 /** The room code in the header; clicking it opens Past Rooms. */
 export function RoomIdButton({ roomId, onClick }: { roomId: string | null; onClick: () => void }) {

@@ -1,6 +1,6 @@
 import { DoorOpen, Plus, SearchX } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { useI18n } from '../../../lib/i18n';
+import { Button } from '#web/components/ui/button';
+import { useI18n } from '#web/lib/i18n';
 
 export interface RoomMissingProps {
   /** The code of the link, when there was one. */

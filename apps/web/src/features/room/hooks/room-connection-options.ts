@@ -1,5 +1,5 @@
 import type { ServerFrame } from '@xtalk/protocol';
-import type { WebSocketFactory } from '../../../lib/socket-client';
+import type { WebSocketFactory } from '#web/lib/socket-client';
 
 export interface RoomConnectionHandlers {
   onFrame: (frame: ServerFrame) => void;

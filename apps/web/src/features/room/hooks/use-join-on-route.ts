@@ -1,7 +1,7 @@
 import { NEW_ROOM } from '@xtalk/protocol';
 import { useEffect, type RefObject } from 'react';
-import type { SocketClient } from '../../../lib/socket-client';
-import { StorageKey, readString, remove } from '../../../lib/storage';
+import type { SocketClient } from '#web/lib/socket-client';
+import { StorageKey, readString, remove } from '#web/lib/storage';
 
 /**
  * Joins on mount and whenever the address names a room other than the one we are in: the route's room,

@@ -1,6 +1,6 @@
 import type { UiLanguage } from '@xtalk/protocol';
 import { useCallback, type RefObject } from 'react';
-import type { SocketClient } from '../../../lib/socket-client';
+import type { SocketClient } from '#web/lib/socket-client';
 import { listeningLanguage, pickListeningLanguage } from '../utils/listening';
 
 /** What the room is told of the language this person listens in. */

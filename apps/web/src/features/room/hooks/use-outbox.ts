@@ -1,7 +1,7 @@
 import { NEW_ROOM, type ChatFrame, type ServerFrame, type UiLanguage } from '@xtalk/protocol';
 import { useCallback, useRef, useState, type RefObject } from 'react';
-import { getLanguage } from '../../../lib/i18n';
-import type { SocketClient } from '../../../lib/socket-client';
+import { getLanguage } from '#web/lib/i18n';
+import type { SocketClient } from '#web/lib/socket-client';
 import { loadOutbox, newClientId, saveOutbox, toSend, type OutboxEntry } from '../utils/outbox';
 import { toastNotConnected } from '../utils/room-toasts';
 

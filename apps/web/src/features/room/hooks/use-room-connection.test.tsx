@@ -2,10 +2,10 @@ import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { authStore } from '../../../lib/auth-session';
-import { setLanguage } from '../../../lib/i18n';
-import { FakeSocket, last } from '../../../test/fake-room-socket';
-import { testUser } from '../../../test/fixtures';
+import { authStore } from '#web/lib/auth-session';
+import { setLanguage } from '#web/lib/i18n';
+import { FakeSocket, last } from '#web/test/fake-room-socket';
+import { testUser } from '#web/test/fixtures';
 import { useRoomConnection } from './use-room-connection';
 import { READY_TOAST } from './use-room-socket';
 

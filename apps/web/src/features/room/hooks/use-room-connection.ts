@@ -1,8 +1,8 @@
 import type { ClientFrame } from '@xtalk/protocol';
 import { useCallback, useEffect, useRef } from 'react';
-import { toast } from '../../../lib/toast';
-import { getLanguage, translate } from '../../../lib/i18n';
-import type { SocketClient } from '../../../lib/socket-client';
+import { toast } from '#web/lib/toast';
+import { getLanguage, translate } from '#web/lib/i18n';
+import type { SocketClient } from '#web/lib/socket-client';
 import { newClientId } from '../utils/outbox';
 import { toastNotConnected } from '../utils/room-toasts';
 import type { RoomConnectionOptions } from './room-connection-options';

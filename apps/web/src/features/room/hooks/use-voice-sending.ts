@@ -1,6 +1,6 @@
 import { useCallback, type RefObject } from 'react';
-import { getLanguage } from '../../../lib/i18n';
-import type { SocketClient } from '../../../lib/socket-client';
+import { getLanguage } from '#web/lib/i18n';
+import type { SocketClient } from '#web/lib/socket-client';
 import { newClientId } from '../utils/outbox';
 import { toastNotConnected } from '../utils/room-toasts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { causeText, noticeText } from '../../../lib/notice-text';
+import { causeText, noticeText } from '#web/lib/notice-text';
 import { FAILURE_EVENT_MS, addFailure, failureRank, failureText, type FailurePart } from './failure-toast';
 
 /** A failure notice as the room's frames make it a part of the toast, in English or Japanese. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { StorageKey, remove } from '../../../lib/storage';
+import { StorageKey, remove } from '#web/lib/storage';
 import { hasMoreLanguages, listeningLanguage, pickListeningLanguage, setOfferedLanguages } from './listening';
 
 describe('the listening language', () => {

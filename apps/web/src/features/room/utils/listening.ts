@@ -1,6 +1,6 @@
 import { UI_LANGUAGES } from '@xtalk/protocol';
-import { getLanguage } from '../../../lib/i18n';
-import { StorageKey, readString, writeString } from '../../../lib/storage';
+import { getLanguage } from '#web/lib/i18n';
+import { StorageKey, readString, writeString } from '#web/lib/storage';
 
 /*
  * The language a person listens in (translations shown first, speech heard). With the server's usual

@@ -1,4 +1,4 @@
-import { StorageKey, readJson, writeJson } from '../../../lib/storage';
+import { StorageKey, readJson, writeJson } from '#web/lib/storage';
 
 /*
  * The outbox: every message typed goes here first, under a client id of its own, and leaves only when the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { translate } from '../../../lib/i18n';
+import { translate } from '#web/lib/i18n';
 import { checkRoomCode, roomCodeInput } from './room-code';
 
 describe('checkRoomCode', () => {

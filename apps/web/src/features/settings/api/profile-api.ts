@@ -8,8 +8,8 @@ import {
   type UsernameErrorCode,
   type UsernameProblem,
 } from '@xtalk/protocol';
-import { ApiError, request } from '../../../lib/api-client';
-import type { MessageKey, Params } from '../../../lib/i18n';
+import { ApiError, request } from '#web/lib/api-client';
+import type { MessageKey, Params } from '#web/lib/i18n';
 
 /** PATCH /users: the username (`name`) and the full name, in one call. */
 export async function updateProfile(token: string, body: UpdateUserBody): Promise<User> {

@@ -1,8 +1,8 @@
 import { Bell, BellOff, BellRing } from 'lucide-react';
 import type { UiLanguage } from '@xtalk/protocol';
-import type { MenuItem } from '../../../components/ui/menu';
-import { useI18n } from '../../../lib/i18n';
-import { alertText, type AlertKey } from '../../../lib/i18n/alerts';
+import type { MenuItem } from '#web/components/ui/menu';
+import { useI18n } from '#web/lib/i18n';
+import { alertText, type AlertKey } from '#web/lib/i18n/alerts';
 
 /** Notifications and the message chime; 'absent': the browser has no notifications. */
 export interface AlertMenuState {

@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { generatedDisplayName, type User } from '@xtalk/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { setLanguage } from '../../../lib/i18n';
-import { testUser } from '../../../test/fixtures';
+import { setLanguage } from '#web/lib/i18n';
+import { testUser } from '#web/test/fixtures';
 import { ProfileDialog } from './profile-dialog';
 
 const member: User = testUser({

@@ -1,9 +1,9 @@
 import type { User } from '@xtalk/protocol';
-import { GuestLoginPrompt } from '../../../components/guest-login-prompt';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { useI18n } from '../../../lib/i18n';
+import { GuestLoginPrompt } from '#web/components/guest-login-prompt';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { useI18n } from '#web/lib/i18n';
 import { useProfileForm } from '../hooks/use-profile-form';
 import { ProfileFields } from './profile-fields';
 import { SignOutEverywhere } from './sign-out-everywhere';

@@ -1,7 +1,7 @@
 import { FULL_NAME_MAX_LENGTH, USERNAME_MAX_LENGTH, type User } from '@xtalk/protocol';
 import { useId, type ReactNode } from 'react';
-import { cn } from '../../../lib/cn';
-import { useI18n } from '../../../lib/i18n';
+import { cn } from '#web/lib/cn';
+import { useI18n } from '#web/lib/i18n';
 import type { FieldError } from '../api/profile-api';
 
 const inputClass =

@@ -16,11 +16,11 @@ import {
   Sun,
   UserRoundCog,
 } from 'lucide-react';
-import { HeaderButton } from '../../../components/ui/header-button';
-import { Menu, type MenuItem } from '../../../components/ui/menu';
-import { CREATOR_URL, POWERED_BY } from '../../../lib/links';
-import { useI18n, type I18n } from '../../../lib/i18n';
-import { setTheme, useTheme, type Theme } from '../../../lib/theme';
+import { HeaderButton } from '#web/components/ui/header-button';
+import { Menu, type MenuItem } from '#web/components/ui/menu';
+import { CREATOR_URL, POWERED_BY } from '#web/lib/links';
+import { useI18n, type I18n } from '#web/lib/i18n';
+import { setTheme, useTheme, type Theme } from '#web/lib/theme';
 import { toggleFullscreen } from '../utils/fullscreen';
 import { alertItems, type AlertMenuState } from './alert-items';
 

@@ -1,9 +1,9 @@
 import { LogOut } from 'lucide-react';
 import { useId, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { useI18n } from '../../../lib/i18n';
-import { endAllSessions } from '../../../lib/sign-out';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { useI18n } from '#web/lib/i18n';
+import { endAllSessions } from '#web/lib/sign-out';
 
 /**
  * "Sign out everywhere": every session of the account ends on the server (POST /api/auth/logout-all),

@@ -1,6 +1,6 @@
 import type { User } from '@xtalk/protocol';
 import { useState, type FormEvent } from 'react';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n } from '#web/lib/i18n';
 import { checkUsernameField, saveErrorOf, updateProfile, type FieldError } from '../api/profile-api';
 
 /**

@@ -1,13 +1,13 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setLanguage } from '../../../lib/i18n';
+import { setLanguage } from '#web/lib/i18n';
 import type { TranscriptItem } from '../utils/transcript';
 import { TranscriptMenu } from './transcript-menu';
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
 vi.mock('sonner', () => ({ toast }));
 const clipboard = vi.hoisted(() => ({ copyText: vi.fn<(text: string) => Promise<void>>() }));
-vi.mock('../../../lib/clipboard', () => ({
+vi.mock('#web/lib/clipboard', () => ({
   COPY_REFUSED: 'Copy command was unsuccessful.',
   copyText: clipboard.copyText,
 }));

@@ -1,10 +1,10 @@
 import { Copy, Download, FileText, Mail } from 'lucide-react';
-import { toast } from '../../../lib/toast';
-import { HeaderButton } from '../../../components/ui/header-button';
-import { Menu, type MenuItem } from '../../../components/ui/menu';
-import { COPY_REFUSED, copyText } from '../../../lib/clipboard';
-import { useI18n } from '../../../lib/i18n';
-import { localeFor } from '../../../lib/time';
+import { toast } from '#web/lib/toast';
+import { HeaderButton } from '#web/components/ui/header-button';
+import { Menu, type MenuItem } from '#web/components/ui/menu';
+import { COPY_REFUSED, copyText } from '#web/lib/clipboard';
+import { useI18n } from '#web/lib/i18n';
+import { localeFor } from '#web/lib/time';
 import { downloadText, openMailto } from '../utils/download';
 import {
   formatTranscript,

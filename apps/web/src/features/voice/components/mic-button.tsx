@@ -1,7 +1,7 @@
 import { Mic, Square } from 'lucide-react';
-import { Spinner } from '../../../components/ui/spinner';
-import { cn } from '../../../lib/cn';
-import { useI18n } from '../../../lib/i18n';
+import { Spinner } from '#web/components/ui/spinner';
+import { cn } from '#web/lib/cn';
+import { useI18n } from '#web/lib/i18n';
 import type { RecorderState } from '../utils/recorder-machine';
 
 export interface MicButtonProps {

@@ -1,10 +1,10 @@
 import * as RadioGroup from '@radix-ui/react-radio-group';
 import { Mic } from 'lucide-react';
 import { useEffect } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { cn } from '../../../lib/cn';
-import { useI18n } from '../../../lib/i18n';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
+import { cn } from '#web/lib/cn';
+import { useI18n } from '#web/lib/i18n';
 import type { Microphone } from '../hooks/use-microphones';
 
 export interface MicPickerDialogProps {

@@ -1,4 +1,4 @@
-import { cn } from '../../../lib/cn';
+import { cn } from '#web/lib/cn';
 import { formatTimer } from '../utils/recording-clock';
 
 /** mm:ss since the recording started; 00:00 when idle. */

@@ -1,6 +1,6 @@
 import { Volume2, VolumeX } from 'lucide-react';
-import { HeaderButton } from '../../../components/ui/header-button';
-import { useI18n } from '../../../lib/i18n';
+import { HeaderButton } from '#web/components/ui/header-button';
+import { useI18n } from '#web/lib/i18n';
 
 /** Its test id; the tap that unlocks audio on it only unlocks (use-audio-playback.ts). */
 export const SPEECH_TOGGLE = 'speech-toggle';

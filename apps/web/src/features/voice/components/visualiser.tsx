@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { cn } from '../../../lib/cn';
+import { cn } from '#web/lib/cn';
 
 const BARS = 12;
 const IDLE_SCALE = 0.12;

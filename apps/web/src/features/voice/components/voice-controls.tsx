@@ -1,5 +1,5 @@
-import { cn } from '../../../lib/cn';
-import { useI18n } from '../../../lib/i18n';
+import { cn } from '#web/lib/cn';
+import { useI18n } from '#web/lib/i18n';
 import type { RecorderState } from '../utils/recorder-machine';
 import { MicButton } from './mic-button';
 import { RecordingTimer } from './recording-timer';

@@ -1,8 +1,8 @@
 import type { NoServerVoiceFrame, SpeechFrame } from '@xtalk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from '../../../lib/toast';
-import { getLanguage, translate, useI18n } from '../../../lib/i18n';
-import { StorageKey, readString, writeString } from '../../../lib/storage';
+import { toast } from '#web/lib/toast';
+import { getLanguage, translate, useI18n } from '#web/lib/i18n';
+import { StorageKey, readString, writeString } from '#web/lib/storage';
 import { AudioQueue, htmlAudioPlayer, type ClipPlayer } from '../utils/audio-queue';
 import { SPEECH_TOGGLE } from '../components/speech-button';
 import { SpeechQueue, type SpeechPlayer } from '../utils/speech-queue';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { StorageKey, readString, writeString } from '../../../lib/storage';
+import { StorageKey, readString, writeString } from '#web/lib/storage';
 
 export interface Microphone {
   deviceId: string;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from '../../../lib/toast';
-import { useI18n } from '../../../lib/i18n';
+import { toast } from '#web/lib/toast';
+import { useI18n } from '#web/lib/i18n';
 import { startOpusCapture, type OpusCapture, type VoiceSink } from '../utils/opus-capture';
 import {
   createRecorder,

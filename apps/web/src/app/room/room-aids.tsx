@@ -1,13 +1,13 @@
 import type { ClientFrame } from '@xtalk/protocol';
 import { useState } from 'react';
-import { lazyDialog } from '../../components/ui/lazy-dialog';
-import { CatchUpOffer, CatchUpPanel } from '../../features/catch-up/components/catch-up-panel';
-import type { CatchUp } from '../../features/catch-up/hooks/use-catch-up';
-import { fetchGlossary } from '../../features/glossary/api/glossary-api';
+import { lazyDialog } from '#web/components/ui/lazy-dialog';
+import { CatchUpOffer, CatchUpPanel } from '#web/features/catch-up/components/catch-up-panel';
+import type { CatchUp } from '#web/features/catch-up/hooks/use-catch-up';
+import { fetchGlossary } from '#web/features/glossary/api/glossary-api';
 
 // Loaded when first opened (decision 0084), like the room's other dialogs.
 const GlossaryDialog = lazyDialog(
-  async () => (await import('../../features/glossary/components/glossary-dialog')).GlossaryDialog,
+  async () => (await import('#web/features/glossary/components/glossary-dialog')).GlossaryDialog,
 );
 
 /**

@@ -1,7 +1,7 @@
-import type { ChatState } from '../../features/chat/utils/chat-items';
-import { MessageList } from '../../features/chat/components/message-list';
-import { RoomMissing } from '../../features/room/components/room-missing';
-import type { useRoomConnection } from '../../features/room/hooks/use-room-connection';
+import type { ChatState } from '#web/features/chat/utils/chat-items';
+import { MessageList } from '#web/features/chat/components/message-list';
+import { RoomMissing } from '#web/features/room/components/room-missing';
+import type { useRoomConnection } from '#web/features/room/hooks/use-room-connection';
 
 type Connection = Pick<
   ReturnType<typeof useRoomConnection>,

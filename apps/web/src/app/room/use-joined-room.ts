@@ -1,12 +1,12 @@
 import { NEW_ROOM } from '@xtalk/protocol';
 import { useState } from 'react';
-import { useRoomConnection } from '../../features/room/hooks/use-room-connection';
-import { ApiError } from '../../lib/api-client';
-import { authStore, readValidSession } from '../../lib/auth-session';
-import { requestErrorText } from '../../lib/error-text';
-import { getLanguage } from '../../lib/i18n';
-import { useLocation, useNavigate } from '../../lib/router';
-import { saveRedirectAfterLogin } from '../../lib/storage';
+import { useRoomConnection } from '#web/features/room/hooks/use-room-connection';
+import { ApiError } from '#web/lib/api-client';
+import { authStore, readValidSession } from '#web/lib/auth-session';
+import { requestErrorText } from '#web/lib/error-text';
+import { getLanguage } from '#web/lib/i18n';
+import { useLocation, useNavigate } from '#web/lib/router';
+import { saveRedirectAfterLogin } from '#web/lib/storage';
 
 type RoomConnectionOptions = Parameters<typeof useRoomConnection>[0];
 

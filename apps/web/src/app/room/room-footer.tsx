@@ -1,11 +1,11 @@
 import type { UiLanguage } from '@xtalk/protocol';
-import { LanguageToggle } from '../../components/language-toggle';
-import { ListeningPicker } from '../../features/room/components/listening-picker';
-import { hasMoreLanguages, listeningLanguage } from '../../features/room/utils/listening';
-import { ChatComposer } from '../../features/chat/components/chat-composer';
-import { VoiceControls } from '../../features/voice/components/voice-controls';
-import type { useRecorder } from '../../features/voice/hooks/use-recorder';
-import { useI18n } from '../../lib/i18n';
+import { LanguageToggle } from '#web/components/language-toggle';
+import { ListeningPicker } from '#web/features/room/components/listening-picker';
+import { hasMoreLanguages, listeningLanguage } from '#web/features/room/utils/listening';
+import { ChatComposer } from '#web/features/chat/components/chat-composer';
+import { VoiceControls } from '#web/features/voice/components/voice-controls';
+import type { useRecorder } from '#web/features/voice/hooks/use-recorder';
+import { useI18n } from '#web/lib/i18n';
 import { useToastFloor } from './use-toast-floor';
 
 export interface RoomFooterProps {

@@ -1,9 +1,9 @@
 import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
-import { initialChatState, type ChatState } from '../../features/chat/utils/chat-items';
-import { chatReducer } from '../../features/chat/utils/messages-reducer';
-import { NotificationLedger } from '../../features/notifications/utils/notification-ledger';
-import { messageNotification } from '../../features/notifications/utils/notify-rules';
+import { initialChatState, type ChatState } from '#web/features/chat/utils/chat-items';
+import { chatReducer } from '#web/features/chat/utils/messages-reducer';
+import { NotificationLedger } from '#web/features/notifications/utils/notification-ledger';
+import { messageNotification } from '#web/features/notifications/utils/notify-rules';
 
 const ready: ServerFrame = {
   type: 'system',

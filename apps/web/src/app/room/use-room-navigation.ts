@@ -1,6 +1,6 @@
 import { NEW_ROOM } from '@xtalk/protocol';
-import { useLocation, useNavigate } from '../../lib/router';
-import { saveRedirectAfterLogin } from '../../lib/storage';
+import { useLocation, useNavigate } from '#web/lib/router';
+import { saveRedirectAfterLogin } from '#web/lib/storage';
 
 /** Where the room screen goes: to sign in and back, to another room, to a new one, out. */
 export function useRoomNavigation(isCurrentRoom: (code: string) => boolean) {

@@ -1,16 +1,16 @@
 import { LogIn } from 'lucide-react';
-import { HeaderButton } from '../../components/ui/header-button';
-import type { ChatItem } from '../../features/chat/utils/chat-items';
-import { BalanceButton } from '../../features/credits/components/balance-button';
-import { InviteButton } from '../../features/invite/components/invite-button';
-import { shareLink } from '../../features/invite/utils/share-link';
-import { RoomIdButton } from '../../features/room/components/room-id-button';
-import { useAlertSettings } from '../../features/notifications/hooks/use-alert-settings';
-import { SettingsMenu } from '../../features/settings/components/settings-menu';
-import { SpeechButton, type SpeechButtonProps } from '../../features/voice/components/speech-button';
-import { TranscriptMenu } from '../../features/transcript/components/transcript-menu';
-import type { TranscriptGlossaryEntry } from '../../features/transcript/utils/transcript';
-import { useI18n } from '../../lib/i18n';
+import { HeaderButton } from '#web/components/ui/header-button';
+import type { ChatItem } from '#web/features/chat/utils/chat-items';
+import { BalanceButton } from '#web/features/credits/components/balance-button';
+import { InviteButton } from '#web/features/invite/components/invite-button';
+import { shareLink } from '#web/features/invite/utils/share-link';
+import { RoomIdButton } from '#web/features/room/components/room-id-button';
+import { useAlertSettings } from '#web/features/notifications/hooks/use-alert-settings';
+import { SettingsMenu } from '#web/features/settings/components/settings-menu';
+import { SpeechButton, type SpeechButtonProps } from '#web/features/voice/components/speech-button';
+import { TranscriptMenu } from '#web/features/transcript/components/transcript-menu';
+import type { TranscriptGlossaryEntry } from '#web/features/transcript/utils/transcript';
+import { useI18n } from '#web/lib/i18n';
 
 export interface RoomHeaderProps {
   roomId: string | null;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from '../../lib/router';
-import { useAuthSession } from '../../lib/auth-session';
-import { saveRedirectAfterLogin } from '../../lib/storage';
+import { Navigate, useLocation } from '#web/lib/router';
+import { useAuthSession } from '#web/lib/auth-session';
+import { saveRedirectAfterLogin } from '#web/lib/storage';
 
 /** Protected routes: without a valid session, remember path+query and go to /guest-login. */
 export function RequireAuth({ children }: { children: ReactNode }) {

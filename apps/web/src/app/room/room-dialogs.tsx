@@ -1,23 +1,23 @@
 import type { ClientFrame, User } from '@xtalk/protocol';
 import { useState } from 'react';
-import { lazyDialog } from '../../components/ui/lazy-dialog';
-import type { useMicrophones } from '../../features/voice/hooks/use-microphones';
-import { authStore } from '../../lib/auth-session';
+import { lazyDialog } from '#web/components/ui/lazy-dialog';
+import type { useMicrophones } from '#web/features/voice/hooks/use-microphones';
+import { authStore } from '#web/lib/auth-session';
 
 /* The room screen's dialogs: the microphone, another room, past rooms and the profile. */
 
 // Loaded when first opened (decision 0084): none is open when the room screen loads.
 const MicPickerDialog = lazyDialog(
-  async () => (await import('../../features/voice/components/mic-picker-dialog')).MicPickerDialog,
+  async () => (await import('#web/features/voice/components/mic-picker-dialog')).MicPickerDialog,
 );
 const JoinRoomDialog = lazyDialog(
-  async () => (await import('../../features/room/components/join-room-dialog')).JoinRoomDialog,
+  async () => (await import('#web/features/room/components/join-room-dialog')).JoinRoomDialog,
 );
 const PastRoomsDialog = lazyDialog(
-  async () => (await import('../../features/history/components/past-rooms-dialog')).PastRoomsDialog,
+  async () => (await import('#web/features/history/components/past-rooms-dialog')).PastRoomsDialog,
 );
 const ProfileDialog = lazyDialog(
-  async () => (await import('../../features/settings/components/profile-dialog')).ProfileDialog,
+  async () => (await import('#web/features/settings/components/profile-dialog')).ProfileDialog,
 );
 
 /** Which of the dialogs is open; each opens and closes on its own. */

@@ -1,5 +1,5 @@
-import type { useRoomConnection } from '../../features/room/hooks/use-room-connection';
-import { useRecorder } from '../../features/voice/hooks/use-recorder';
+import type { useRoomConnection } from '#web/features/room/hooks/use-room-connection';
+import { useRecorder } from '#web/features/voice/hooks/use-recorder';
 
 type Connection = Pick<ReturnType<typeof useRoomConnection>, 'openVoiceStream' | 'sendAudio'>;
 

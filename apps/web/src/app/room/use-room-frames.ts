@@ -1,23 +1,23 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import { startTransition, useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { toast } from '../../lib/toast';
-import { balanceStore } from '../../features/credits/hooks/use-balance';
-import { useCatchUp } from '../../features/catch-up/hooks/use-catch-up';
-import { tutorialFrames } from '../../features/chat/utils/tutorial';
-import type { useTypingIndicator } from '../../features/chat/hooks/use-typing-indicator';
-import { initialChatState } from '../../features/chat/utils/chat-items';
-import { chatReducer } from '../../features/chat/utils/messages-reducer';
+import { toast } from '#web/lib/toast';
+import { balanceStore } from '#web/features/credits/hooks/use-balance';
+import { useCatchUp } from '#web/features/catch-up/hooks/use-catch-up';
+import { tutorialFrames } from '#web/features/chat/utils/tutorial';
+import type { useTypingIndicator } from '#web/features/chat/hooks/use-typing-indicator';
+import { initialChatState } from '#web/features/chat/utils/chat-items';
+import { chatReducer } from '#web/features/chat/utils/messages-reducer';
 import {
   addFailure,
   failureRank,
   failureText,
   type FailureEvent,
-} from '../../features/room/utils/failure-toast';
-import { listeningLanguage } from '../../features/room/utils/listening';
-import { frameErrorText } from '../../lib/error-text';
-import { causeText, noticeText } from '../../lib/notice-text';
-import { getLanguage, translate, useI18n } from '../../lib/i18n';
-import { StorageKey, readString, writeString } from '../../lib/storage';
+} from '#web/features/room/utils/failure-toast';
+import { listeningLanguage } from '#web/features/room/utils/listening';
+import { frameErrorText } from '#web/lib/error-text';
+import { causeText, noticeText } from '#web/lib/notice-text';
+import { getLanguage, translate, useI18n } from '#web/lib/i18n';
+import { StorageKey, readString, writeString } from '#web/lib/storage';
 
 const FAILURE_TOAST = 'engine-failure';
 
