@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import { aiPlugin } from './ai/plugin.js';
 import type { AiProvider } from './ai/index.js';
 import { authPlugin, playersPlugin } from './accounts/plugin.js';
@@ -45,6 +45,8 @@ export interface AppOptions {
   meter?: Meter;
   /** Replaces the configured AI provider (the bench: fake engines of fixed latencies). */
   provider?: AiProvider;
+  /** Told of every route as it is added (tests: the route table the OpenAPI document must match). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** The Fastify instance with the server options a node behind a proxy and a drain needs. */
@@ -78,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, inMemoryDb } = options;
   const clock = options.clock ?? systemClock;
   const app = fastifyFor(config, options.logger);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   await app.register(httpPlugin, { config });
   // the stores open here, outside Fastify's plugin timeout: on a loaded machine they may take longer
   const db = await openDatabase(config, inMemoryDb, options.databaseSnapshot);

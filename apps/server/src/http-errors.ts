@@ -1,5 +1,6 @@
 import { httpErrorCodeOf, type HttpErrorCode } from '@xtalk/protocol';
-import type { ZodType, core } from 'zod';
+import type { SchemaRefusal } from '@xtalk/service-base';
+import type { ZodType } from 'zod';
 
 /**
  * An error Fastify turns into `{ statusCode, code, error, message }` with that status. `code` (one of
@@ -21,17 +22,23 @@ export class HttpError extends Error {
 }
 
 /** Picks a finer code than `bad_request` for a schema issue a client words on its own (a short password). */
-export type IssueCode = (issue: core.$ZodIssue) => HttpErrorCode | undefined;
+export type IssueCode = (refusal: SchemaRefusal) => HttpErrorCode | undefined;
 
-/** Parse a request part with a protocol schema; a failure is a 400 naming the first problem. */
-export function parseOr400<T>(schema: ZodType<T>, value: unknown, codeOf?: IssueCode): T {
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The code a request that fails this route's schema answers with; default `bad_request`. */
+    issueCode?: IssueCode;
+  }
+}
+
+/**
+ * Parse a part of a request that its route's schema cannot name (the proof of the provider a body
+ * chose); a failure is a 400 naming the first problem, as a schema refusal is worded.
+ */
+export function parseOr400<T>(schema: ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = issue?.path.join('.');
-  throw new HttpError(
-    400,
-    issue ? `${path ? `${path}: ` : ''}${issue.message}` : 'Invalid request.',
-    issue ? codeOf?.(issue) : undefined,
-  );
+  throw new HttpError(400, issue ? `${path ? `${path}: ` : ''}${issue.message}` : 'Invalid request.');
 }

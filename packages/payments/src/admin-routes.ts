@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   adminPurchaseDeleteBodySchema,
   adminPurchaseListBodySchema,
+  ApiSecurity,
+  ApiTag,
+  errorResponses,
   PaymentPath,
-  type StorePurchaseListResponse,
-  type StorePurchaseResponse,
+  storePurchaseListResponseSchema,
+  storePurchaseResponseSchema,
 } from '@xtalk/protocol';
-import { parseOr400, usePaymentErrors } from './errors.js';
+import { usePaymentErrors } from './errors.js';
 import type { KeyCheck } from './keys.js';
 import { toApiPurchase, type StorePurchasesRepo } from './store-purchases-repo.js';
 import type { StorePurchases } from './store-purchases.js';
@@ -20,17 +24,40 @@ export async function paymentAdminRoutes(
   deps: { service: StorePurchases; repo: StorePurchasesRepo; adminKey: KeyCheck },
 ) {
   usePaymentErrors(app);
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const admin = { tags: [ApiTag.payments], security: ApiSecurity.adminKey };
 
-  app.post(PaymentPath.adminList, async (request): Promise<StorePurchaseListResponse> => {
-    deps.adminKey(request);
-    const { gctId, limit, page } = parseOr400(adminPurchaseListBodySchema, request.body);
-    const items = await deps.repo.list({ userId: gctId as string, includeRevoked: true, limit, page });
-    return { items: items.map(toApiPurchase), page, limit };
-  });
+  api.post(
+    PaymentPath.adminList,
+    {
+      preValidation: deps.adminKey,
+      schema: {
+        ...admin,
+        summary: "List a player's app-store purchases, revoked ones too",
+        body: adminPurchaseListBodySchema,
+        response: { 200: storePurchaseListResponseSchema, ...errorResponses(400, 401, 403, 503) },
+      },
+    },
+    async (request) => {
+      const { gctId, limit, page } = request.body;
+      const items = await deps.repo.list({ userId: gctId as string, includeRevoked: true, limit, page });
+      return { items: items.map(toApiPurchase), page, limit };
+    },
+  );
 
-  app.delete(PaymentPath.adminDelete, async (request): Promise<StorePurchaseResponse> => {
-    deps.adminKey(request);
-    const body = parseOr400(adminPurchaseDeleteBodySchema, request.body);
-    return { purchase: toApiPurchase(await deps.service.revoke(await deps.service.named(body))) };
-  });
+  api.delete(
+    PaymentPath.adminDelete,
+    {
+      preValidation: deps.adminKey,
+      schema: {
+        ...admin,
+        summary: 'Revoke a purchase: its credits leave through the ledger',
+        body: adminPurchaseDeleteBodySchema,
+        response: { 200: storePurchaseResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 503) },
+      },
+    },
+    async (request) => ({
+      purchase: toApiPurchase(await deps.service.revoke(await deps.service.named(request.body))),
+    }),
+  );
 }

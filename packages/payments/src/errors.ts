@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { httpErrorCodeOf } from '@xtalk/protocol';
-import { errorBody } from '@xtalk/service-base';
-import type { ZodType } from 'zod';
+import { errorBody, schemaRefusalOf } from '@xtalk/service-base';
 import { LedgerRefusal } from './ports.js';
 import { StoreVerifyError } from './store-verify/verifier.js';
 
@@ -32,15 +31,6 @@ export const purchasesUnavailable = () =>
 export const refusal = (statusCode: number, message: string) =>
   new PaymentError(statusCode, undefined, message);
 
-/** Parses a request part with a protocol schema; a failure is a 400 naming the first problem. */
-export function parseOr400<T>(schema: ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue?.path.join('.');
-  throw refusal(400, issue ? `${path ? `${path}: ` : ''}${issue.message}` : 'Invalid request.');
-}
-
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'invalid_request',
   401: 'unauthorized',
@@ -64,7 +54,12 @@ export function usePaymentErrors(app: FastifyInstance): void {
     let statusCode = 500;
     let code = 'internal';
     let message = 'Something went wrong; try again.';
-    if (error instanceof PaymentError || error instanceof StoreVerifyError) {
+    const schemaRefusal = schemaRefusalOf(error);
+    if (schemaRefusal) {
+      statusCode = 400;
+      code = CODE_BY_STATUS[400]!;
+      message = schemaRefusal.message;
+    } else if (error instanceof PaymentError || error instanceof StoreVerifyError) {
       statusCode = error.statusCode;
       code = error.code ?? CODE_BY_STATUS[statusCode] ?? 'error';
       message = error.message;
@@ -85,12 +80,17 @@ export function usePaymentErrors(app: FastifyInstance): void {
 }
 
 /**
- * The wallet and checkout routes' shape: a PaymentError answers with its status's product code (or its
+ * The wallet and checkout routes' shape: a request that fails its schema or a PaymentError answers with its status's product code (or its
  * own); anything else goes on to the error handler of the scope around (the mounting server's, or the
  * standalone server's), which answers it as it answers every other route.
  */
 export function useWalletErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, _request, reply) => {
+    const schemaRefusal = schemaRefusalOf(error);
+    if (schemaRefusal) {
+      void reply.status(400).send(errorBody(400, schemaRefusal.message, httpErrorCodeOf(400)));
+      return;
+    }
     if (!(error instanceof PaymentError)) throw error;
     const { statusCode, message } = error;
     void reply

@@ -16,7 +16,8 @@ function sameKey(given: string, expected: Buffer): boolean {
   return timingSafeEqual(digest(given), expected);
 }
 
-export type KeyCheck = (request: FastifyRequest) => void;
+/** Runs before the request's schema is checked: a caller without the key learns nothing of the body's rules. */
+export type KeyCheck = (request: FastifyRequest) => Promise<void>;
 
 export function keyCheck(options: {
   header: 'x-server-key' | 'x-admin-key';
@@ -27,7 +28,7 @@ export function keyCheck(options: {
 }): KeyCheck {
   const expected = options.key ? digest(options.key) : undefined;
   const headerName = options.header === 'x-server-key' ? 'X-Server-Key' : 'X-Admin-Key';
-  return (request) => {
+  return async (request) => {
     if (!expected) {
       throw refusal(
         503,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { useZodSchemas } from '@xtalk/service-base';
 import type { PaymentsOptions } from './options.js';
 import { createOrdersRepo } from './orders-repo.js';
 import { paymentServiceRoutes } from './service.js';
@@ -11,6 +12,7 @@ import { buyingRoutes } from './wallet.js';
  * decorator, and every route's path comes from @xtalk/protocol.
  */
 export async function paymentRoutes(app: FastifyInstance, options: PaymentsOptions) {
+  useZodSchemas(app);
   const orders = createOrdersRepo(options.db, options.clock);
   // one gateway for the players' checkouts and the ones other servers start
   const parts = { ...options, orders, stripe: options.stripe && createStripeGateway(options.stripe) };

@@ -1,15 +1,22 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  ApiSecurity,
+  ApiTag,
   creditPackageOf,
+  errorResponses,
+  purchaseResponseSchema,
   purchaseStatusQuerySchema,
   serverPurchaseBodySchema,
   serverPurchaseListQuerySchema,
   ServerPath,
+  serverOrderListResponseSchema,
+  serverOrderSchema,
   type OrderStatus,
 } from '@xtalk/protocol';
 import type { UsersPort } from './ports.js';
 import { publicBase, returnUrl, testCheckoutUrl } from './checkout-urls.js';
-import { parseOr400, PaymentError, purchasesUnavailable, usePaymentErrors } from './errors.js';
+import { PaymentError, purchasesUnavailable, usePaymentErrors } from './errors.js';
 import type { KeyCheck } from './keys.js';
 import type { Order, OrdersRepo } from './orders-repo.js';
 import type { StripeGateway } from './stripe-gateway.js';
@@ -50,9 +57,17 @@ export async function serverPurchaseRoutes(
     return gctId;
   }
 
-  app.post(ServerPath.walletPurchase, async (request) => {
-    deps.serverKey(request);
-    const body = parseOr400(serverPurchaseBodySchema, request.body);
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const keyed = { tags: [ApiTag.payments], security: ApiSecurity.serverKey };
+  const hook = { preValidation: deps.serverKey };
+
+  const purchase = {
+    summary: 'Start an order for a player: where to pay',
+    body: serverPurchaseBodySchema,
+    response: { 200: purchaseResponseSchema, ...errorResponses(400, 401, 403, 404, 502, 503) },
+  };
+  api.post(ServerPath.walletPurchase, { ...hook, schema: { ...keyed, ...purchase } }, async (request) => {
+    const { body } = request;
     const pack = creditPackageOf(body.amount);
     if (!pack) throw new PaymentError(400, 'invalid_request', 'amount must be one of 1000, 5000, 20000.');
     if (!stripe && !deps.testCheckout) throw purchasesUnavailable();
@@ -77,17 +92,25 @@ export async function serverPurchaseRoutes(
     }
   });
 
-  app.get(ServerPath.walletPurchaseStatus, async (request) => {
-    deps.serverKey(request);
-    const { orderId } = parseOr400(purchaseStatusQuerySchema, request.query);
+  const status = {
+    summary: 'An order and its status',
+    querystring: purchaseStatusQuerySchema,
+    response: { 200: serverOrderSchema, ...errorResponses(400, 401, 403, 404, 503) },
+  };
+  api.get(ServerPath.walletPurchaseStatus, { ...hook, schema: { ...keyed, ...status } }, async (request) => {
+    const { orderId } = request.query;
     const order = await orders.find(orderId);
     if (!order) throw new PaymentError(404, 'not_found', `No order ${orderId}.`);
     return toApiOrder(order);
   });
 
-  app.get(ServerPath.walletPurchaseList, async (request) => {
-    deps.serverKey(request);
-    const query = parseOr400(serverPurchaseListQuerySchema, request.query);
+  const list = {
+    summary: "A player's orders, newest first",
+    querystring: serverPurchaseListQuerySchema,
+    response: { 200: serverOrderListResponseSchema, ...errorResponses(400, 401, 403, 404, 503) },
+  };
+  api.get(ServerPath.walletPurchaseList, { ...hook, schema: { ...keyed, ...list } }, async (request) => {
+    const { query } = request;
     const statuses: OrderStatus[] = query.status ? [query.status] : ['pending', 'paid', 'canceled'];
     const found = await orders.listForUser(await player(query.gctId), statuses, {
       limit: query.limit,

@@ -30,7 +30,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance, deps: StripeWebh
 
   // Not rate-limited: Stripe retries every unanswered delivery from a few addresses, and only a good
   // signature (checked first) makes a delivery do anything.
-  app.post(ApiPath.stripeWebhook, { config: { limit: false } }, async (request) => {
+  app.post(ApiPath.stripeWebhook, { config: { limit: false }, schema: { hide: true } }, async (request) => {
     const signature = request.headers['stripe-signature'];
     if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
       throw refusal(400, 'A Stripe-Signature header and a body are required.');

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ApiPath, PRODUCT_NAME } from '@xtalk/protocol';
 import { checkoutSessionToken } from './checkout-session.js';
 import { landingStatus, publicBase, returnUrl } from './checkout-urls.js';
@@ -153,6 +155,9 @@ function notASession(error: unknown): undefined {
 const route = (path: (orderId: string) => string) => path('ORDER_ID').replace('ORDER_ID', ':orderId');
 
 export async function testCheckoutRoutes(app: FastifyInstance, deps: TestCheckoutDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  // TEST MODE pages for a browser, not calls for a client: left out of the published document
+  const hidden = { hide: true, params: z.object({ orderId: z.string().min(1).max(100) }) };
   // The forms post an empty urlencoded body; nothing in it is read.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, _body, done) =>
     done(null, {}),
@@ -187,7 +192,7 @@ export async function testCheckoutRoutes(app: FastifyInstance, deps: TestCheckou
     return false;
   }
 
-  app.get<{ Params: { orderId: string } }>(route(ApiPath.testCheckout), async (request, reply) => {
+  api.get(route(ApiPath.testCheckout), { schema: hidden }, async (request, reply) => {
     const order = await testOrder(request.params.orderId, request, reply);
     if (!order) return reply;
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
@@ -196,7 +201,7 @@ export async function testCheckoutRoutes(app: FastifyInstance, deps: TestCheckou
     return orderPage(order, pageLanguage(request));
   });
 
-  app.post<{ Params: { orderId: string } }>(route(ApiPath.testCheckoutPay), async (request, reply) => {
+  api.post(route(ApiPath.testCheckoutPay), { schema: hidden }, async (request, reply) => {
     const order = await testOrder(request.params.orderId, request, reply);
     if (!order || !(await ownerAsks(order, request, reply))) return reply;
     const base = publicBase(deps.publicUrl);
@@ -205,7 +210,7 @@ export async function testCheckoutRoutes(app: FastifyInstance, deps: TestCheckou
     return reply.redirect(returnUrl(base, 'success', order.id), 303);
   });
 
-  app.post<{ Params: { orderId: string } }>(route(ApiPath.testCheckoutCancel), async (request, reply) => {
+  api.post(route(ApiPath.testCheckoutCancel), { schema: hidden }, async (request, reply) => {
     const order = await testOrder(request.params.orderId, request, reply);
     if (!order || !(await ownerAsks(order, request, reply))) return reply;
     const base = publicBase(deps.publicUrl);

@@ -1,23 +1,27 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ApiPath,
+  ApiSecurity,
+  ApiTag,
+  balanceSchema,
   CREDIT_CURRENCY,
   creditPackageOf,
+  errorResponses,
   purchaseBodySchema,
+  purchaseResponseSchema,
   purchaseStatusQuerySchema,
+  purchaseStatusResponseSchema,
   txnListQuerySchema,
+  txnListResponseSchema,
   walletBalanceQuerySchema,
+  walletListResponseSchema,
   withdrawRequestBodySchema,
-  type Balance,
-  type PurchaseResponse,
-  type PurchaseStatusResponse,
-  type TxnListResponse,
-  type WalletListResponse,
-  type WithdrawRequestResponse,
+  withdrawRequestResponseSchema,
 } from '@xtalk/protocol';
 import { rememberCheckoutSession } from './checkout-session.js';
 import { publicBase, returnUrl, testCheckoutUrl } from './checkout-urls.js';
-import { parseOr400, purchasesUnavailable, refusal } from './errors.js';
+import { purchasesUnavailable, refusal } from './errors.js';
 import type { OrdersRepo } from './orders-repo.js';
 import type { AuthenticatorPort, LedgerPort, PaymentUser } from './ports.js';
 import type { StripeGateway } from './stripe-gateway.js';
@@ -41,89 +45,158 @@ export interface WalletRoutesDeps {
   publicUrl: string;
 }
 
-export async function walletRoutes(app: FastifyInstance, deps: WalletRoutesDeps) {
-  const { ledger, orders } = deps;
+/**
+ * A wallet call without a session says so in its fixed words (docs/product.md), before its schema is
+ * checked (decision 0226): a caller who never signed in is told to, not what the body lacks.
+ */
+async function sessionRequired(request: FastifyRequest): Promise<void> {
+  if (!request.headers.authorization) throw refusal(401, 'No session found, please login.');
+}
+const sessionFirst = { preValidation: sessionRequired };
+const bearer = { tags: [ApiTag.credits], security: ApiSecurity.bearer };
 
-  /** A wallet call without a session says so in its fixed words (docs/product.md). */
+export async function walletRoutes(app: FastifyInstance, deps: WalletRoutesDeps) {
+  walletReadRoutes(app, deps);
+  walletBuyRoutes(app, deps);
+}
+
+/** What a signed-in player (a guest too) reads: balance, wallets, an order's status, ledger rows. */
+function walletReadRoutes(app: FastifyInstance, deps: WalletRoutesDeps) {
+  const { ledger, orders } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
   async function signedIn(request: FastifyRequest): Promise<{ user: PaymentUser }> {
-    if (!request.headers.authorization) throw refusal(401, 'No session found, please login.');
     return { user: await deps.authenticator.fromRequest(request) };
   }
 
-  async function buyer(request: FastifyRequest): Promise<{ user: PaymentUser }> {
-    const auth = await signedIn(request);
-    if (auth.user.guest) throw refusal(403, 'Sign in to buy or withdraw credits.');
-    return auth;
-  }
+  const balance = {
+    summary: "The player's balance",
+    querystring: walletBalanceQuerySchema,
+    response: { 200: balanceSchema, ...errorResponses(400, 401) },
+  };
+  api.get(
+    ApiPath.walletBalance,
+    { ...sessionFirst, schema: { ...bearer, ...balance } },
+    async (request, reply) => {
+      const { user } = await signedIn(request);
+      reply.header('cache-control', 'no-store');
+      return ledger.balance(user.id);
+    },
+  );
 
-  app.get(ApiPath.walletBalance, async (request, reply): Promise<Balance> => {
-    const { user } = await signedIn(request);
-    parseOr400(walletBalanceQuerySchema, request.query);
-    reply.header('cache-control', 'no-store');
-    return ledger.balance(user.id);
-  });
-
-  app.get(ApiPath.walletList, async (request, reply): Promise<WalletListResponse> => {
+  const list = {
+    summary: "The player's wallets, one per currency",
+    response: { 200: walletListResponseSchema, ...errorResponses(401) },
+  };
+  api.get(ApiPath.walletList, { ...sessionFirst, schema: { ...bearer, ...list } }, async (request, reply) => {
     const { user } = await signedIn(request);
     reply.header('cache-control', 'no-store');
     return { items: [{ currency: CREDIT_CURRENCY, ...(await ledger.balance(user.id)) }] };
   });
 
-  app.post(ApiPath.walletPurchase, async (request, reply): Promise<PurchaseResponse> => {
-    const { user } = await buyer(request);
-    const body = parseOr400(purchaseBodySchema, request.body);
-    const pack = creditPackageOf(body.amount);
-    if (!pack) throw refusal(400, 'Unknown credit package.');
-    if (!deps.stripe && !deps.testCheckout) throw purchasesUnavailable();
-    const base = publicBase(deps.publicUrl);
-    const order = await orders.create(user.id, pack, deps.stripe ? 'stripe' : 'test');
-    if (!deps.stripe) {
-      rememberCheckoutSession(request, reply, deps.publicUrl);
-      return { orderId: order.id, checkoutURL: testCheckoutUrl(base, order.id) };
-    }
-    try {
-      const session = await deps.stripe.createCheckout(order, {
-        successUrl: returnUrl(base, 'success', order.id),
-        cancelUrl: returnUrl(base, 'canceled', order.id),
-      });
-      await orders.setProviderRef(order.id, session.id);
-      request.log.info({ orderId: order.id, session: session.id }, 'checkout started');
-      return { orderId: order.id, checkoutURL: session.url };
-    } catch (error) {
-      request.log.error({ err: error, orderId: order.id }, 'Stripe Checkout Session could not be created');
-      await orders.cancelPending(order.id);
-      throw refusal(502, 'The payment provider could not start the checkout; please try again.');
-    }
-  });
+  const status = {
+    summary: "One of the player's orders and its status",
+    querystring: purchaseStatusQuerySchema,
+    response: { 200: purchaseStatusResponseSchema, ...errorResponses(400, 401, 404) },
+  };
+  api.get(
+    ApiPath.walletPurchaseStatus,
+    { ...sessionFirst, schema: { ...bearer, ...status } },
+    async (request, reply) => {
+      const { user } = await signedIn(request);
+      const { orderId } = request.query;
+      const order = await orders.find(orderId);
+      if (!order || order.userId !== user.id) throw refusal(404, 'No such order.');
+      reply.header('cache-control', 'no-store');
+      return { orderId: order.id, status: order.status };
+    },
+  );
 
-  app.get(ApiPath.walletPurchaseStatus, async (request, reply): Promise<PurchaseStatusResponse> => {
-    const { user } = await signedIn(request);
-    const { orderId } = parseOr400(purchaseStatusQuerySchema, request.query);
-    const order = await orders.find(orderId);
-    if (!order || order.userId !== user.id) throw refusal(404, 'No such order.');
-    reply.header('cache-control', 'no-store');
-    return { orderId: order.id, status: order.status };
-  });
+  const txns = {
+    summary: "The player's ledger rows, newest first",
+    querystring: txnListQuerySchema,
+    response: { 200: txnListResponseSchema, ...errorResponses(400, 401) },
+  };
+  api.get(
+    ApiPath.walletTxnList,
+    { ...sessionFirst, schema: { ...bearer, ...txns } },
+    async (request, reply) => {
+      const { user } = await signedIn(request);
+      const { query } = request;
+      reply.header('cache-control', 'no-store');
+      return { items: await ledger.list(user.id, query), page: query.page, limit: query.limit };
+    },
+  );
+}
 
-  app.get(ApiPath.walletTxnList, async (request, reply): Promise<TxnListResponse> => {
-    const { user } = await signedIn(request);
-    const query = parseOr400(txnListQuerySchema, request.query);
-    reply.header('cache-control', 'no-store');
-    return { items: await ledger.list(user.id, query), page: query.page, limit: query.limit };
-  });
+/** What only a signed-in member does: buy credits, ask to withdraw bought ones. */
+function walletBuyRoutes(app: FastifyInstance, deps: WalletRoutesDeps) {
+  const { ledger, orders } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  async function buyer(request: FastifyRequest): Promise<{ user: PaymentUser }> {
+    await sessionRequired(request);
+    const user = await deps.authenticator.fromRequest(request);
+    if (user.guest) throw refusal(403, 'Sign in to buy or withdraw credits.');
+    return { user };
+  }
+  // a guest is told to sign in before the body is read
+  const buyerFirst = async (request: FastifyRequest) => void (await buyer(request));
 
-  app.post(ApiPath.walletWithdrawRequest, async (request): Promise<WithdrawRequestResponse> => {
-    const { user } = await buyer(request);
-    const body = parseOr400(withdrawRequestBodySchema, request.body);
-    const { premium } = await ledger.balance(user.id);
-    if (body.amount > premium) {
-      throw refusal(
-        400,
-        `Only bought (premium) credits can be withdrawn, and you have ${premium}: ask for at most that.`,
-      );
-    }
-    const recorded = await deps.withdrawals.create(user.id, body);
-    request.log.info({ user: user.id, amount: body.amount, id: recorded.id }, 'withdraw request recorded');
-    return recorded;
-  });
+  const purchase = {
+    summary: 'Buy a credit package: where to pay',
+    body: purchaseBodySchema,
+    response: { 200: purchaseResponseSchema, ...errorResponses(400, 401, 403, 502, 503) },
+  };
+  api.post(
+    ApiPath.walletPurchase,
+    { preValidation: buyerFirst, schema: { ...bearer, ...purchase } },
+    async (request, reply) => {
+      const { user } = await buyer(request);
+      const pack = creditPackageOf(request.body.amount);
+      if (!pack) throw refusal(400, 'Unknown credit package.');
+      if (!deps.stripe && !deps.testCheckout) throw purchasesUnavailable();
+      const base = publicBase(deps.publicUrl);
+      const order = await orders.create(user.id, pack, deps.stripe ? 'stripe' : 'test');
+      if (!deps.stripe) {
+        rememberCheckoutSession(request, reply, deps.publicUrl);
+        return { orderId: order.id, checkoutURL: testCheckoutUrl(base, order.id) };
+      }
+      try {
+        const session = await deps.stripe.createCheckout(order, {
+          successUrl: returnUrl(base, 'success', order.id),
+          cancelUrl: returnUrl(base, 'canceled', order.id),
+        });
+        await orders.setProviderRef(order.id, session.id);
+        request.log.info({ orderId: order.id, session: session.id }, 'checkout started');
+        return { orderId: order.id, checkoutURL: session.url };
+      } catch (error) {
+        request.log.error({ err: error, orderId: order.id }, 'Stripe Checkout Session could not be created');
+        await orders.cancelPending(order.id);
+        throw refusal(502, 'The payment provider could not start the checkout; please try again.');
+      }
+    },
+  );
+
+  const withdraw = {
+    summary: 'Ask to withdraw bought credits',
+    body: withdrawRequestBodySchema,
+    response: { 200: withdrawRequestResponseSchema, ...errorResponses(400, 401, 403) },
+  };
+  api.post(
+    ApiPath.walletWithdrawRequest,
+    { preValidation: buyerFirst, schema: { ...bearer, ...withdraw } },
+    async (request) => {
+      const { user } = await buyer(request);
+      const { body } = request;
+      const { premium } = await ledger.balance(user.id);
+      if (body.amount > premium) {
+        throw refusal(
+          400,
+          `Only bought (premium) credits can be withdrawn, and you have ${premium}: ask for at most that.`,
+        );
+      }
+      const recorded = await deps.withdrawals.create(user.id, body);
+      request.log.info({ user: user.id, amount: body.amount, id: recorded.id }, 'withdraw request recorded');
+      return recorded;
+    },
+  );
 }

@@ -51,3 +51,7 @@ export interface GlossaryResponse {
   version: number;
   entries: GlossaryEntry[];
 }
+export const glossaryResponseSchema = z.object({
+  version: z.number().int().nonnegative(),
+  entries: z.array(glossaryEntrySchema.required({ id: true })),
+});

@@ -211,3 +211,28 @@ export const serverWithdrawRequestSchema = z.object({
   decidedAt: z.number().nullable(),
 });
 export type ServerWithdrawRequest = z.infer<typeof serverWithdrawRequestSchema>;
+
+/** A withdraw request with its player's balance after the call. */
+export const serverWithdrawResponseSchema = z.object({
+  request: serverWithdrawRequestSchema,
+  balance: balanceSchema,
+});
+
+// ------------------------------------------------------------------------------------------ orders
+
+/** An order another server started for a player (wallet/purchase), as its status and list calls tell it. */
+export const serverOrderSchema = z.object({
+  orderId: z.string(),
+  gctId: z.string(),
+  amount: z.number().int(),
+  priceJpy: z.number().int(),
+  productId: z.string(),
+  provider: z.enum(['stripe', 'test']),
+  status: z.enum(['pending', 'paid', 'canceled']),
+  createdAt: z.number(),
+});
+export const serverOrderListResponseSchema = z.object({
+  items: z.array(serverOrderSchema),
+  page: z.number().int(),
+  limit: z.number().int(),
+});

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { schemaRefusalOf, type SchemaRefusal } from './route-schemas.js';
 
 /*
  * One error shape for every HTTP answer: `{ statusCode, error, message }` (plus `code` where one is
@@ -38,11 +39,21 @@ export interface ErrorShapeOptions {
   codeOf?(statusCode: number): string;
   /** The code of the fixed sentence that answers an unexpected failure; unset: none. */
   internalCode?: string;
+  /** The code of a request that failed its route's schema; unset: the one `codeOf` gives a 400. */
+  refusalCode?(refusal: SchemaRefusal, request: FastifyRequest): string | undefined;
 }
 
 /** Answers every error of `app`'s scope that no inner scope answered in the shape above. */
 export function registerErrorShape(app: FastifyInstance, options: ErrorShapeOptions): void {
   app.setErrorHandler((error: FastifyError | ErrorLike, request, reply) => {
+    const refusal = schemaRefusalOf(error);
+    if (refusal) {
+      const code = options.refusalCode?.(refusal, request) ?? options.codeOf?.(400);
+      return reply
+        .code(400)
+        .type('application/json')
+        .send(errorBody(400, refusal.message, code));
+    }
     const statusCode = statusOf(error);
     if (statusCode >= 500 && !options.deliberate(error)) {
       request.log.error({ err: error }, 'request failed');

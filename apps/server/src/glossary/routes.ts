@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  ApiSecurity,
+  ApiTag,
+  errorResponses,
   glossaryPutBodySchema,
+  glossaryResponseSchema,
   normalizeRoomCode,
   type GlossaryEntry,
   type GlossaryPutBody,
-  type GlossaryResponse,
   type ServerFrame,
 } from '@xtalk/protocol';
+import { z } from 'zod';
 import type { Authenticator } from '../accounts/index.js';
-import { HttpError, parseOr400 } from '../http-errors.js';
+import { HttpError } from '../http-errors.js';
 import type { GlossaryRepo } from './repo.js';
 
 export interface GlossaryRouteDeps {
@@ -63,17 +68,38 @@ export async function glossaryRoutes(app: FastifyInstance, deps: GlossaryRouteDe
     return { user, roomId };
   }
 
-  app.get(path, async (request, reply): Promise<GlossaryResponse> => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const about = {
+    tags: [ApiTag.glossary],
+    security: ApiSecurity.bearer,
+    params: z.object({ roomId: z.string().min(1).max(100) }),
+  };
+  const read = {
+    summary: "A room's glossary, for its members",
+    response: { 200: glossaryResponseSchema, ...errorResponses(400, 401, 403, 404) },
+  };
+  api.get(path, { schema: { ...about, ...read } }, async (request, reply) => {
     const { roomId } = await memberOf(request);
     reply.header('cache-control', 'no-store');
     return deps.repo.read(roomId);
   });
 
-  app.put(path, async (request): Promise<GlossaryResponse> => {
-    const { user, roomId } = await memberOf(request);
-    if (user.provider === 'guest')
+  const replace = {
+    summary: "Replace a room's glossary whole (signed-in members)",
+    body: glossaryPutBodySchema,
+    response: { 200: glossaryResponseSchema, ...errorResponses(400, 401, 403, 404) },
+  };
+  // who asks and for which room comes before the body: a stranger or a guest learns nothing of its rules
+  const editors = new WeakMap<FastifyRequest, Awaited<ReturnType<typeof memberOf>>>();
+  async function editorFirst(request: FastifyRequest): Promise<void> {
+    const member = await memberOf(request);
+    if (member.user.provider === 'guest')
       throw new HttpError(403, 'Sign in to edit the glossary; guests can read it.', 'login_required');
-    const entries = checkEntries(parseOr400(glossaryPutBodySchema, request.body), deps.languages);
+    editors.set(request, member);
+  }
+  api.put(path, { preValidation: editorFirst, schema: { ...about, ...replace } }, async (request) => {
+    const { user, roomId } = editors.get(request)!;
+    const entries = checkEntries(request.body, deps.languages);
     const version = await deps.repo.replace(roomId, entries, user.id);
     request.log.info({ room: roomId, user: user.id, version, entries: entries.length }, 'glossary changed');
     await deps.broadcast(roomId, { type: 'glossaryUpdated', room: roomId, version });

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
+import { registerApiDocs } from './api-docs.js';
 import { registerBodyGuard } from './body-guard.js';
 import { registerErrorHandler } from './error-handler.js';
 import { registerRateLimits } from './rate-limits.js';
@@ -8,7 +9,7 @@ import { registerSecurityHeaders } from './security-headers.js';
 
 /*
  * What every HTTP answer goes through: error bodies, the body guard, security headers, its log line, rate
- * limits.
+ * limits; and the documents that describe every route registered after them.
  */
 
 export const httpPlugin = fp<{ config: Config }>(
@@ -17,6 +18,7 @@ export const httpPlugin = fp<{ config: Config }>(
     registerBodyGuard(app);
     registerRequestLog(app);
     await registerSecurityHeaders(app, config);
+    await registerApiDocs(app, config);
   },
   { name: 'xtalk-http' },
 );

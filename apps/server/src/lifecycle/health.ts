@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { ApiPath } from '@xtalk/protocol';
+import { ApiPath, ApiTag } from '@xtalk/protocol';
+import { z } from 'zod';
 import type { Bus } from '../bus/index.js';
 import type { RoomHub } from '../delivery/index.js';
 import type { FairRooms } from '../messages/index.js';
@@ -17,7 +18,22 @@ export function healthRoute(
   const { db, bus, redis, hub, fairRooms } = deps;
   let dbLost: Error | undefined;
   void db.lost?.then((error) => (dbLost = error));
-  app.get(ApiPath.health, async (_request, reply) => {
+  const schema = {
+    tags: [ApiTag.health],
+    summary: 'Liveness, with what this node holds',
+    response: {
+      // the room and queue counts that follow are the node's own and may grow
+      200: z.looseObject({
+        ok: z.literal(true),
+        status: z.enum(['ok', 'degraded']),
+        db: z.string(),
+        bus: z.enum(['redis', 'memory']),
+        busConnected: z.boolean(),
+      }),
+      503: z.object({ ok: z.literal(false), status: z.literal('down'), db: z.string(), error: z.string() }),
+    },
+  };
+  app.get(ApiPath.health, { schema }, async (_request, reply) => {
     if (dbLost)
       return reply.code(503).send({ ok: false, status: 'down', db: db.kind, error: dbLost.message });
     const busUp = bus.isConnected?.() ?? true;

@@ -1,4 +1,5 @@
-import { ApiPath } from '@xtalk/protocol';
+import { ApiPath, ApiTag } from '@xtalk/protocol';
+import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { Bus } from '../bus/index.js';
 import { DRAINING_REFUSAL } from '../gateway/index.js';
@@ -86,7 +87,22 @@ export function registerReadiness(
     return reasons;
   }
 
-  app.get(ApiPath.healthReady, async (_request, reply) => {
+  const schema = {
+    tags: [ApiTag.health],
+    summary: 'Readiness: 200 only while this node takes work',
+    response: {
+      200: z.object({ ok: z.literal(true), status: z.literal('ready') }),
+      503: z.object({
+        ok: z.literal(false),
+        status: z.literal('not_ready'),
+        /** The first cause, what probes read. */
+        reason: z.string(),
+        reasons: z.array(z.string()),
+        message: z.string(),
+      }),
+    },
+  };
+  app.get(ApiPath.healthReady, { schema }, async (_request, reply) => {
     const reasons = await notReady();
     const reason = reasons[0];
     if (!reason) return { ok: true, status: 'ready' };

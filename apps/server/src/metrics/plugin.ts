@@ -59,7 +59,8 @@ const metricsRoutes: FastifyPluginAsync<MetricsPluginOptions & { metrics: Metric
   app,
   { metrics, token },
 ) => {
-  app.get(METRICS_PATH, async (request, reply) => {
+  // Prometheus's scrape, not a call for a client: left out of the published document
+  app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
     checkAccess(request, token);
     const text = await metrics.text();
     return reply.type(metrics.contentType).header('cache-control', 'no-store').send(text);

@@ -1,5 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiPath, PAST_ROOMS_LIMIT, type RoomHistoryResponse } from '@xtalk/protocol';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ApiPath,
+  ApiSecurity,
+  ApiTag,
+  PAST_ROOMS_LIMIT,
+  errorResponses,
+  roomHistoryResponseSchema,
+  type RoomHistoryResponse,
+} from '@xtalk/protocol';
+import { z } from 'zod';
 import type { Authenticator } from '../accounts/index.js';
 import { HttpError } from '../http-errors.js';
 import type { Db } from '../store/index.js';
@@ -40,15 +50,25 @@ export async function roomHistoryRoutes(
     return user;
   }
 
-  app.get(ApiPath.roomHistory, async (request, reply): Promise<RoomHistoryResponse> => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const about = { tags: [ApiTag.rooms], security: ApiSecurity.bearer };
+  const list = {
+    summary: 'The rooms the signed-in player was in, newest first',
+    response: { 200: roomHistoryResponseSchema, ...errorResponses(401, 403) },
+  };
+  api.get(ApiPath.roomHistory, { schema: { ...about, ...list } }, async (request, reply) => {
     const user = await signedIn(request);
     reply.header('cache-control', 'no-store');
     return { rooms: await deps.history.list(user.id) };
   });
 
-  app.delete(ApiPath.roomHistory, async (request, reply) => {
+  const clear = {
+    summary: "Forget the signed-in player's room history",
+    response: { 204: z.null().describe('Forgotten.'), ...errorResponses(401, 403) },
+  };
+  api.delete(ApiPath.roomHistory, { schema: { ...about, ...clear } }, async (request, reply) => {
     const user = await signedIn(request);
     await deps.history.clear(user.id);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 }

@@ -1,13 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ApiPath,
+  ApiSecurity,
+  ApiTag,
   NEW_ROOM,
   PROTOCOL_VERSION,
+  errorResponses,
   joinRoomBodySchema,
-  type JoinRoomResponse,
+  joinRoomResponseSchema,
 } from '@xtalk/protocol';
 import { bearerTokenOf, type Authenticator } from '../accounts/index.js';
-import { HttpError, parseOr400 } from '../http-errors.js';
+import { HttpError } from '../http-errors.js';
 import type { RoomsRepo } from './rooms-repo.js';
 import type { SessionHandoffs } from './session-handoffs.js';
 
@@ -24,11 +28,19 @@ export async function roomRoutes(
     socketEndpoints?: readonly string[];
   },
 ) {
-  app.post(ApiPath.join, async (request): Promise<JoinRoomResponse> => {
+  const schema = {
+    tags: [ApiTag.rooms],
+    summary: 'Create or join a room: a session for the socket',
+    security: ApiSecurity.bearer,
+    body: joinRoomBodySchema,
+    response: { 200: joinRoomResponseSchema, ...errorResponses(400, 401, 404) },
+  };
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.post(ApiPath.join, { ...deps.authenticator.signedInFirst, schema }, async (request) => {
     // the token is kept with the session for the socket this client opens next (decision 0138)
     const token = bearerTokenOf(request);
-    const { user, claims } = await deps.authenticator.fromToken(token);
-    const body = parseOr400(joinRoomBodySchema, request.body);
+    const { user, claims } = await deps.authenticator.fromRequest(request);
+    const { body } = request;
     let roomId: string;
     if (body.roomId === null || body.roomId === NEW_ROOM) {
       roomId = await deps.rooms.createRoom(user.id);

@@ -1,6 +1,6 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import { httpErrorCodeOf } from '@xtalk/protocol';
-import { registerErrorShape } from '@xtalk/service-base';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import { ApiTag, httpErrorCodeOf } from '@xtalk/protocol';
+import { registerErrorShape, registerOpenApi } from '@xtalk/service-base';
 import { PaymentError } from '../errors.js';
 import type { PaymentsOptions } from '../options.js';
 import type { AuthenticatorPort, Clock, LedgerPort, UsersPort } from '../ports.js';
@@ -12,7 +12,8 @@ import type { StandaloneSettings } from './settings.js';
 
 /*
  * The payment service on its own: its database (migrated), its own ledger, XTalk session tokens for
- * players, and the product's error shape at the root for whatever the service's scopes pass on.
+ * players, the product's error shape at the root for whatever the service's scopes pass on, and the
+ * OpenAPI document of its routes.
  */
 
 export interface PaymentService {
@@ -65,6 +66,8 @@ export async function buildPaymentService(
     authenticator?: AuthenticatorPort;
     logger?: boolean;
     databaseSnapshot?: Uint8Array | undefined;
+    /** Told of every route as it is added (tests: the route table the document must match). */
+    onRoute?: (route: RouteOptions) => void;
   } = {},
 ): Promise<PaymentService> {
   const db = await openStandaloneDb({
@@ -76,7 +79,17 @@ export async function buildPaymentService(
   const clock = ports.clock ?? { now: () => Date.now() };
   const ledger = createStandaloneLedger(db, clock, { openingFree: settings.OPENING_FREE_CREDITS });
   const app = Fastify({ logger: ports.logger ?? { level: settings.LOG_LEVEL } });
+  if (ports.onRoute) app.addHook('onRoute', ports.onRoute);
   rootErrors(app);
+  // its own document, of its own routes (decision 0224)
+  await registerOpenApi(app, {
+    title: 'XTalk payment service',
+    version: '1.0.0',
+    description:
+      'Buying credits, and the server and admin API: app-store purchases, wallets, transactions, withdraw requests.',
+    serverUrl: settings.PUBLIC_URL,
+    tags: [ApiTag.credits, ApiTag.payments],
+  });
   await app.register(paymentRoutes, {
     ...optionsOf(settings),
     db,

@@ -1,21 +1,27 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ApiPath,
+  ApiSecurity,
+  ApiTag,
   checkFullName,
+  errorResponses,
   loadByGctIdBodySchema,
   loadByPlatformIdBodySchema,
   playerIdSchema,
+  playerSchema,
+  playersResponseSchema,
   putPlayerBodySchema,
   putPlayerDataBodySchema,
   type Player,
   type PlayerLink,
-  type PlayersResponse,
 } from '@xtalk/protocol';
+import { z } from 'zod';
 import type { Authenticator } from '../sessions/authenticate.js';
 import type { PlayerLinks } from '../links/player-links.js';
 import { sameText } from '../sessions/same-text.js';
 import { APP_ID, PLATFORM, type UserRow, type UsersRepo } from '../users/users-repo.js';
-import { HttpError, parseOr400 } from '../../http-errors.js';
+import { HttpError } from '../../http-errors.js';
 
 /*
  * The player service: the same profiles as PATCH /users, as players (id, name, data).
@@ -59,10 +65,15 @@ function mayAccess(who: Caller, playerId: string, write: boolean): void {
   }
 }
 
-export async function playerRoutes(
-  app: FastifyInstance,
-  deps: { users: UsersRepo; links: PlayerLinks; authenticator: Authenticator; adminKey: string | undefined },
-) {
+type PlayerRouteDeps = {
+  users: UsersRepo;
+  links: PlayerLinks;
+  authenticator: Authenticator;
+  adminKey: string | undefined;
+};
+
+/** Players as a caller sees them. */
+function playerViews(deps: PlayerRouteDeps) {
   /** Every sign-in of the player; an email is shown in full only to its own player. */
   async function linksOf(row: UserRow, who: Caller): Promise<PlayerLink[]> {
     const own = !who.admin && who.user.id === row.id;
@@ -93,13 +104,28 @@ export async function playerRoutes(
     return (await players([row], who))[0]!;
   }
 
-  function idParam(request: FastifyRequest): string {
-    return parseOr400(playerIdSchema, (request.params as { id?: string }).id);
-  }
+  return { players, onePlayer };
+}
 
-  app.put(ApiPath.player, async (request): Promise<Player> => {
-    const who = await callerOf(request, deps);
-    const body = parseOr400(putPlayerBodySchema, request.body);
+export async function playerRoutes(app: FastifyInstance, deps: PlayerRouteDeps) {
+  const { players, onePlayer } = playerViews(deps);
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  // the caller is known before the body is read: a stranger learns nothing of its rules
+  const callers = new WeakMap<FastifyRequest, Caller>();
+  const callerFirst = {
+    preValidation: async (request: FastifyRequest) => {
+      callers.set(request, await callerOf(request, deps));
+    },
+  };
+  const callerOfRequest = (request: FastifyRequest) => callers.get(request)!;
+  const about = { tags: [ApiTag.players], security: ApiSecurity.bearerOrAdminKey };
+  const idParams = z.object({ id: playerIdSchema });
+  const answer = { 200: playerSchema, ...errorResponses(400, 401, 403, 404) };
+
+  const rename = { summary: 'Rename a player', body: putPlayerBodySchema, response: answer };
+  api.put(ApiPath.player, { ...callerFirst, schema: { ...about, ...rename } }, async (request) => {
+    const who = callerOfRequest(request);
+    const { body } = request;
     mayAccess(who, body.id, true);
     const name = checkFullName(body.name);
     if (!name.ok) throw new HttpError(400, name.message);
@@ -108,42 +134,63 @@ export async function playerRoutes(
     return onePlayer(body.id, who);
   });
 
-  app.get(`${ApiPath.player}/:id`, async (request): Promise<Player> => {
-    const who = await callerOf(request, deps);
-    const id = idParam(request);
+  const read = { summary: 'Read a player', params: idParams, response: answer };
+  api.get(`${ApiPath.player}/:id`, { ...callerFirst, schema: { ...about, ...read } }, async (request) => {
+    const who = callerOfRequest(request);
+    const { id } = request.params;
     mayAccess(who, id, false);
     return onePlayer(id, who);
   });
 
-  app.put(`${ApiPath.player}/:id/data`, async (request): Promise<Player> => {
-    const who = await callerOf(request, deps);
-    const id = idParam(request);
-    mayAccess(who, id, true);
-    const { data } = parseOr400(putPlayerDataBodySchema, request.body);
-    // `name` lives in the profile; data carries it on the way out, not in storage
-    const { name: _ignored, ...rest } = data;
-    if (Buffer.byteLength(JSON.stringify(rest)) > MAX_DATA_BYTES) {
-      throw new HttpError(413, `Player data is limited to ${MAX_DATA_BYTES} bytes.`);
-    }
-    await onePlayer(id, who);
-    await deps.users.setPlayerData(id, rest);
-    return onePlayer(id, who);
-  });
+  const write = {
+    summary: "Replace a player's free-form data",
+    params: idParams,
+    body: putPlayerDataBodySchema,
+    response: { ...answer, ...errorResponses(413) },
+  };
+  api.put(
+    `${ApiPath.player}/:id/data`,
+    { ...callerFirst, schema: { ...about, ...write } },
+    async (request) => {
+      const who = callerOfRequest(request);
+      const { id } = request.params;
+      mayAccess(who, id, true);
+      // `name` lives in the profile; data carries it on the way out, not in storage
+      const { name: _ignored, ...rest } = request.body.data;
+      if (Buffer.byteLength(JSON.stringify(rest)) > MAX_DATA_BYTES) {
+        throw new HttpError(413, `Player data is limited to ${MAX_DATA_BYTES} bytes.`);
+      }
+      await onePlayer(id, who);
+      await deps.users.setPlayerData(id, rest);
+      return onePlayer(id, who);
+    },
+  );
 
-  app.post(ApiPath.playersByPlatformId, async (request): Promise<PlayersResponse> => {
-    const who = await callerOf(request, deps);
-    const body = parseOr400(loadByPlatformIdBodySchema, request.body);
-    if (body.appID !== undefined && body.appID !== APP_ID) return { players: [] };
-    if (body.platform !== undefined && body.platform !== PLATFORM) return { players: [] };
-    if (!who.admin && body.platformPlayerIds.some((id) => id !== who.user.subject)) {
-      throw new HttpError(403, 'You can only access your own player.');
-    }
-    return { players: await players(await deps.users.findBySubjects(body.platformPlayerIds), who) };
-  });
+  const many = { 200: playersResponseSchema, ...errorResponses(400, 401, 403) };
+  const byPlatform = {
+    summary: 'Players by their platform ids',
+    body: loadByPlatformIdBodySchema,
+    response: many,
+  };
+  api.post(
+    ApiPath.playersByPlatformId,
+    { ...callerFirst, schema: { ...about, ...byPlatform } },
+    async (request) => {
+      const who = callerOfRequest(request);
+      const { body } = request;
+      if (body.appID !== undefined && body.appID !== APP_ID) return { players: [] };
+      if (body.platform !== undefined && body.platform !== PLATFORM) return { players: [] };
+      if (!who.admin && body.platformPlayerIds.some((id) => id !== who.user.subject)) {
+        throw new HttpError(403, 'You can only access your own player.');
+      }
+      return { players: await players(await deps.users.findBySubjects(body.platformPlayerIds), who) };
+    },
+  );
 
-  app.post(ApiPath.playersByGctId, async (request): Promise<PlayersResponse> => {
-    const who = await callerOf(request, deps);
-    const body = parseOr400(loadByGctIdBodySchema, request.body);
+  const byId = { summary: 'Players by their ids', body: loadByGctIdBodySchema, response: many };
+  api.post(ApiPath.playersByGctId, { ...callerFirst, schema: { ...about, ...byId } }, async (request) => {
+    const who = callerOfRequest(request);
+    const { body } = request;
     if (!who.admin && body.gctIDs.some((id) => id !== who.user.id)) {
       throw new HttpError(403, 'You can only access your own player.');
     }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiPath, type AuthConfig } from '@xtalk/protocol';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ApiPath, ApiTag, authConfigSchema } from '@xtalk/protocol';
 
 export interface AuthConfigRouteDeps {
   /** Sign-in with Google is configured. */
@@ -16,13 +17,18 @@ export interface AuthConfigRouteDeps {
 /** What the web app's sign-in page needs to know: GET /api/auth/config. */
 export async function authConfigRoute(app: FastifyInstance, deps: AuthConfigRouteDeps) {
   // every provider the sign-in page may show; fields are only ever added (older clients read the first two)
-  app.get(ApiPath.authConfig, async (_request, reply): Promise<AuthConfig> => {
+  const schema = {
+    tags: [ApiTag.accounts],
+    summary: 'Which ways to sign in this server offers',
+    response: { 200: authConfigSchema },
+  };
+  app.withTypeProvider<ZodTypeProvider>().get(ApiPath.authConfig, { schema }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return {
       google: deps.google,
       mail: deps.mailConfigured,
       email: true,
-      telegram: deps.telegramBot ? { bot: deps.telegramBot } : false,
+      telegram: deps.telegramBot ? { bot: deps.telegramBot } : (false as const),
       wallet: { chainId: deps.walletChainId, domain: new URL(deps.publicUrl).host },
     };
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiPath, exchangeBodySchema, type ExchangeResponse } from '@xtalk/protocol';
-import { HttpError, parseOr400 } from '../../http-errors.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ApiPath, ApiTag, errorResponses, exchangeBodySchema, exchangeResponseSchema } from '@xtalk/protocol';
+import { HttpError } from '../../http-errors.js';
 import type { PlayerLinks } from '../links/player-links.js';
 import type { Authenticator } from '../sessions/authenticate.js';
 import type { SignInStore } from '../sessions/sign-in-store.js';
@@ -29,9 +30,15 @@ export async function exchangeRoute(app: FastifyInstance, deps: ExchangeRouteDep
     request.log.info({ user: accountId, guestId: guest.id }, 'guest carried into the account');
   }
 
-  app.post(ApiPath.exchange, async (request, reply): Promise<ExchangeResponse> => {
+  const schema = {
+    tags: [ApiTag.accounts],
+    summary: 'A one-time sign-in code for a session token',
+    body: exchangeBodySchema,
+    response: { 200: exchangeResponseSchema, ...errorResponses(400) },
+  };
+  app.withTypeProvider<ZodTypeProvider>().post(ApiPath.exchange, { schema }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const body = parseOr400(exchangeBodySchema, request.body);
+    const { body } = request;
     if (body.provider === 'guest') {
       throw new HttpError(400, 'Guests enter through the bot check at /guest-login.');
     }

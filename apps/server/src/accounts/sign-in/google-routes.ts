@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiPath, type HttpErrorCode } from '@xtalk/protocol';
+import { ApiPath, ApiTag, type HttpErrorCode } from '@xtalk/protocol';
+import { z } from 'zod';
 import type { SignInStore } from '../sessions/sign-in-store.js';
 import type { UsersRepo } from '../users/users-repo.js';
 import { FLOW_COOKIE, FLOW_TTL_SECONDS, SignInError, type Oidc } from './oidc.js';
@@ -37,7 +38,14 @@ function toErrorPage(reply: FastifyReply, message: string, code: HttpErrorCode) 
 export async function googleRoutes(app: FastifyInstance, deps: GoogleRoutesDeps) {
   const secure = deps.publicUrl.startsWith('https:') ? '; Secure' : '';
 
-  app.get(ApiPath.googleLogin, async (request, reply) => {
+  // pages a browser is sent to, not calls: each answers with a redirect
+  const redirect = (to: string) => z.null().describe(to);
+  const login = {
+    tags: [ApiTag.accounts],
+    summary: 'Start signing in with Google (a browser is sent here)',
+    response: { 302: redirect('To the identity provider, or to the error page.') },
+  };
+  app.get(ApiPath.googleLogin, { schema: login }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     if (!deps.oidc) return toErrorPage(reply, NOT_CONFIGURED, 'sign_in_unavailable');
     try {
@@ -55,7 +63,12 @@ export async function googleRoutes(app: FastifyInstance, deps: GoogleRoutesDeps)
     }
   });
 
-  app.get(ApiPath.googleCallback, async (request, reply) => {
+  const callback = {
+    tags: [ApiTag.accounts],
+    summary: "Google's way back: the web app gets a one-time code for POST /api/auth/exchange",
+    response: { 302: redirect('To the web app with a one-time code, or to the error page.') },
+  };
+  app.get(ApiPath.googleCallback, { schema: callback }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     if (!deps.oidc) return toErrorPage(reply, NOT_CONFIGURED, 'sign_in_unavailable');
     try {

@@ -1,6 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiPath, guestLoginBodySchema, type GuestLoginResponse } from '@xtalk/protocol';
-import { HttpError, parseOr400 } from '../../http-errors.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ApiPath,
+  ApiSecurity,
+  ApiTag,
+  botcheckChallengeSchema,
+  errorResponses,
+  guestLoginBodySchema,
+  guestLoginResponseSchema,
+  userSchema,
+} from '@xtalk/protocol';
+import { HttpError } from '../../http-errors.js';
 import type { Authenticator } from '../sessions/authenticate.js';
 import { BotCheckError, type BotCheck } from './botcheck.js';
 import type { Tokens } from '../sessions/tokens.js';
@@ -14,13 +24,24 @@ export interface AuthRoutesDeps {
 }
 
 export async function authRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
-  app.get(ApiPath.botcheck, async (_request, reply) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const rooms = { tags: [ApiTag.rooms] };
+  const botcheck = {
+    summary: 'A bot-check challenge to solve before a guest login',
+    response: { 200: botcheckChallengeSchema },
+  };
+  api.get(ApiPath.botcheck, { schema: { ...rooms, ...botcheck } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return deps.botCheck.challenge();
   });
 
-  app.post(ApiPath.guest, async (request): Promise<GuestLoginResponse> => {
-    const body = parseOr400(guestLoginBodySchema, request.body);
+  const guest = {
+    summary: 'Enter as a guest with a solved bot check: a session token',
+    body: guestLoginBodySchema,
+    response: { 200: guestLoginResponseSchema, ...errorResponses(400, 503) },
+  };
+  api.post(ApiPath.guest, { schema: { ...rooms, ...guest } }, async (request) => {
+    const { body } = request;
     try {
       await deps.botCheck.verify(body.botcheck, request.ip);
     } catch (error) {
@@ -42,7 +63,13 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     return { token, user: toUser(row, { expiresAt }), player: { id: row.id, platformPlayerID: row.subject } };
   });
 
-  app.get(ApiPath.me, async (request) => {
+  const me = {
+    tags: [ApiTag.accounts],
+    summary: 'Who the bearer token signs in',
+    security: ApiSecurity.bearer,
+    response: { 200: userSchema, ...errorResponses(401) },
+  };
+  api.get(ApiPath.me, { schema: me }, async (request) => {
     const { claims, user } = await deps.authenticator.fromRequest(request);
     return toUser(user, claims);
   });

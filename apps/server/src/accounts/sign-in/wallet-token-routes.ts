@@ -1,6 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { PlayerPath, tokenBodySchema, type NonceResponse, type SignInResponse } from '@xtalk/protocol';
-import { HttpError, parseOr400 } from '../../http-errors.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ApiTag,
+  PlayerPath,
+  errorResponses,
+  nonceResponseSchema,
+  signInResponseSchema,
+  tokenBodySchema,
+  walletBodySchema,
+} from '@xtalk/protocol';
+import { z } from 'zod';
+import { HttpError } from '../../http-errors.js';
 import type { EmailAccounts } from './email/email-accounts.js';
 import type { IdentityProofs } from './identity-proofs.js';
 import type { SignInStore } from '../sessions/sign-in-store.js';
@@ -22,22 +32,40 @@ export async function walletTokenRoutes(
     store: SignInStore;
   },
 ) {
-  app.get('/api/auth/nonce/:address', async (request, reply): Promise<NonceResponse> => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const accounts = { tags: [ApiTag.accounts] };
+  const signedIn = { 200: signInResponseSchema, ...errorResponses(400, 401, 409) };
+  const nonce = {
+    summary: 'A nonce for a wallet to sign (Sign-In with Ethereum)',
+    params: z.object({ address: z.string().min(1).max(100) }),
+    response: { 200: nonceResponseSchema, ...errorResponses(400) },
+  };
+  api.get('/api/auth/nonce/:address', { schema: { ...accounts, ...nonce } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const { address } = request.params as { address: string };
+    const { address } = request.params;
     return deps.wallet.issueNonce(address, deps.proofs.walletSite);
   });
 
-  app.post(PlayerPath.wallet, async (request, reply): Promise<SignInResponse> => {
+  const wallet = {
+    summary: 'Sign in with a signed wallet message',
+    body: walletBodySchema,
+    response: signedIn,
+  };
+  api.post(PlayerPath.wallet, { schema: { ...accounts, ...wallet } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const proven = await deps.proofs.wallet(request.body);
     request.log.info({ provider: 'evm' }, 'signed in with a wallet');
     return deps.sessions.signInOrLink(request, proven.identity, proven);
   });
 
-  app.post(PlayerPath.token, async (request, reply): Promise<SignInResponse> => {
+  const token = {
+    summary: 'Sign in from a native client with any proof the other routes take',
+    body: tokenBodySchema,
+    response: signedIn,
+  };
+  api.post(PlayerPath.token, { schema: { ...accounts, ...token } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const body = parseOr400(tokenBodySchema, request.body);
+    const { body } = request;
     if (body.app_id !== APP_ID) throw new HttpError(400, `app_id ${body.app_id} is not known here.`);
     const provider = body.identity_provider;
     if ((provider === 'tgw' || provider === 'tga') && body.platform !== 'tg') {

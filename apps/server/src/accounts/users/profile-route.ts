@@ -1,15 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ApiPath,
+  ApiSecurity,
+  ApiTag,
+  errorResponses,
+  updateUserResponseSchema,
   UsernameError,
   checkFullName,
   checkUsername,
   normalizeUsername,
   updateUserBodySchema,
   usernameErrorText,
-  type UpdateUserResponse,
 } from '@xtalk/protocol';
-import { HttpError, parseOr400 } from '../../http-errors.js';
+import { HttpError } from '../../http-errors.js';
 import type { Authenticator } from '../sessions/authenticate.js';
 import { UsernameTakenError, toUser, type UsersRepo } from './users-repo.js';
 
@@ -31,11 +35,27 @@ class UsernameRefused extends HttpError {
 
 /** A member's username and full name: PATCH /users. */
 export async function profileRoute(app: FastifyInstance, deps: ProfileRouteDeps) {
-  app.patch(ApiPath.users, async (request): Promise<UpdateUserResponse> => {
-    const { claims, user } = await deps.authenticator.fromRequest(request);
-    if (user.provider === 'guest')
+  /** A guest is told to sign in before the body is read: it learns nothing of the rules. */
+  async function memberOf(request: Parameters<Authenticator['fromRequest']>[0]) {
+    const found = await deps.authenticator.fromRequest(request);
+    if (found.user.provider === 'guest')
       throw new HttpError(403, 'Login to customize your username and profile.', 'login_required');
-    const body = parseOr400(updateUserBodySchema, request.body);
+    return found;
+  }
+  const schema = {
+    tags: [ApiTag.accounts],
+    summary: "Change the signed-in player's username and full name",
+    security: ApiSecurity.bearer,
+    body: updateUserBodySchema,
+    response: { 200: updateUserResponseSchema, ...errorResponses(400, 401, 403, 409) },
+  };
+  const memberFirst = {
+    preValidation: async (request: Parameters<typeof memberOf>[0]) => void (await memberOf(request)),
+  };
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.patch(ApiPath.users, { ...memberFirst, schema }, async (request) => {
+    const { claims, user } = await memberOf(request);
+    const { body } = request;
     const username = normalizeUsername(body.name);
     let fullName: string | undefined;
     if (body.fullName !== undefined) {
