@@ -48,3 +48,4 @@ export const PLAYER_EXPORT_FORMATS = ['json', 'md'] as const;
 export const playerExportQuerySchema = z
   .object({ format: z.enum(PLAYER_EXPORT_FORMATS).optional() })
   .strict();
+export type PlayerExportQuery = z.infer<typeof playerExportQuerySchema>;

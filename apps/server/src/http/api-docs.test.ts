@@ -17,6 +17,8 @@ const HIDDEN = [
   new RegExp(`^${API_DOCS_PATH}(/|$)`),
   /^\/api\/payments\/stripe\/webhook$/,
   /^\/api\/payments\/test-checkout\//,
+  // the operator's copy of the embedded database, like /metrics not an API for programs
+  /^\/api\/admin\/backup$/,
   // the web app's files and pages
   /^\/\*$/,
   /^\/$/,

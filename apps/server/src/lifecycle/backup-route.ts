@@ -44,7 +44,7 @@ export function backupRoute(app: FastifyInstance, deps: { db: Db; dataDir: strin
   if (db.kind !== 'pglite' || !dump) return;
   const token = writeBackupToken(deps.dataDir);
   let taking = false;
-  app.get(BACKUP_PATH, async (request, reply) => {
+  app.get(BACKUP_PATH, { schema: { hide: true } }, async (request, reply) => {
     checkToken(request.headers.authorization, token);
     if (taking) throw new HttpError(429, 'A backup is being taken; try again when it is done.');
     taking = true;

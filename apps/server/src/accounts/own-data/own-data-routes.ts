@@ -1,14 +1,20 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   ApiPath,
+  ApiSecurity,
+  ApiTag,
   deletePlayerBodySchema,
+  deletePlayerResponseSchema,
+  errorResponses,
   playerExportQuerySchema,
   playerIdSchema,
-  type DeletePlayerResponse,
+  type PlayerExportQuery,
 } from '@xtalk/protocol';
 import type { Clock } from '../../clock.js';
-import { HttpError, parseOr400 } from '../../http-errors.js';
+import { HttpError } from '../../http-errors.js';
 import type { Db } from '../../store/index.js';
 import type { Authenticated, Authenticator } from '../sessions/authenticate.js';
 import { sameText } from '../sessions/same-text.js';
@@ -48,7 +54,7 @@ async function accountHolder(
 
 /** Markdown when asked by `?format=md` or an Accept header naming text/markdown, else JSON. */
 function wantsMarkdown(request: FastifyRequest): boolean {
-  const { format } = parseOr400(playerExportQuerySchema, request.query);
+  const { format } = request.query as PlayerExportQuery;
   if (format) return format === 'md';
   return /\btext\/markdown\b/i.test(request.headers.accept ?? '');
 }
@@ -68,37 +74,82 @@ async function sendExport(deps: OwnDataDeps, request: FastifyRequest, reply: Fas
   return reply.send(Readable.from(write(deps.db, deps.records, profile, now)));
 }
 
+/** The administrator's key, checked before the id is read: a stranger learns nothing of the rules. */
+function requireAdminKey(deps: OwnDataDeps, request: FastifyRequest): void {
+  const given = request.headers['x-admin-key'];
+  if (typeof given !== 'string' || given === '') {
+    throw new HttpError(
+      403,
+      'Only an administrator deletes a player by id; delete your own at DELETE /api/player.',
+    );
+  }
+  if (!deps.adminKey || !sameText(given, deps.adminKey))
+    throw new HttpError(401, 'The admin key is not valid.');
+}
+
 export async function ownDataRoutes(app: FastifyInstance, deps: OwnDataDeps) {
-  app.delete(
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const deleted = { 200: deletePlayerResponseSchema };
+  api.delete(
     ApiPath.player,
-    { config: { limit: 'signIn' } },
-    async (request): Promise<DeletePlayerResponse> => {
+    {
+      config: { limit: 'signIn' },
+      // the caller is known before the body is read
+      preValidation: async (request) => void (await accountHolder(deps, request, 'to delete')),
+      schema: {
+        tags: [ApiTag.players],
+        summary: "Delete the caller's own account (a fresh sign-in, or the password)",
+        security: ApiSecurity.bearer,
+        body: deletePlayerBodySchema,
+        response: { ...deleted, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
       const { claims, user } = await accountHolder(deps, request, 'to delete');
-      const { password } = parseOr400(deletePlayerBodySchema, request.body);
-      await requireFreshSignIn(deps.db, deps.clock, claims, password);
+      await requireFreshSignIn(deps.db, deps.clock, claims, request.body.password);
       const { unspentPaidCredits } = await deps.deletion.delete(user.id);
       request.log.info('a player deleted their account');
-      return { deleted: true, unspentPaidCredits };
+      return { deleted: true as const, unspentPaidCredits };
     },
   );
 
-  app.delete(`${ApiPath.player}/:id`, { config: { limit: 'signIn' } }, async (request) => {
-    const given = request.headers['x-admin-key'];
-    if (typeof given !== 'string' || given === '') {
-      throw new HttpError(
-        403,
-        'Only an administrator deletes a player by id; delete your own at DELETE /api/player.',
-      );
-    }
-    if (!deps.adminKey || !sameText(given, deps.adminKey))
-      throw new HttpError(401, 'The admin key is not valid.');
-    const id = parseOr400(playerIdSchema, (request.params as { id?: string }).id);
-    const { unspentPaidCredits } = await deps.deletion.delete(id);
-    request.log.info('an administrator deleted a player');
-    return { deleted: true, unspentPaidCredits } satisfies DeletePlayerResponse;
-  });
+  api.delete(
+    `${ApiPath.player}/:id`,
+    {
+      config: { limit: 'signIn' },
+      preValidation: async (request) => requireAdminKey(deps, request),
+      schema: {
+        tags: [ApiTag.players],
+        summary: 'Delete any player by id (an administrator), by the same rules',
+        security: ApiSecurity.adminKey,
+        params: z.object({ id: playerIdSchema }),
+        response: { ...deleted, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const { unspentPaidCredits } = await deps.deletion.delete(request.params.id);
+      request.log.info('an administrator deleted a player');
+      return { deleted: true as const, unspentPaidCredits };
+    },
+  );
 
-  app.get(ApiPath.playerExport, { config: { limit: 'export' } }, (request, reply) =>
-    sendExport(deps, request, reply),
+  api.get(
+    ApiPath.playerExport,
+    {
+      config: { limit: 'export' },
+      preValidation: async (request) => void (await accountHolder(deps, request, 'to export')),
+      schema: {
+        tags: [ApiTag.players],
+        summary: "Download the caller's own data: JSON, or Markdown with ?format=md",
+        security: ApiSecurity.bearer,
+        querystring: playerExportQuerySchema,
+        response: {
+          // streamed as it is read, never serialised whole: the schema only documents it
+          200: z.unknown().describe('The export: application/json, or text/markdown with ?format=md.'),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    (request, reply) => sendExport(deps, request, reply),
   );
 }
