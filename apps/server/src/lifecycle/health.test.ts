@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import { useZodSchemas } from '@xtalk/service-base';
 import { ApiPath } from '@xtalk/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../bus/index.js';
@@ -17,6 +18,8 @@ describe('health', () => {
 
   async function healthOf(db: Db) {
     const app = Fastify();
+    // the routes declare zod schemas, which the product's app compiles (http/error-handler.ts)
+    useZodSchemas(app);
     open.push(app);
     const bus = createMemoryBus();
     healthRoute(app, {

@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import { useZodSchemas } from '@xtalk/service-base';
 import { ApiPath, CloseCode } from '@xtalk/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
@@ -36,6 +37,8 @@ describe('readiness', { timeout: 90_000 }, () => {
 
   async function readinessOf(db: Db, busUp: boolean) {
     const app = Fastify();
+    // the routes declare zod schemas, which the product's app compiles (http/error-handler.ts)
+    useZodSchemas(app);
     open.push(app);
     const bus = { ...createMemoryBus(), isConnected: () => busUp };
     const readiness = registerReadiness(app, { db, bus, redisConfigured: true });
