@@ -41,7 +41,7 @@ const shownByWorker = (page: Page) =>
     return (await registration?.getNotifications())?.map((n) => n.body) ?? [];
   });
 
-// Skipped: about one run in five the worker shows nothing at all (no notification, no warning from
+// Skipped: now and then the worker shows nothing at all (no notification, no warning from
 // showThroughWorker), also when Bob has seen a message before hiding; the cause is not yet found, and
 // the test runs again once it is.
 describe.skip('notifications where only a service worker may show them', () => {
