@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerFrame } from '@xtalk/protocol';
 import { loadConfig } from '../config.js';
+import { chatDuring } from '../testing/chat-during.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
 import { memberLogin } from '../testing/members.js';
 import { scratchDatabase } from '../testing/scratch-database.js';
@@ -48,24 +48,10 @@ describe('backup and restore with PostgreSQL', () => {
     const member = await memberLogin(node, NODES_SECRET, 'backup-member');
     const { roomId } = await joinRoom(node.app, guest.token, null);
     const client = await TestClient.join(node, guest, roomId, 'en', { protocolVersion: 8 });
-    const acknowledged: string[] = [];
-    let chatting = true;
-    let threeAcknowledged: () => void;
-    const three = new Promise<void>((resolve) => (threeAcknowledged = resolve));
-    const chat = (async () => {
-      for (let n = 1; chatting || n <= 3; n += 1) {
-        client.send({ type: 'chat', language: 'en', message: `pg ${n}`, room: roomId, clientId: `pg-${n}` });
-        await client.next((frame: ServerFrame) => frame.type === 'message' && frame.clientId === `pg-${n}`);
-        acknowledged.push(`pg ${n}`);
-        if (n === 3) threeAcknowledged!();
-      }
-    })();
-    await three;
-    const before = [...acknowledged];
     const file = join(work, 'xtalk.dump');
-    await takeBackup(settingsFor(services.database.url), file);
-    chatting = false;
-    await chat;
+    const { before, acknowledged } = await chatDuring(client, roomId, 'pg', () =>
+      takeBackup(settingsFor(services.database.url), file),
+    );
     client.close();
 
     // the running database is not empty: refused, and nothing in it changes

@@ -2,8 +2,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GuestLoginResponse, ServerFrame } from '@xtalk/protocol';
+import type { GuestLoginResponse } from '@xtalk/protocol';
 import { loadConfig } from '../config.js';
+import { chatDuring } from '../testing/chat-during.js';
 import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
 import { startMailbox, tokenOf, type Mailbox } from '../testing/mailbox.js';
 import { storedRoomRows } from '../testing/seed/index.js';
@@ -73,27 +74,15 @@ describe('backup and restore of the embedded database', () => {
   it('restores a copy taken while a client chats: acknowledged messages and sign-ins are all there', async () => {
     const { roomId } = await joinRoom(server.app, alice.token, null);
     const client = await TestClient.join(server, alice, roomId, 'en', { protocolVersion: 8 });
-    const acknowledged: string[] = [];
-    let chatting = true;
-    let threeAcknowledged: () => void;
-    const three = new Promise<void>((resolve) => (threeAcknowledged = resolve));
-    const chat = (async () => {
-      for (let n = 1; chatting || n <= 3; n += 1) {
-        const text = `message ${n}`;
-        client.send({ type: 'chat', language: 'en', message: text, room: roomId, clientId: `backup-${n}` });
-        // the copy is taken between two statements: chat waits for it (decision 0217), nothing is lost
-        const isAck = (frame: ServerFrame) => frame.type === 'message' && frame.clientId === `backup-${n}`;
-        await client.next(isAck, CHAT_WAIT_MS);
-        acknowledged.push(text);
-        if (n === 3) threeAcknowledged!();
-      }
-    })();
-    await three;
-    const before = [...acknowledged];
     const file = join(work, 'copy.tar.gz');
-    await takeBackup(settingsOf(server), file);
-    chatting = false;
-    await chat;
+    // the copy is taken between two statements: chat waits for it (decision 0217), nothing is lost
+    const { before, acknowledged } = await chatDuring(
+      client,
+      roomId,
+      'message',
+      () => takeBackup(settingsOf(server), file),
+      CHAT_WAIT_MS,
+    );
     client.close();
 
     // what the docs say: the auth secret is put back beside the restored database
