@@ -6,7 +6,7 @@ import {
   type ServerFrame,
   type SetUsernameFrame,
 } from '@xtalk/protocol';
-import { announcePresence, clientIdRequired, listenIn, type ConnectionCore } from './connection-core.js';
+import { announcePresence, clientIdRequired, listenIn, type ConnectionCore } from './connection-ports.js';
 import { checkLanguage, checkRoom } from './frame-handlers.js';
 import { checkProtocolVersion } from './protocol-version.js';
 import { framesForVersion } from './legacy-frames.js';

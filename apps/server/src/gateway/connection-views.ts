@@ -1,6 +1,6 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import type { Author } from '../messages/index.js';
-import type { ConnectionCore } from './connection-core.js';
+import type { ConnectionCore } from './connection-ports.js';
 import type { HubMember, UserMember } from '../delivery/index.js';
 
 // How the rest of the server sees a connection. Small classes over the connection, their methods on the

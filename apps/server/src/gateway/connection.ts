@@ -10,7 +10,7 @@ import {
 } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { displayNameOf, type UserRow } from '../accounts/index.js';
-import { announcePresence, listenIn, type ConnectionCore, type ConnectionDeps } from './connection-core.js';
+import { announcePresence, listenIn, type ConnectionCore, type ConnectionDeps } from './connection-ports.js';
 import type { Author } from '../messages/index.js';
 import type { UserMember } from '../delivery/index.js';
 import { MemberView, VoiceContext } from './connection-views.js';
@@ -31,7 +31,7 @@ import {
 } from './frame-limits.js';
 import { createLogSampler, type LogSampler } from '../log-sampler.js';
 
-export type { ConnectionDeps } from './connection-core.js';
+export type { ConnectionDeps } from './connection-ports.js';
 
 const CHAT_TOO_FAST = 'You are sending messages too fast; wait a moment.';
 const TOO_MANY_FRAMES = 'You are sending too many frames; wait a moment.';

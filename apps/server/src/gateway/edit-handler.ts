@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EditMessageFrame, RetranslateFrame } from '@xtalk/protocol';
-import type { ConnectionCore } from './connection-core.js';
+import type { ConnectionCore } from './connection-ports.js';
 
 /*
  * editMessage (protocol 3; docs/decisions/0130-corrections.md): the author's correction of one of their

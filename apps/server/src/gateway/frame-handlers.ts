@@ -6,7 +6,7 @@ import {
   type UpdateUsernameFrame,
 } from '@xtalk/protocol';
 import { displayNameOf } from '../accounts/index.js';
-import { clientIdRequired, listenIn, type ConnectionCore } from './connection-core.js';
+import { clientIdRequired, listenIn, type ConnectionCore } from './connection-ports.js';
 
 const CLIENT_ID_MISSING =
   'A chat frame needs a clientId (READY says clientIdRequired): the message was not stored; send it again with one.';

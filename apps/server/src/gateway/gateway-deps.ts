@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { LogSampler } from '../log-sampler.js';
-import type { ConnectionDeps } from './connection-core.js';
+import type { ConnectionDeps } from './connection-ports.js';
 import { createDepartures } from '../delivery/index.js';
 import { createPresenceAnnouncer } from '../delivery/index.js';
 import type { Presence } from '../delivery/index.js';

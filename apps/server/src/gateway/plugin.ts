@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { NodeHeartbeat } from '../delivery/index.js';
 import { createLogSampler } from '../log-sampler.js';
 import { appSources } from '../metrics/index.js';
-import type { ConnectionDeps } from './connection-core.js';
+import type { ConnectionDeps } from './connection-ports.js';
 import { frameLimitSettings } from './frame-limits.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { balanceFrameOf, createReturners, socketCaps, socketOrigins, watchNodes } from './gateway-deps.js';
