@@ -1,11 +1,4 @@
-import {
-  CLIENT_ID_REQUIRED_PROTOCOL_VERSION,
-  type ErrorCode,
-  type ServerFrame,
-  type SummarizeFrame,
-  type VoiceEndFrame,
-  type VoiceStartFrame,
-} from '@xtalk/protocol';
+import type { ErrorCode, ServerFrame, SummarizeFrame, VoiceEndFrame, VoiceStartFrame } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { UserRow, UsersRepo } from '../accounts/index.js';
@@ -14,7 +7,6 @@ import type { RoomsRepo } from '../rooms/index.js';
 import type { CatchUpDeps } from './resume.js';
 import type { FrameLimitPolicy } from './frame-limits.js';
 import type { Presence } from '../delivery/index.js';
-import type { PresenceEvent } from '../delivery/index.js';
 import type { Returners } from '../delivery/index.js';
 import type { LogSampler } from '../log-sampler.js';
 import type { Departures } from '../delivery/index.js';
@@ -22,8 +14,31 @@ import type { PresenceAnnouncer } from '../delivery/index.js';
 import type { HubMember, RoomHub, UserMember } from '../delivery/index.js';
 import type { MetricsReport } from '../metrics/index.js';
 
-export interface ConnectionDeps {
-  hub: RoomHub;
+/*
+ * The ports between a connection and its frame handlers. Each handler takes two narrow ones: what it uses
+ * of the node (the services below, which ConnectionDeps gathers) and what it reads and writes of its
+ * connection (the views further down, which Connection implements). No handler sees the rest of either.
+ */
+
+/** What a chat, a correction or a retry uses: the message path, and the rules a chat frame is checked by. */
+export interface ChatServices {
+  chat: Pick<ChatService, 'post' | 'edit' | 'retranslate'>;
+  languages: readonly string[];
+  /** Clients of this protocol version and later must send a clientId with every chat frame. */
+  clientIdRequiredFrom?: number;
+  /** Where stored messages are counted (/metrics); nowhere without. */
+  metrics?: Pick<MetricsReport, 'messageStored'>;
+}
+
+/** What a rename uses: the user's saved profile, the room's stored authors, and the room to tell. */
+export interface RenameServices {
+  users: Pick<UsersRepo, 'findById'>;
+  rooms: Pick<RoomsRepo, 'renameAuthor'>;
+  hub: Pick<RoomHub, 'broadcast'>;
+}
+
+/** Who is in a room and in which languages it listens (decision 0137), and how arrivals are announced. */
+export interface PresenceServices {
   presence: Presence;
   /** JOIN/LEAVE coalesced per room (decision 0110); without it each is broadcast at once. */
   announcer?: PresenceAnnouncer;
@@ -31,112 +46,110 @@ export interface ConnectionDeps {
   returners?: Returners;
   /** The grace before a closed connection leaves the room's presence (decision 0140); without it, at once. */
   departures?: Departures;
-  chat: ChatService;
-  rooms: RoomsRepo;
-  users: UsersRepo;
-  languages: readonly string[];
+  hub: Pick<RoomHub, 'broadcast' | 'attach' | 'attachUser' | 'detach' | 'detachUser'>;
   clock: Clock;
-  logger: FastifyBaseLogger;
-  /** The room log: positions and what a resuming client missed. */
-  log: CatchUpDeps['log'];
-  /** How many stored messages a joiner gets replayed. */
-  replayLimit: number;
-  /** The furthest behind (in offsets) a resume is replayed; further gets RESYNC and the recent window. */
-  resumeMaxEvents: number;
+}
+
+/** What a join uses besides presence: the room's log to catch up from, and what READY tells the client. */
+export interface JoinServices extends PresenceServices, CatchUpDeps {
+  languages: readonly string[];
   /** The oldest protocol version served (a setUsername without one is version 1). */
   minProtocolVersion?: number;
   /** Clients of this protocol version and later must send a clientId with every chat frame. */
   clientIdRequiredFrom?: number;
   /** How long after sending its author may correct a message (seconds); READY says it. Default 0. */
   editWindowSeconds?: number;
-  /** Drop a peer whose unsent bytes exceed this (it stopped reading). */
-  maxBufferedBytes: number;
   /** The frame sent right after READY with the user's balance; undefined for guests (no balance shown). */
   balanceFrame?: (user: UserRow) => Promise<ServerFrame | undefined>;
-  /** Inbound frame limits and the process-wide sampled log; default: the built-in limits. */
-  frameLimits?: FrameLimitPolicy;
+}
+
+/** The modules a connection hands voice and summaries to, each answering this connection alone. */
+export interface HandOffServices {
   /** Answers a binary frame (voice); without it, binary frames get an error frame. */
   onAudio?: (connection: Author, data: Buffer) => Promise<void>;
   /** Streamed voice (protocol 3): voiceStart and voiceEnd; without it they get an error frame. */
   onVoiceFrame?: (connection: Author, frame: VoiceStartFrame | VoiceEndFrame) => Promise<void>;
   /** "Catch me up" (protocol 6): answers to this connection alone; without it, summarize is refused. */
   onSummarize?: (connection: Author, frame: SummarizeFrame) => Promise<void>;
+}
+
+/** What every connection of a node is made with: the handlers' ports together, and the socket's own. */
+export interface ConnectionDeps
+  extends ChatServices, RenameServices, PresenceServices, JoinServices, HandOffServices {
+  hub: RoomHub;
+  rooms: RoomsRepo;
+  users: UsersRepo;
+  logger: FastifyBaseLogger;
+  /** Drop a peer whose unsent bytes exceed this (it stopped reading). */
+  maxBufferedBytes: number;
+  /** Inbound frame limits and the process-wide sampled log; default: the built-in limits. */
+  frameLimits?: FrameLimitPolicy;
   /** Where refused frames and stored messages are counted (/metrics); nowhere without. */
   metrics?: Pick<MetricsReport, 'frameRefused' | 'messageStored'>;
 }
 
-/**
- * One connection's state and outputs, shared explicitly by its frame handlers (connection-join.ts,
- * frame-handlers.ts); createConnection owns it.
- */
-export interface ConnectionCore {
-  readonly deps: ConnectionDeps;
+export type ConnectionState = 'new' | 'joining' | 'joined' | 'closed';
+
+/** How a handler answers its client. */
+export interface Replies {
+  sendFrame(frame: ServerFrame): void;
+  sendError(code: ErrorCode, message: string, clientId?: string): void;
+}
+
+/** Who speaks on a connection, in which room, and how far the connection has got: what a frame is checked by. */
+export interface Speaker extends Replies {
   readonly roomId: string;
-  readonly log: FastifyBaseLogger;
-  /** Lines a client can cause at will, sampled (log-sampler.ts). */
-  readonly sampledLog: LogSampler;
+  readonly user: UserRow;
+  readonly displayName: string;
+  readonly state: ConnectionState;
+  /** The protocol version the client speaks (1 until its setUsername says); older ones get older frames. */
+  readonly protocolVersion: number;
+}
+
+/** A speaker whose name a rename changes. */
+export interface Renamed extends Speaker {
   user: UserRow;
   displayName: string;
+}
+
+/** A connection as presence counts it: the person, and the language it is counted as listening in. */
+export interface Listener {
+  readonly roomId: string;
+  readonly user: UserRow;
+  readonly displayName: string;
+  readonly log: FastifyBaseLogger;
+  /** The language the room's listener counts have this connection in (presence, decision 0137); undefined: none. */
+  listening: string | undefined;
+}
+
+/** A connection as a setLanguage moves it. */
+export interface LanguageChooser extends Listener, Replies {
+  readonly state: ConnectionState;
   language: string;
-  state: 'new' | 'joining' | 'joined' | 'closed';
-  /** The protocol version the client speaks (1 until its setUsername says); older ones get older frames. */
+}
+
+/** A connection as it leaves: the hub's members to detach and whether presence counts it. */
+export interface Leaver extends Listener {
+  readonly attached: boolean;
+  readonly present: boolean;
+  readonly member: HubMember & UserMember;
+}
+
+/** A connection as its join makes it: attached, caught up, READY, then counted and announced. */
+export interface Joiner extends Speaker, Leaver {
+  state: ConnectionState;
   protocolVersion: number;
+  language: string;
   /** Live frames that arrive while the replay is being sent; flushed after READY. */
   pending: { json: Buffer; offset: number | undefined }[] | undefined;
   /** The last room offset sent on this socket: a logged frame at or before it is not sent again. */
   lastOffset: number;
   attached: boolean;
   present: boolean;
-  /** The language the room's listener counts have this connection in (presence, decision 0137); undefined: none. */
-  listening: string | undefined;
-  readonly member: HubMember;
   readonly userMember: UserMember;
-  sendFrame(frame: ServerFrame): void;
-  sendError(code: ErrorCode, message: string, clientId?: string): void;
+  /** Lines a client can cause at will, sampled (log-sampler.ts). */
+  readonly sampledLog: LogSampler;
   /** The hub delivers logged frames in offset order; the replay may already have covered some. */
   sendLogged(json: Buffer, offset: number | undefined): void;
   close(code: number, reason: string): void;
-}
-
-/** Whether this client must send a clientId with every chat frame (READY tells it so). */
-export function clientIdRequired(core: Pick<ConnectionCore, 'deps' | 'protocolVersion'>): boolean {
-  return core.protocolVersion >= (core.deps.clientIdRequiredFrom ?? CLIENT_ID_REQUIRED_PROTOCOL_VERSION);
-}
-
-export function systemEvent(core: ConnectionCore, message: 'JOIN' | 'LEAVE'): ServerFrame {
-  return {
-    type: 'system',
-    message,
-    timestamp: core.deps.clock.now(),
-    username: core.user.username,
-    displayUsername: core.displayName,
-  };
-}
-
-/** Announces this user's JOIN or LEAVE to the room (not to their own connections when alone in it). */
-export function announcePresence(core: ConnectionCore, event: PresenceEvent): Promise<void> {
-  const announcer = core.deps.announcer;
-  if (announcer) {
-    const person = { username: core.user.username, displayUsername: core.displayName };
-    return announcer.announce(core.roomId, event, person);
-  }
-  return core.deps.hub.broadcast(core.roomId, systemEvent(core, event), {
-    exceptUsername: core.user.username,
-  });
-}
-
-/**
- * Counts the connection as listening in `language` from now on (undefined: no longer), so that speech is
- * made only for languages someone listens in (decision 0137). Called in frame order (join, setLanguage, close). A
- * count that could not be changed leaves `listening` as it was, so the counts stay what the store holds.
- */
-export async function listenIn(core: ConnectionCore, language: string | undefined): Promise<void> {
-  const from = core.listening;
-  if (from === language) return;
-  try {
-    await core.deps.presence.listen(core.roomId, from, language);
-    core.listening = language;
-  } catch (error) {
-    core.log.warn({ err: error }, 'could not count the language this connection listens in');
-  }
 }

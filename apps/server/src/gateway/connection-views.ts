@@ -1,13 +1,16 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import type { Author } from '../messages/index.js';
-import type { ConnectionCore } from './connection-ports.js';
+import type { Joiner } from './connection-ports.js';
 import type { HubMember, UserMember } from '../delivery/index.js';
 
 // How the rest of the server sees a connection. Small classes over the connection, their methods on the
 // prototype, so an idle connection costs a handful of objects (docs/decisions/0087-connection-memory.md).
 
-/** What the views read of a connection: its core, its log fields, its audio and its clip's client id. */
-export interface ViewedConnection extends ConnectionCore {
+/** What the views read of a connection: who and where it is, its outputs and its clip's client id. */
+export interface ViewedConnection extends Pick<
+  Joiner,
+  'roomId' | 'user' | 'displayName' | 'language' | 'protocolVersion' | 'pending' | 'sendFrame' | 'sendLogged'
+> {
   readonly logFields: Author['logFields'];
   clipClientId: string | undefined;
   deliverAudio(wav: Buffer): void;

@@ -10,7 +10,14 @@ import {
 } from '@xtalk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { displayNameOf, type UserRow } from '../accounts/index.js';
-import { announcePresence, listenIn, type ConnectionCore, type ConnectionDeps } from './connection-ports.js';
+import { leaveRoom } from './connection-presence.js';
+import type {
+  ConnectionDeps,
+  ConnectionState,
+  Joiner,
+  Renamed,
+  LanguageChooser,
+} from './connection-ports.js';
 import type { Author } from '../messages/index.js';
 import type { UserMember } from '../delivery/index.js';
 import { MemberView, VoiceContext } from './connection-views.js';
@@ -43,17 +50,18 @@ let connectionsMade = 0;
 
 /**
  * One client's conversation with the server, independent of `ws`: frames in, frames
- * out. Every inbound frame is validated; a bad one gets an `error` frame and the socket stays open. It is
- * also the state its frame handlers share (ConnectionCore: connection-join.ts, frame-handlers.ts).
+ * out. Every inbound frame is validated; a bad one gets an `error` frame and the socket stays open. Each
+ * frame goes to its handler with two narrow ports (connection-ports.ts): what the handler uses of the node,
+ * and what it reads and writes of this connection.
  */
-export class Connection implements ConnectionCore {
+export class Connection implements Joiner, Renamed, LanguageChooser {
   readonly roomId: string;
   user: UserRow;
   displayName: string;
   language: string;
-  state: ConnectionCore['state'] = 'new';
+  state: ConnectionState = 'new';
   protocolVersion = 1;
-  pending: ConnectionCore['pending'] = undefined;
+  pending: Joiner['pending'] = undefined;
   lastOffset = 0;
   attached = false;
   present = false;
@@ -240,20 +248,20 @@ export class Connection implements ConnectionCore {
     if (!this.admit(this.limits.kind(kind), kind === 'chat' ? CHAT_TOO_FAST : undefined, clientId)) return;
     switch (frame.type) {
       case 'setUsername':
-        return this.track(() => join(this, frame));
+        return this.track(() => join(this.deps, this, frame));
       case 'chat':
-        return this.track(() => chat(this, frame), frame.clientId);
+        return this.track(() => chat(this.deps, this, frame), frame.clientId);
       case 'setLanguage':
-        return this.track(async () => setLanguage(this, frame));
+        return this.track(async () => setLanguage(this.deps, this, frame));
       case 'updateUsername':
-        return this.track(() => updateUsername(this, frame));
+        return this.track(() => updateUsername(this.deps, this, frame));
       case 'voiceClip':
         this.clipClientId = frame.clientId;
         return;
       case 'editMessage':
-        return this.track(() => editMessage(this, frame));
+        return this.track(() => editMessage(this.deps, this, frame));
       case 'retranslate':
-        return this.track(() => retranslate(this, frame));
+        return this.track(() => retranslate(this.deps, this, frame));
       case 'voiceStart':
       case 'voiceEnd':
         return this.track(async () => this.voiceFrame(frame));
@@ -284,17 +292,7 @@ export class Connection implements ConnectionCore {
     this.state = 'closed';
     this.pending = undefined;
     await this.queue;
-    const { deps } = this;
-    if (this.attached) {
-      await deps.hub.detach(this.member);
-      await deps.hub.detachUser(this.member);
-    }
-    await listenIn(this, undefined);
-    if (!this.present) return;
-    // still counted for the grace: back within it (a reload, a new network), nobody hears of it (decision 0140)
-    if (announce) await deps.departures?.wait();
-    const last = await deps.presence.leave(this.roomId, this.user.username).catch(() => false);
-    if (last && announce) await announcePresence(this, 'LEAVE');
+    await leaveRoom(this.deps, this, announce);
   }
 
   /** Whether the connection was closed for flooding (its user is refused new sockets for a while). */

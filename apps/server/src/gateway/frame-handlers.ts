@@ -6,23 +6,44 @@ import {
   type UpdateUsernameFrame,
 } from '@xtalk/protocol';
 import { displayNameOf } from '../accounts/index.js';
-import { clientIdRequired, listenIn, type ConnectionCore } from './connection-ports.js';
+import { clientIdRequired, listenIn } from './connection-presence.js';
+import type {
+  ChatServices,
+  LanguageChooser,
+  PresenceServices,
+  Renamed,
+  RenameServices,
+  Replies,
+  Speaker,
+} from './connection-ports.js';
 
 const CLIENT_ID_MISSING =
   'A chat frame needs a clientId (READY says clientIdRequired): the message was not stored; send it again with one.';
 
-/* The frames of a joined connection: chat, language and rename; each answers a bad one with an error frame. */
+/*
+ * The frames of a joined connection: chat, language and rename. Each takes what it uses of the node and of
+ * its connection (connection-ports.ts), and answers a bad frame with an error frame.
+ */
 
-export function checkRoom(core: ConnectionCore, room: string, clientId?: string): boolean {
-  if (normalizeRoomCode(room) === core.roomId) return true;
-  core.sendError('wrong_room', `This connection is for room ${core.roomId}, not ${room}.`, clientId);
+export function checkRoom(
+  connection: Pick<Speaker, 'roomId' | 'sendError'>,
+  room: string,
+  clientId?: string,
+): boolean {
+  if (normalizeRoomCode(room) === connection.roomId) return true;
+  const { roomId } = connection;
+  connection.sendError('wrong_room', `This connection is for room ${roomId}, not ${room}.`, clientId);
   return false;
 }
 
-export function checkLanguage(core: ConnectionCore, candidate: string, clientId?: string): boolean {
-  const { languages } = core.deps;
+export function checkLanguage(
+  languages: readonly string[],
+  replies: Replies,
+  candidate: string,
+  clientId?: string,
+): boolean {
   if (languages.includes(candidate)) return true;
-  core.sendError(
+  replies.sendError(
     'unsupported_language',
     `Language ${candidate} is not supported here (${languages.join(', ')}).`,
     clientId,
@@ -30,57 +51,63 @@ export function checkLanguage(core: ConnectionCore, candidate: string, clientId?
   return false;
 }
 
-export async function chat(core: ConnectionCore, frame: ChatFrame) {
-  if (core.state !== 'joined')
-    return core.sendError('not_joined', 'Send setUsername before chatting.', frame.clientId);
+/** A chat frame, checked, handed to the message path (messages): stored, fanned out, translated. */
+export async function chat(services: ChatServices, speaker: Speaker, frame: ChatFrame) {
+  const { clientId } = frame;
+  if (speaker.state !== 'joined')
+    return speaker.sendError('not_joined', 'Send setUsername before chatting.', clientId);
   // a resend of a message stored but not acknowledged would be stored twice without one
-  if (!frame.clientId && clientIdRequired(core)) return core.sendError('bad_frame', CLIENT_ID_MISSING);
-  if (!checkRoom(core, frame.room, frame.clientId) || !checkLanguage(core, frame.language, frame.clientId))
-    return;
-  const stored = await core.deps.chat.post({
-    roomId: core.roomId,
-    userId: core.user.id,
-    username: core.user.username,
-    displayUsername: core.displayName,
+  if (!clientId && clientIdRequired(speaker.protocolVersion, services.clientIdRequiredFrom))
+    return speaker.sendError('bad_frame', CLIENT_ID_MISSING);
+  if (!checkRoom(speaker, frame.room, clientId)) return;
+  if (!checkLanguage(services.languages, speaker, frame.language, clientId)) return;
+  const stored = await services.chat.post({
+    roomId: speaker.roomId,
+    userId: speaker.user.id,
+    username: speaker.user.username,
+    displayUsername: speaker.displayName,
     language: frame.language,
     text: frame.message,
-    clientId: frame.clientId,
+    clientId,
   });
-  if (stored.duplicate) answerDuplicate(core, stored);
-  else core.deps.metrics?.messageStored('text');
+  if (stored.duplicate) answerDuplicate(speaker, stored);
+  else services.metrics?.messageStored('text');
 }
 
 /** A resend of a stored client id: the stored message, to this connection alone (its acknowledgement). */
-function answerDuplicate(core: ConnectionCore, stored: { message: ServerFrame; roomId: string }) {
-  if (stored.roomId === core.roomId) return core.sendFrame(stored.message);
-  core.sendError('message_invalid', 'This clientId was already used for a message in another room.');
+function answerDuplicate(speaker: Speaker, stored: { message: ServerFrame; roomId: string }) {
+  if (stored.roomId === speaker.roomId) return speaker.sendFrame(stored.message);
+  speaker.sendError('message_invalid', 'This clientId was already used for a message in another room.');
 }
 
-export async function setLanguage(core: ConnectionCore, frame: SetLanguageFrame) {
-  if (!checkRoom(core, frame.room) || !checkLanguage(core, frame.language)) return;
-  core.language = frame.language;
-  if (core.state === 'joined') await listenIn(core, frame.language);
+export async function setLanguage(
+  services: Pick<PresenceServices, 'presence'> & Pick<ChatServices, 'languages'>,
+  chooser: LanguageChooser,
+  frame: SetLanguageFrame,
+) {
+  if (!checkRoom(chooser, frame.room) || !checkLanguage(services.languages, chooser, frame.language)) return;
+  chooser.language = frame.language;
+  if (chooser.state === 'joined') await listenIn(services, chooser, frame.language);
 }
 
-export async function updateUsername(core: ConnectionCore, frame: UpdateUsernameFrame) {
-  const { deps } = core;
+export async function updateUsername(services: RenameServices, renamed: Renamed, frame: UpdateUsernameFrame) {
   // The server's record is the truth: the frame only says "my profile changed, tell the room".
-  const fresh = await deps.users.findById(core.user.id);
+  const fresh = await services.users.findById(renamed.user.id);
   if (!fresh || frame.username !== fresh.username) {
-    core.sendError('forbidden', 'You can only rename yourself, to the username saved in your profile.');
+    renamed.sendError('forbidden', 'You can only rename yourself, to the username saved in your profile.');
     return;
   }
-  const oldDisplayName = core.displayName;
-  const renamed = fresh.username !== core.user.username;
-  core.user = fresh;
-  core.displayName = displayNameOf(fresh);
-  const { user, displayName } = core;
-  if (!renamed && displayName === oldDisplayName) return;
-  const offset = await deps.rooms.renameAuthor(user.id, user.username, displayName, {
-    roomId: core.roomId,
+  const oldDisplayName = renamed.displayName;
+  const changedName = fresh.username !== renamed.user.username;
+  renamed.user = fresh;
+  renamed.displayName = displayNameOf(fresh);
+  const { user, displayName, roomId } = renamed;
+  if (!changedName && displayName === oldDisplayName) return;
+  const offset = await services.rooms.renameAuthor(user.id, user.username, displayName, {
+    roomId,
     oldDisplayUsername: oldDisplayName,
   });
-  await deps.hub.broadcast(core.roomId, {
+  await services.hub.broadcast(roomId, {
     type: 'usernameUpdate',
     username: user.username,
     displayUsername: displayName,
