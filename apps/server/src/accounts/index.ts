@@ -8,6 +8,7 @@ export { type UserRooms } from './user-rooms.js';
 export { deleteIdleGuests } from './users/idle-guests.js';
 export { displayNameOf, createUsersRepo, toUser, type UserRow, type UsersRepo } from './users/users-repo.js';
 export { createTokens, type Tokens } from './sessions/tokens.js';
+export { createSeals, type Seals } from './sessions/seals.js';
 export {
   authenticatedAs,
   createAuthenticator,

@@ -5,6 +5,7 @@ import type { Db } from '../store/index.js';
 import { resolveAuthSecret } from './sessions/auth-secret.js';
 import { createAuthenticator, type Authenticator } from './sessions/authenticate.js';
 import { createSessionEnds, type SessionEnds } from './sessions/ended-sessions.js';
+import { createSeals, type Seals } from './sessions/seals.js';
 import { logoutRoutes } from './sessions/logout-routes.js';
 import { createSignInSessions, type SignInSessions } from './sessions/sign-in-sessions.js';
 import { createAltchaBotCheck, createTurnstileBotCheck, type BotCheck } from './sign-in/botcheck.js';
@@ -37,6 +38,8 @@ export interface Auth {
   sessions: SignInSessions;
   /** Where sockets hear that the session they were opened with ended, on every node. */
   sessionEnds: SessionEnds;
+  /** MACs every node of the cluster can check (sealed room session ids, decision 0230). */
+  seals: Seals;
 }
 
 declare module 'fastify' {
@@ -85,7 +88,8 @@ export const authPlugin = fp<AuthPluginOptions>(
     const users = createUsersRepo(db);
     const links = createPlayerLinks(db, userRooms, sessions);
     const authenticator = createAuthenticator(tokens, users);
-    app.decorate('xtalkAuth', { tokens, users, links, authenticator, sessions, sessionEnds });
+    const seals = createSeals(secret);
+    app.decorate('xtalkAuth', { tokens, users, links, authenticator, sessions, sessionEnds, seals });
     await app.register(logoutRoutes, { authenticator, sessions });
 
     await app.register(authRoutes, {

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
-import { forgetSession } from '../testing/seed/index.js';
+import {
+  guestLogin,
+  joinRoom,
+  startServer,
+  TestClient,
+  userIdOf,
+  type TestServer,
+} from '../testing/harness.js';
+import { markMerged } from '../testing/seed/index.js';
 
 describe('socket handshake', () => {
   let server: TestServer;
@@ -22,15 +29,16 @@ describe('socket handshake', () => {
     client.close();
   });
 
-  it('opens the first socket after a join from what the join left, and reads the session for the next (decision 0138)', async () => {
-    const login = await guestLogin(server.app);
+  it('opens the first socket after a join from what the join left, and reads the user for the next (decision 0138)', async () => {
+    const [login, other] = [await guestLogin(server.app), await guestLogin(server.app)];
     const { sessionId } = await joinRoom(server.app, login.token, null);
     const url = `${server.wsBase}/xtalk_ws/${sessionId}?t=${login.token}`;
-    // gone from the database: only the hand-off from the join can open this socket
-    await forgetSession(server, sessionId);
+    // merged away since the join: only the hand-off, with the user the join read, can open this socket
+    const ids = [login, other].map((each) => userIdOf(server, each.user.username));
+    await markMerged(server, await ids[0]!, await ids[1]!);
     const client = await TestClient.open(url);
     client.close();
-    // the hand-off was used up: a reconnect reads the session, and finds none
+    // the hand-off was used up: a reconnect reads the user, and refuses it
     expect(await refusal(url)).toBe(401);
   });
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthenticator } from '../accounts/index.js';
+import { createAuthenticator, createSeals } from '../accounts/index.js';
 import { createTokens } from '../accounts/index.js';
 import { createUsersRepo } from '../accounts/index.js';
 import { createRoomsRepo } from '../rooms/index.js';
@@ -22,6 +22,8 @@ describe('authoriseUpgrade', () => {
   const clock = { now: () => now };
   const tokens = createTokens('a-test-secret-of-enough-length-0123456789', 3600, clock);
   let statements: string[] = [];
+  /** The test server's database, its statements counted. */
+  let counted: ReturnType<typeof recordingStatements>['db'];
   let options: Parameters<typeof authoriseUpgrade>[1];
   const request = (url: string) => ({ url, headers: {} }) as IncomingMessage;
 
@@ -38,7 +40,7 @@ describe('authoriseUpgrade', () => {
     server = await startServer();
     const recording = recordingStatements(dbOf(server));
     statements = recording.statements;
-    const counted = recording.db;
+    counted = recording.db;
     options = {
       authenticator: createAuthenticator(tokens, createUsersRepo(counted)),
       rooms: createRoomsRepo(counted, clock),
@@ -135,5 +137,75 @@ describe('authoriseUpgrade', () => {
     await expect(
       authoriseUpgrade(request(`/xtalk_ws/${dave.sessionId}?t=${ghost}`), options),
     ).rejects.toMatchObject({ statusCode: 401, message: 'The user of this token no longer exists.' });
+  });
+
+  describe('with sealed session ids (decision 0230)', () => {
+    const seals = createSeals('a-test-secret-of-enough-length-0123456789');
+    const sealedOptions = () => ({ ...options, rooms: createRoomsRepo(counted, clock, { seals }) });
+
+    /** Alice's token, and a sealed session of hers in her room, stored as a join stores it. */
+    async function sealedGuest() {
+      const alice = await guestInRoom();
+      const session = await sealedOptions().rooms.createSession(alice.userId, alice.roomId, 3600);
+      return { ...alice, sessionId: session.id };
+    }
+
+    it('admits a sealed session after one statement, for its user', async () => {
+      const alice = await sealedGuest();
+      expect(alice.sessionId).toMatch(/^s[A-Z0-9]{7}/);
+      statements.length = 0;
+      const admitted = await authoriseUpgrade(
+        request(`/xtalk_ws/${alice.sessionId}?t=${alice.token}`),
+        sealedOptions(),
+      );
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatch(/\bfrom users\b/);
+      expect(admitted.auth.user).toMatchObject({ id: alice.userId });
+      expect(admitted.session).toMatchObject({
+        id: alice.sessionId,
+        user_id: alice.userId,
+        room_id: alice.roomId,
+      });
+    });
+
+    it('refuses a sealed session to another user, and a changed or forged one, as the row would', async () => {
+      const [alice, bob] = [await sealedGuest(), await sealedGuest()];
+      const upgrade = (sessionId: string, token: string) =>
+        authoriseUpgrade(request(`/xtalk_ws/${sessionId}?t=${token}`), sealedOptions());
+      // not sealed for bob: the row is read, and it is alice's
+      await expect(upgrade(alice.sessionId, bob.token)).rejects.toMatchObject({ statusCode: 403 });
+      // bob's seal over alice's room: no such session
+      const moved = `s${alice.roomId}${bob.sessionId.slice(8)}`;
+      await expect(upgrade(moved, bob.token)).rejects.toMatchObject({
+        statusCode: 401,
+        code: 'session_expired',
+      });
+      // a seal under another secret
+      const forged = createRoomsRepo(dbOf(server), clock, {
+        seals: createSeals('another-secret-0123456789'),
+      });
+      const made = await forged.createSession(bob.userId, alice.roomId, 3600);
+      statements.length = 0;
+      expect(sealedOptions().rooms.sealedSession(made.id, bob.userId)).toBeUndefined();
+      // a later expiry under the same seal
+      const later = `${bob.sessionId.slice(0, 8)}zzzzzzz${bob.sessionId.slice(15)}`;
+      expect(sealedOptions().rooms.sealedSession(later, bob.userId)).toBeUndefined();
+      expect(statements).toEqual([]);
+    });
+
+    it('refuses an expired sealed session', async () => {
+      const alice = await sealedGuest();
+      const later = now;
+      now += 2 * 3600 * 1000; // past the session, not the token made below
+      const { token } = await tokens.sign({
+        userId: alice.userId,
+        provider: 'guest',
+        platformPlayerId: alice.userId,
+      });
+      await expect(
+        authoriseUpgrade(request(`/xtalk_ws/${alice.sessionId}?t=${token}`), sealedOptions()),
+      ).rejects.toMatchObject({ statusCode: 401, code: 'session_expired' });
+      now = later;
+    });
   });
 });

@@ -6,7 +6,7 @@ import type { SessionHandoffs } from '../rooms/index.js';
 
 export interface UpgradeAuthOptions {
   authenticator: Authenticator;
-  rooms: Pick<RoomsRepo, 'findSession'>;
+  rooms: Pick<RoomsRepo, 'findSession' | 'sealedSession'>;
   /** Sessions a join on this node just made, with its checked token and user: taken instead (decision 0138). */
   handoffs?: Pick<SessionHandoffs, 'take'>;
   /** Browser origins allowed to open a socket; empty means same-origin only. */
@@ -37,12 +37,13 @@ export async function authoriseUpgrade(request: IncomingMessage, options: Upgrad
   // and read (decision 0138): no signature to check again, no statement.
   const handed = token === undefined ? undefined : options.handoffs?.take(sessionId, token);
   if (handed) return { auth: { claims: handed.claims, user: handed.user }, session: handed.session, hello };
-  // Otherwise the token is checked first, without the database; then its user (accounts) and the session
-  // (rooms) are read together, each by the module that owns its table (decision 0177).
+  // Otherwise the token is checked first, without the database; then its user (accounts) is read, and the
+  // session (rooms) too unless its id carries its own seal (decision 0230), each by the module that owns
+  // its table (decision 0177).
   const claims = await options.authenticator.claimsOf(token);
   const [user, session] = await Promise.all([
     options.authenticator.userOf(claims),
-    options.rooms.findSession(sessionId),
+    options.rooms.sealedSession(sessionId, claims.userId) ?? options.rooms.findSession(sessionId),
   ]);
   const auth = authenticatedAs(claims, user);
   if (!session)

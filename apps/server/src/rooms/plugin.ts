@@ -27,7 +27,10 @@ export const roomsPlugin = fp<{ config: Config; clock: Clock }>(
   async (app, { config, clock }) => {
     const db = app.xtalkDb;
     const { authenticator } = app.xtalkAuth;
-    const repo = createRoomsRepo(db, clock, { editWindowSeconds: config.EDIT_WINDOW_SECONDS });
+    const repo = createRoomsRepo(db, clock, {
+      editWindowSeconds: config.EDIT_WINDOW_SECONDS,
+      seals: app.xtalkAuth.seals,
+    });
     const handoffs = createSessionHandoffs(clock);
     app.decorate('xtalkRooms', { repo, log: createRoomLog(db), handoffs });
     await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });

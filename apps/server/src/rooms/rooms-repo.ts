@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import type { Seals } from '../accounts/index.js';
 import type { Db } from '../store/index.js';
 import { createMessageChanges } from './message-changes.js';
 import { createMessageEdits } from './message-edits.js';
@@ -7,6 +8,7 @@ import { createMessageRetranslation } from './message-retranslation.js';
 import { createMessagesRepo } from './messages-repo.js';
 import { generateRoomCode } from './room-codes.js';
 import { createRoomMembers } from './room-members.js';
+import { sealedSession, sessionOfSealedId } from './session-ids.js';
 
 export type { NewMessage, StoredMessage } from './messages-repo.js';
 
@@ -21,7 +23,13 @@ export interface SessionRow {
 }
 
 /** Rooms, their sessions and their messages. Only the rooms module touches these tables. */
-export function createRoomsRepo(db: Db, clock: Clock, options: { editWindowSeconds?: number } = {}) {
+export function createRoomsRepo(
+  db: Db,
+  clock: Clock,
+  /** `seals`: session ids carry their own proof (session-ids.ts); without, they are random. */
+  options: { editWindowSeconds?: number; seals?: Seals } = {},
+) {
+  const { seals } = options;
   return {
     /** Creates a room with a fresh code; a collision (vanishingly rare) just draws again. */
     async createRoom(createdBy: string): Promise<string> {
@@ -50,11 +58,12 @@ export function createRoomsRepo(db: Db, clock: Clock, options: { editWindowSecon
     },
 
     async createSession(userId: string, roomId: string, ttlSeconds: number): Promise<SessionRow> {
-      const session: SessionRow = {
+      const expiresAt = new Date(clock.now() + ttlSeconds * 1000);
+      const session: SessionRow = (seals && sealedSession(seals, userId, roomId, expiresAt)) ?? {
         id: randomBytes(18).toString('base64url'),
         user_id: userId,
         room_id: roomId,
-        expires_at: new Date(clock.now() + ttlSeconds * 1000),
+        expires_at: expiresAt,
       };
       await db.query('insert into sessions (id, user_id, room_id, expires_at) values ($1, $2, $3, $4)', [
         session.id,
@@ -63,6 +72,14 @@ export function createRoomsRepo(db: Db, clock: Clock, options: { editWindowSecon
         session.expires_at,
       ]);
       return session;
+    },
+
+    /**
+     * The unexpired session a sealed id names for `userId`, read from the id alone (no statement);
+     * undefined for any other id, which findSession reads.
+     */
+    sealedSession(sessionId: string, userId: string): SessionRow | undefined {
+      return seals && sessionOfSealedId(seals, sessionId, userId, clock.now());
     },
 
     /** The session of this id, if it exists and has not expired; whose it is, the caller checks. */

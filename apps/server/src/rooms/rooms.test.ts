@@ -27,7 +27,8 @@ describe('POST /xtalk', () => {
       const body = response.json();
       expect(body.roomId).toHaveLength(7);
       expect([...body.roomId].every((c: string) => ROOM_CODE_ALPHABET.includes(c))).toBe(true);
-      expect(body.sessionId).toMatch(/^[A-Za-z0-9_-]{24}$/);
+      // sealed with its room and expiry (decision 0230), and fit for the socket's path
+      expect(body.sessionId).toMatch(new RegExp(`^s${body.roomId}[A-Za-z0-9_-]{37}$`));
       codes.add(body.roomId);
     }
     expect(codes.size).toBe(3);

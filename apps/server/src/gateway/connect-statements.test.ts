@@ -1,0 +1,103 @@
+import { PROTOCOL_VERSION } from '@xtalk/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../store/index.js';
+import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { dbOf } from '../testing/seed/index.js';
+
+/*
+ * What a socket connect into a room open on this node costs the database, from the upgrade to the end of
+ * its join: none when a join on this node handed its session to the socket (decision 0138), one statement
+ * (its user) otherwise, as for a reconnect or a socket on another node (decision 0230). Every statement
+ * the server runs is counted, on either lane.
+ */
+
+/** Records every statement the app's own database runs from now on (the object the repositories hold). */
+function countStatements(db: Db): string[] {
+  const statements: string[] = [];
+  const record = (lane: Pick<Db, 'query' | 'transaction'>) => {
+    const { query, transaction } = lane;
+    Object.assign(lane, {
+      query: (sql: string, params?: unknown[]) => {
+        statements.push(sql);
+        return query.call(lane, sql, params);
+      },
+      transaction: (fn: Parameters<Db['transaction']>[0]) => {
+        statements.push('transaction');
+        return transaction.call(lane, fn);
+      },
+    });
+  };
+  record(db);
+  if (db.background !== db) record(db.background);
+  return statements;
+}
+
+describe('a socket connect', () => {
+  let server: TestServer;
+  let statements: string[];
+
+  beforeAll(async () => {
+    server = await startServer();
+    statements = countStatements(dbOf(server));
+  });
+  afterAll(() => server.close());
+
+  /** Opens the session's socket with its hello and waits until the join has done all its work. */
+  async function connect(sessionId: string, token: string, hello: object, room: string) {
+    const query = new URLSearchParams({ t: token, hello: JSON.stringify(hello) });
+    const client = await TestClient.open(`${server.wsBase}/xtalk_ws/${sessionId}?${query}`);
+    await client.next((frame) => frame.type === 'system' && frame.message === 'READY');
+    // handled after the join's last step (frames are handled in order): its answer closes the count
+    client.send({ type: 'setLanguage', language: 'xx', room });
+    await client.next((frame) => frame.type === 'error' && frame.code === 'unsupported_language');
+    return client;
+  }
+
+  /** A guest joined over HTTP to `roomId` (null: a new room), with the hello its socket sends. */
+  async function guestJoined(roomId: string | null = null) {
+    const login = await guestLogin(server.app);
+    const session = await joinRoom(server.app, login.token, roomId);
+    const hello = {
+      type: 'setUsername',
+      username: login.user.username,
+      language: 'en',
+      room: session.roomId,
+      protocolVersion: PROTOCOL_VERSION,
+    };
+    return { login, session, hello };
+  }
+
+  /** A room with a member connected on this node, and a second guest joined to it over HTTP. */
+  async function openRoomAndGuest() {
+    const host = await guestJoined();
+    const hostClient = await connect(
+      host.session.sessionId,
+      host.login.token,
+      host.hello,
+      host.session.roomId,
+    );
+    return { ...(await guestJoined(host.session.roomId)), hostClient };
+  }
+
+  it('runs no statement when a join on this node handed it its session', async () => {
+    const { login, session, hello, hostClient } = await openRoomAndGuest();
+    statements.length = 0;
+    const client = await connect(session.sessionId, login.token, hello, session.roomId);
+    expect(statements).toEqual([]);
+    client.close();
+    hostClient.close();
+  });
+
+  it('reads only its user when nothing was handed to it (a reconnect, another node)', async () => {
+    const { login, session, hello, hostClient } = await openRoomAndGuest();
+    const first = await connect(session.sessionId, login.token, hello, session.roomId);
+    first.close();
+    await first.closed();
+    statements.length = 0;
+    const again = await connect(session.sessionId, login.token, hello, session.roomId);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/\bfrom users\b/);
+    again.close();
+    hostClient.close();
+  });
+});
