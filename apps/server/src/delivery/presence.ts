@@ -34,6 +34,12 @@ export interface MemoryPresence extends Presence {
   counted(): NodeHoldings;
 }
 
+/**
+ * What a connection that takes a message's speech as one WAV (a client before sentence-by-sentence speech)
+ * listens in besides its language, so the WAV is made only while such a listener is in the room.
+ */
+export const wholeAudioIn = (language: string) => `wav:${language}`;
+
 /** Adds `delta` to a count in a map, removing it at zero. */
 function add(counts: Map<string, number>, key: string, delta: number): number {
   const next = (counts.get(key) ?? 0) + delta;

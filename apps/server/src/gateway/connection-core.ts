@@ -1,5 +1,6 @@
 import {
   CLIENT_ID_REQUIRED_PROTOCOL_VERSION,
+  SPEECH_STREAM_PROTOCOL_VERSION,
   type ErrorCode,
   type ServerFrame,
   type SummarizeFrame,
@@ -13,7 +14,7 @@ import type { Author, ChatService } from '../messages/index.js';
 import type { RoomsRepo } from '../rooms/index.js';
 import type { CatchUpDeps } from './resume.js';
 import type { FrameLimitPolicy } from './frame-limits.js';
-import type { Presence } from '../delivery/index.js';
+import { wholeAudioIn, type Presence } from '../delivery/index.js';
 import type { PresenceEvent } from '../delivery/index.js';
 import type { Returners } from '../delivery/index.js';
 import type { LogSampler } from '../log-sampler.js';
@@ -127,14 +128,22 @@ export function announcePresence(core: ConnectionCore, event: PresenceEvent): Pr
 
 /**
  * Counts the connection as listening in `language` from now on (undefined: no longer), so that speech is
- * made only for languages someone listens in (decision 0137). Called in frame order (join, setLanguage, close). A
- * count that could not be changed leaves `listening` as it was, so the counts stay what the store holds.
+ * made only for languages someone listens in (decision 0137), and the WAV of a message's speech only
+ * while a client before sentence-by-sentence speech listens in its language. Called in frame order (join,
+ * setLanguage, close). A count that could not be changed leaves `listening` as it was, so the counts stay
+ * what the store holds.
  */
 export async function listenIn(core: ConnectionCore, language: string | undefined): Promise<void> {
   const from = core.listening;
   if (from === language) return;
   try {
     await core.deps.presence.listen(core.roomId, from, language);
+    if (core.protocolVersion < SPEECH_STREAM_PROTOCOL_VERSION)
+      await core.deps.presence.listen(
+        core.roomId,
+        from && wholeAudioIn(from),
+        language && wholeAudioIn(language),
+      );
     core.listening = language;
   } catch (error) {
     core.log.warn({ err: error }, 'could not count the language this connection listens in');
