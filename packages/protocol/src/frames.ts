@@ -113,6 +113,12 @@ export const translationChunkFrame = z.object({
    * originalTimestamp 0; the clip's message (same clipId) then takes them over as its translation so far.
    */
   clipId: z.string().optional(),
+  /**
+   * The revision of the text this chunk translates: the message's `editedAt` when it was corrected,
+   * absent for its first text. Additive: a node drops a chunk older than a correction it already
+   * delivered, and a client that holds a later `editedAt` for the message may drop it too.
+   */
+  revision: z.number().int().optional(),
 });
 export type TranslationChunkFrame = z.infer<typeof translationChunkFrame>;
 

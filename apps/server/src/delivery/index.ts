@@ -11,7 +11,7 @@ export {
 export type { Person, PresenceEvent } from './presence-event.js';
 export { withMemoryFallback } from './presence-fallback.js';
 export { nodeShares, startNodeHeartbeat, type NodeHeartbeat, type NodeShares } from './presence-nodes.js';
-export { createMemoryPresence, createRedisPresence, type Presence } from './presence.js';
+export { createMemoryPresence, createRedisPresence, wholeAudioIn, type Presence } from './presence.js';
 export { createRecentWindows, type RecentWindow, type RecentWindowRead } from './recent-windows.js';
 export { createFileReturners, createRedisReturners, type Present, type Returners } from './returners.js';
 export {

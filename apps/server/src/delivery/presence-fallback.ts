@@ -1,4 +1,5 @@
 import type { RedisOutage } from '../bus/index.js';
+import type { NodeHoldings } from './presence-nodes.js';
 import { createMemoryPresence, type Presence } from './presence.js';
 
 const USER = 'presence';
@@ -8,13 +9,16 @@ const USER = 'presence';
  * (decision 0147): then a join or a listener counts here only, and answers come from this node's
  * connections. Only what this node added to the shared counts is taken back from them, so a connection
  * counted here alone never lowers another node's count; a take-back that fails leaves its count behind as
- * a dead node's would (speech made for no one, never the other way round).
+ * a dead node's would (speech made for no one, never the other way round). Should the other nodes sweep
+ * this one meanwhile, everything it counts is written to the shared counts again (`holdings`).
  */
 export function withMemoryFallback(shared: Presence, outage: RedisOutage): Presence {
   const local = createMemoryPresence();
   /** What this node holds in the shared counts, per room and user and per room and language. */
   const sharedJoins = new Map<string, number>();
   const sharedListens = new Map<string, number>();
+  /** The display name of each person with a connection here, per room and user (what a LEAVE says). */
+  const names = new Map<string, string>();
   const key = (roomId: string, name: string) => `${roomId}\u0000${name}`;
   const add = (counts: Map<string, number>, name: string, delta: number) => {
     const next = (counts.get(name) ?? 0) + delta;
@@ -34,15 +38,17 @@ export function withMemoryFallback(shared: Presence, outage: RedisOutage): Prese
   }
 
   return {
-    async join(roomId, username) {
+    async join(roomId, username, displayName) {
       const firstHere = await local.join(roomId, username);
-      const first = await ask(() => shared.join(roomId, username));
+      if (displayName !== undefined) names.set(key(roomId, username), displayName);
+      const first = await ask(() => shared.join(roomId, username, displayName));
       if (first === undefined) return firstHere;
       add(sharedJoins, key(roomId, username), 1);
       return firstHere && first;
     },
     async leave(roomId, username) {
       const lastHere = await local.leave(roomId, username);
+      if (lastHere) names.delete(key(roomId, username));
       if (!sharedJoins.has(key(roomId, username))) return lastHere;
       const last = await ask(() => shared.leave(roomId, username));
       if (last === undefined) return lastHere;
@@ -58,6 +64,28 @@ export function withMemoryFallback(shared: Presence, outage: RedisOutage): Prese
       if (!moved) return;
       if (sharedFrom !== undefined) add(sharedListens, key(roomId, sharedFrom), -1);
       if (to !== undefined) add(sharedListens, key(roomId, to), 1);
+    },
+    holdings() {
+      // everything this node counts goes into the shared counts again, local-only connections too
+      const counted = local.counted();
+      const people = counted.people.map(([roomId, username, count]): NodeHoldings['people'][number] => [
+        roomId,
+        username,
+        count,
+        names.get(key(roomId, username)),
+      ]);
+      return {
+        people,
+        listening: counted.listening,
+        restored() {
+          sharedJoins.clear();
+          sharedListens.clear();
+          for (const [roomId, username, count] of counted.people)
+            sharedJoins.set(key(roomId, username), count);
+          for (const [roomId, language, count] of counted.listening)
+            sharedListens.set(key(roomId, language), count);
+        },
+      };
     },
     async members(roomId) {
       // while Redis is away, the count this node can see is its own

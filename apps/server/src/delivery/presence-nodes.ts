@@ -8,7 +8,9 @@ import type { Person } from './presence-event.js';
  * third of it). Each node, on its beat, looks for nodes in `xtalk:nodes` whose alive key has expired and
  * takes their shares back out of the shared counts in one script (atomic, so two nodes never subtract
  * twice). Whoever's count reaches zero then has left: the sweeping node announces the LEAVE. Someone who
- * came back on another node within the TTL still counts there, so the room sees nothing.
+ * came back on another node within the TTL still counts there, so the room sees nothing. A node that was
+ * only cut off from Redis and was swept meanwhile finds itself missing from `xtalk:nodes` on its next beat
+ * and writes its connections' shares again before it does anything else.
  */
 
 export interface NodeShares {
@@ -58,6 +60,36 @@ redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[1])
 return left`;
 
+/**
+ * A node that was swept (Redis was away longer than its TTL, and another node took its shares back out)
+ * writes what its connections hold again: each share is set to the node's own count, and the shared count
+ * moves by the difference, so a change that reached Redis after the sweep is not counted twice.
+ */
+const RESTORE = `
+for i = 1, #ARGV, 3 do
+  local field, want = ARGV[i], tonumber(ARGV[i + 1])
+  local delta = want - (tonumber(redis.call('HGET', KEYS[1], field)) or 0)
+  if delta ~= 0 then
+    local rest = string.sub(field, 3)
+    local at = string.find(rest, '\\0', 1, true)
+    local room, member = string.sub(rest, 1, at - 1), string.sub(rest, at + 1)
+    local key = (string.sub(field, 1, 1) == 'p' and 'xtalk:presence:' or 'xtalk:listening:') .. room
+    if redis.call('HINCRBY', key, member, delta) <= 0 then redis.call('HDEL', key, member) end
+    redis.call('EXPIRE', key, 86400)
+    if redis.call('HINCRBY', KEYS[1], field, delta) <= 0 then redis.call('HDEL', KEYS[1], field) end
+  end
+  if ARGV[i + 2] ~= '' then redis.call('HSET', KEYS[1], 'n' .. string.sub(field, 2), ARGV[i + 2]) end
+end
+redis.call('EXPIRE', KEYS[1], 86400)`;
+/** Shares written per script call, so one call never holds Redis for long. */
+const RESTORE_BATCH = 500;
+
+/** What a node's connections hold: [room, username, connections, display name] and [room, language, connections]. */
+export interface NodeHoldings {
+  people: Array<[string, string, number, string?]>;
+  listening: Array<[string, string, number]>;
+}
+
 export function nodeShares(nodeId: string): NodeShares {
   const key = sharesKey(nodeId);
   return {
@@ -85,15 +117,33 @@ export function startNodeHeartbeat(options: {
   /** Someone of a dead node's rooms whose last connection was there. */
   left: (roomId: string, person: Person) => void;
   warn: (error: unknown) => void;
+  /** What this node's connections hold, written again when the node finds it was swept. */
+  holdings?: () => (NodeHoldings & { restored(): void }) | undefined;
 }): NodeHeartbeat {
   const { redis, nodeId, ttlMs } = options;
+
+  async function restore() {
+    const held = options.holdings?.();
+    if (!held) return;
+    const args: string[] = [];
+    for (const [roomId, username, count, name] of held.people)
+      args.push(`p${SEP}${roomId}${SEP}${username}`, String(count), name ?? '');
+    for (const [roomId, language, count] of held.listening)
+      args.push(`l${SEP}${roomId}${SEP}${language}`, String(count), '');
+    for (let at = 0; at < args.length; at += RESTORE_BATCH * 3)
+      await redis.eval(RESTORE, 1, sharesKey(nodeId), ...args.slice(at, at + RESTORE_BATCH * 3));
+    held.restored();
+  }
+
   async function beat() {
-    await redis
+    const replies = await redis
       .multi()
       .set(aliveKey(nodeId), '1', 'PX', ttlMs)
       .sadd(NODES, nodeId)
       .expire(sharesKey(nodeId), 86_400)
       .exec();
+    // not in the set of nodes: first beat, or swept while Redis was away (a sweep removes it with its shares)
+    if (replies?.[1]?.[1] === 1) await restore();
     const others = (await redis.smembers(NODES)).filter((id) => id !== nodeId);
     if (others.length === 0) return;
     const pipeline = redis.pipeline();

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { NodeShares } from './presence-nodes.js';
+import type { NodeHoldings, NodeShares } from './presence-nodes.js';
 
 /**
  * Who is in a room, counted per user so that a second tab does not announce a second JOIN and closing one
@@ -22,7 +22,23 @@ export interface Presence {
   listens(roomId: string, language: string): Promise<boolean>;
   /** How many people (not connections) are in the room, on every node: a hot room's count. */
   members?(roomId: string): Promise<number>;
+  /**
+   * What this node's connections hold in the shared counts, to write again when other nodes swept this
+   * one while Redis was away (presence-nodes.ts); `restored` says the counts hold it all again.
+   */
+  holdings?(): NodeHoldings & { restored(): void };
 }
+
+/** A memory presence that can list what it counts (what a node would hold in the shared counts). */
+export interface MemoryPresence extends Presence {
+  counted(): NodeHoldings;
+}
+
+/**
+ * What a connection that takes a message's speech as one WAV (a client before sentence-by-sentence speech)
+ * listens in besides its language, so the WAV is made only while such a listener is in the room.
+ */
+export const wholeAudioIn = (language: string) => `wav:${language}`;
 
 /** Adds `delta` to a count in a map, removing it at zero. */
 function add(counts: Map<string, number>, key: string, delta: number): number {
@@ -32,12 +48,21 @@ function add(counts: Map<string, number>, key: string, delta: number): number {
   return next;
 }
 
-export function createMemoryPresence(): Presence {
+/** `${roomId}\u0000${name}` keys with their counts, as [roomId, name, count]. */
+function split(counts: Map<string, number>): Array<[string, string, number]> {
+  return [...counts].map(([key, count]) => {
+    const at = key.indexOf('\u0000');
+    return [key.slice(0, at), key.slice(at + 1), count];
+  });
+}
+
+export function createMemoryPresence(): MemoryPresence {
   const counts = new Map<string, number>();
   const listening = new Map<string, number>();
   const people = new Map<string, number>();
   const key = (roomId: string, username: string) => `${roomId}\u0000${username}`;
   return {
+    counted: () => ({ people: split(counts), listening: split(listening) }),
     async members(roomId) {
       return people.get(roomId) ?? 0;
     },

@@ -17,6 +17,7 @@ import { createRecentWindows } from './recent-windows.js';
 import { createLogSampler, type LogSampler } from '../log-sampler.js';
 import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';
 import { StoredTimes } from './stored-times.js';
+import { createEditRevisions, type EditRevisions } from './edit-revisions.js';
 
 /** A connection as the hub sees it: where to deliver and what it listens in. */
 /** A spoken sentence of a message, as it is fanned out beside its audio. */
@@ -93,6 +94,8 @@ interface LocalRoom {
    * publishing, as an in-process bus delivers within publish.
    */
   stored: StoredTimes | undefined;
+  /** The room's recent corrections, against which late chunks of an old text are dropped. */
+  revisions: EditRevisions;
 }
 
 /** Hands a room frame to this node's members it is for; how many sockets it went to. */
@@ -244,7 +247,7 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
 
   function deliver(roomId: string, envelope: Envelope) {
     const room = rooms.get(roomId);
-    if (!room) return;
+    if (!room || room.revisions.stale(envelope)) return;
     const sockets = fanOut(room, envelope);
     if (metrics) metrics.fannedOut(sockets, envelope.offset ? room.stored?.take(envelope.offset) : undefined);
   }
@@ -281,6 +284,7 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
           sequencer,
           started,
           stored,
+          revisions: createEditRevisions(),
         };
         room = created;
         rooms.set(roomId, created);

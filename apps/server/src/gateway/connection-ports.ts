@@ -118,6 +118,8 @@ export interface Listener {
   readonly user: UserRow;
   readonly displayName: string;
   readonly log: FastifyBaseLogger;
+  /** The protocol version the client speaks: before sentence-by-sentence speech, it is also counted for WAVs. */
+  readonly protocolVersion: number;
   /** The language the room's listener counts have this connection in (presence, decision 0137); undefined: none. */
   listening: string | undefined;
 }

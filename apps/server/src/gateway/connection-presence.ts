@@ -1,5 +1,9 @@
-import { CLIENT_ID_REQUIRED_PROTOCOL_VERSION, type ServerFrame } from '@xtalk/protocol';
-import type { PresenceEvent } from '../delivery/index.js';
+import {
+  CLIENT_ID_REQUIRED_PROTOCOL_VERSION,
+  SPEECH_STREAM_PROTOCOL_VERSION,
+  type ServerFrame,
+} from '@xtalk/protocol';
+import { wholeAudioIn, type PresenceEvent } from '../delivery/index.js';
 import type { Leaver, Listener, PresenceServices } from './connection-ports.js';
 
 /* A connection in its room's presence: counted as listening, announced arriving and leaving. */
@@ -37,8 +41,10 @@ export function announcePresence(
 
 /**
  * Counts the connection as listening in `language` from now on (undefined: no longer), so that speech is
- * made only for languages someone listens in (decision 0137). Called in frame order (join, setLanguage, close). A
- * count that could not be changed leaves `listening` as it was, so the counts stay what the store holds.
+ * made only for languages someone listens in (decision 0137), and the WAV of a message's speech only while a
+ * client before sentence-by-sentence speech listens in its language. Called in frame order (join,
+ * setLanguage, close). A count that could not be changed leaves `listening` as it was, so the counts stay
+ * what the store holds.
  */
 export async function listenIn(
   services: Pick<PresenceServices, 'presence'>,
@@ -49,6 +55,12 @@ export async function listenIn(
   if (from === language) return;
   try {
     await services.presence.listen(listener.roomId, from, language);
+    if (listener.protocolVersion < SPEECH_STREAM_PROTOCOL_VERSION)
+      await services.presence.listen(
+        listener.roomId,
+        from && wholeAudioIn(from),
+        language && wholeAudioIn(language),
+      );
     listener.listening = language;
   } catch (error) {
     listener.log.warn({ err: error }, 'could not count the language this connection listens in');

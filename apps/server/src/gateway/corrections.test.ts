@@ -103,6 +103,8 @@ describe('corrections', () => {
       const after = client.frames.slice(client.frames.indexOf(edited));
       const chunks = after.filter((f) => f.type === 'translationChunk' && f.originalTimestamp === message.id);
       expect(chunks.map((f) => (f as { chunk: string }).chunk).join('')).toBe(complete.fullText);
+      // each names the revision it translates, so a node can drop a late piece of the old text
+      for (const each of chunks) expect(each).toMatchObject({ revision: edited.editedAt });
       const note = await client.next<NoteCompleteFrame>(
         (f) =>
           f.type === 'noteComplete' &&

@@ -42,6 +42,7 @@ export function watchNodes(
     ttlMs: config.NODE_TTL_SECONDS * 1000,
     left: (roomId, person) => void announcer.announce(roomId, 'LEAVE', person),
     warn: (error) => log.warn({ err: error }, 'node heartbeat failed'),
+    holdings: presence.holdings && (() => presence.holdings!()),
   });
   return { presence, announcer, departures, heartbeat };
 }

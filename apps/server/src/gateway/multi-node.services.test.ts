@@ -25,6 +25,9 @@ import { serviceNodes } from '../testing/service-nodes.js';
 const services = serviceNodes('xtalk_test', 2, {
   // a LEAVE waits this long (decision 0140; the harness's default is none): the presence count is Redis's
   LEAVE_GRACE_SECONDS: '1.5',
+  // two nodes start at once on a machine that may be busy: a start's Redis command may wait longer than
+  // the default allows a live node; this block tests what crosses the nodes, never Redis's silence
+  REDIS_COMMAND_TIMEOUT_MS: '5000',
 });
 const { database, env } = services;
 let a: TestServer;

@@ -63,7 +63,8 @@ describe('translation service (fake provider)', () => {
     expect(store.translations.map((t) => t.language).sort()).toEqual(['ja', 'ko']);
     expect(provider.calls.filter((c) => c.task === 'speech').map((c) => c.language)).toEqual(['ko']);
     expect(meter.charges.filter((c) => c.task === 'speech').map((c) => c.language)).toEqual(['ko']);
-    expect(asked.sort()).toEqual(['R:ja', 'R:ko']);
+    // and, once Korean is spoken, whether a listener who takes it as one WAV is there
+    expect(asked.sort()).toEqual(['R:ja', 'R:ko', 'R:wav:ko']);
   });
 
   it('speaks when who listens cannot be read', async () => {

@@ -14,9 +14,9 @@ import type { Job, PipelineEvent } from './types.js';
  * author, as soon as it is complete, while the translation still streams; the sentences go to the
  * language's listeners in order as `speech` frames with their Ogg/Opus. The latest sentence waits for the
  * next one (or the end) before it is sent, so that the final one carries `last`. Listeners of an older
- * protocol get the sentences' audio as one WAV once the translation is spoken. The first failure (a
- * sentence the author cannot pay for, an engine that fails) ends the speaking: one notice, no later
- * sentence.
+ * protocol get the sentences' audio as one WAV once the translation is spoken, made only while one of them
+ * is in the room. The first failure (a sentence the author cannot pay for, an engine that fails) ends the
+ * speaking: one notice, no later sentence.
  */
 
 /** What a stream reads of the context its message's tasks share (task-context.ts). */
@@ -62,6 +62,8 @@ export class SpeechStream {
     private readonly owner: SpeechOwner,
     /** Whether anyone listens in the language; asked once, before the first sentence is made. */
     private readonly listening: Promise<boolean>,
+    /** Whether a listener who takes the speech as one WAV is in the room; asked once it is spoken. */
+    private readonly wholeAudio: () => Promise<boolean> = () => Promise.resolve(true),
   ) {}
 
   /** The message's job takes over a clip's stream: its later sentences carry the message's id. */
@@ -192,6 +194,7 @@ export class SpeechStream {
     const { job, roomId, language, username } = this.owner;
     const first = this.wavs[0] && readWavInfo(this.wavs[0]);
     if (!first || !job || job.superseded || this.stopped) return;
+    if (!(await this.wholeAudio())) return;
     const parts = this.wavs.map((wav) => wavToMonoFloat32(wav, first.sampleRate) ?? new Float32Array(0));
     const samples = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0));
     let at = 0;

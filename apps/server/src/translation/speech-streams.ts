@@ -1,4 +1,5 @@
 import type { AiTask } from '../ai/index.js';
+import { wholeAudioIn } from '../delivery/index.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { Listeners } from './ports.js';
 import { SpeechStream, type SpeechContext, type SpeechOwner } from './speech-stream.js';
@@ -10,8 +11,9 @@ import type { Job } from './types.js';
  * starts; a streamed voice clip's streams are made by its first committed sentence and taken over by the
  * clip's message, whose sentences then continue the clip's `seq`. Speech is made only for a language
  * someone in the room listens in (decision 0137), asked once per stream; a count that cannot be read
- * counts as someone listening. A language the engine has no voice for is spoken by its listeners' browsers
- * (client-voice.ts).
+ * counts as someone listening. The whole WAV of a message's speech is made only while a client that takes
+ * it (one before sentence-by-sentence speech) listens in the language. A language the engine has no voice
+ * for is spoken by its listeners' browsers (client-voice.ts).
  */
 
 export interface ClipSpeaker {
@@ -48,7 +50,10 @@ export function createSpeechStreams(ctx: () => SpeechStreamsContext) {
   }
 
   function make(owner: SpeechOwner): SpeechStream {
-    return new SpeechStream(ctx(), owner, listening(owner.roomId, owner.language));
+    const { roomId, language } = owner;
+    // asked when the WAV would be made: a listener who joined meanwhile gets it
+    const wholeAudio = () => listening(roomId, wholeAudioIn(language));
+    return new SpeechStream(ctx(), owner, listening(roomId, language), wholeAudio);
   }
 
   return {

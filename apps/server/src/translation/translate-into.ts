@@ -35,6 +35,7 @@ export async function sendChunk(
     targetLanguage: target,
     chunk,
     ...(at !== undefined ? { at } : {}),
+    ...(message.editedAt !== undefined ? { revision: message.editedAt } : {}),
   });
   firstText(ctx, job, target);
   ctx.emit({ kind: 'chunk', roomId, messageId: message.id, language: target });
