@@ -4,7 +4,11 @@
  * when REDIS_URL is set so any node can serve any room.
  */
 export interface Bus {
-  publish(channel: string, payload: Buffer): Promise<void>;
+  /**
+   * Resolves with how many subscriptions (one per node) the payload reached, where the bus can tell: a
+   * room's node learns from it that no other node holds the room (delivery/room-reach.ts).
+   */
+  publish(channel: string, payload: Buffer): Promise<number | void>;
   /** Returns the function that ends this subscription. */
   subscribe(channel: string, handler: (payload: Buffer) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -22,8 +26,12 @@ export function createMemoryBus(): Bus {
   return {
     async publish(channel, payload) {
       const subscribed = handlers.get(channel);
-      if (typeof subscribed === 'function') subscribed(payload);
-      else if (subscribed) for (const handler of subscribed) handler(payload);
+      if (typeof subscribed === 'function') {
+        subscribed(payload);
+        return 1;
+      }
+      for (const handler of subscribed ?? []) handler(payload);
+      return subscribed?.size ?? 0;
     },
     async subscribe(channel, handler) {
       const subscribed = handlers.get(channel);

@@ -38,7 +38,7 @@ export async function createRedisBus(url: string, commandTimeoutMs: number): Pro
   });
   return {
     async publish(channel, payload) {
-      await publisher.publish(channel, payload);
+      return publisher.publish(channel, payload);
     },
     async subscribe(channel, handler) {
       let set = handlers.get(channel);

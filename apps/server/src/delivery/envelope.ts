@@ -9,7 +9,8 @@ import type { ServerFrame } from '@xtalk/protocol';
  * de-duplicate without parsing the body; 0x04: a spoken sentence, its `speech` frame's length (4 bytes,
  * big-endian), the frame, then its Ogg/Opus, sent as text then binary; 0x05: a JSON frame for the
  * connections of some protocol versions only, which follow the header as two bytes (from, below: a hot
- * room's MEMBERS for current clients, the names it stands for to older ones). An empty language means every
+ * room's MEMBERS for current clients, the names it stands for to older ones); 0x06: a node's hello, nothing
+ * but the kind and the node's id, sent when it takes a room on (room-reach.ts). An empty language means every
  * listener; `except` skips that user's connections (their own JOIN, their own audio). A node that predates a
  * kind drops its envelopes (a rolling deploy: its members miss those presence frames, nothing logged).
  */
@@ -18,6 +19,8 @@ const AUDIO = 0x02;
 const LOGGED_TEXT = 0x03;
 const SPEECH = 0x04;
 const VERSIONED_TEXT = 0x05;
+/** A node that now holds the room says so (room-reach.ts); its body is the node's id. Never a member's. */
+const HELLO = 0x06;
 const OFFSET_BYTES = 6;
 /** No upper bound on the protocol versions of a versioned frame's audience. */
 const ANY_VERSION = 255;
@@ -86,6 +89,15 @@ export function encodeSpeech(frame: ServerFrame, ogg: Uint8Array, audience: Audi
   length.writeUInt32BE(json.length, 0);
   return encode(SPEECH, Buffer.concat([length, json, ogg]), audience);
 }
+
+export const encodeHello = (nodeId: string) => Buffer.concat([Buffer.of(HELLO), Buffer.from(nodeId)]);
+
+/** The id of the node whose hello this is; undefined for every other envelope. */
+export const helloFrom = (payload: Buffer): string | undefined =>
+  payload[0] === HELLO ? payload.subarray(1).toString() : undefined;
+
+/** Whether the envelope is a frame stored at a room offset (a message or a later change to one). */
+export const isLoggedEnvelope = (payload: Buffer): boolean => payload[0] === LOGGED_TEXT;
 
 const KINDS: Record<number, Envelope['kind']> = {
   [TEXT]: 'text',

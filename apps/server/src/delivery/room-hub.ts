@@ -16,6 +16,8 @@ import type { MetricsReport } from '../metrics/index.js';
 import { createRecentWindows } from './recent-windows.js';
 import { createLogSampler, type LogSampler } from '../log-sampler.js';
 import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';
+import { userChannels } from './user-channels.js';
+import { channelOf, createRoomReach, newReach, type Reach } from './room-reach.js';
 import { StoredTimes } from './stored-times.js';
 import { createEditRevisions, type EditRevisions } from './edit-revisions.js';
 
@@ -27,6 +29,8 @@ export interface SpokenSentence {
   last: boolean;
   clipId?: string;
 }
+
+export type { UserMember } from './user-channels.js';
 
 export interface HubMember {
   readonly roomId: string;
@@ -43,12 +47,6 @@ export interface HubMember {
   deliverSpeech(json: Buffer, ogg: Buffer): void;
 }
 
-/** A connection as the user channel sees it: frames meant for this user wherever they are (BALANCE). */
-export interface UserMember {
-  readonly userId: string;
-  deliverText(json: Buffer): void;
-}
-
 export interface RoomHubOptions {
   /** The room log: without it frames are delivered as the bus brings them (tests of one connection). */
   log?: RoomLogSource;
@@ -60,29 +58,10 @@ export interface RoomHubOptions {
   metrics?: Pick<MetricsReport, 'fannedOut'>;
 }
 
-const channelOf = (roomId: string) => `xtalk:room:${roomId}`;
-const userChannelOf = (userId: string) => `xtalk:user:${userId}`;
-
 const quiet = {
   warn: () => undefined,
   error: () => undefined,
 } as unknown as FastifyBaseLogger;
-
-/**
- * This node's connections of one user. Almost every user has one, so `members` is that member itself
- * until a second one comes: a Set per user is memory every connection would pay for nothing.
- */
-interface LocalUser {
-  members: UserMember | Set<UserMember>;
-  unsubscribe: Promise<() => Promise<void>>;
-}
-
-function deliverToUser(user: LocalUser, payload: Buffer) {
-  const envelope = decodeEnvelope(payload);
-  if (envelope?.kind !== 'text') return;
-  if (!(user.members instanceof Set)) return user.members.deliverText(envelope.body);
-  for (const each of user.members) each.deliverText(envelope.body);
-}
 
 interface LocalRoom {
   members: Set<HubMember>;
@@ -96,6 +75,8 @@ interface LocalRoom {
   stored: StoredTimes | undefined;
   /** The room's recent corrections, against which late chunks of an old text are dropped. */
   revisions: EditRevisions;
+  /** Whether the room's frames cross the bus (room-reach.ts). */
+  reach: Reach;
 }
 
 /** Hands a room frame to this node's members it is for; how many sockets it went to. */
@@ -142,47 +123,9 @@ function publishFailed(sampled: LogSampler, error: unknown, roomId: string, fram
   sampled.warn('publish', { err: error, roomId, frame: frame.type }, 'publishing to the bus failed', roomId);
 }
 
-/** Each user's channel, for frames to one person on every node (the node subscribes while it has them). */
-function userChannels(bus: Bus) {
-  const users = new Map<string, LocalUser>();
-  return {
-    /** Subscribes a connection to its user's channel (the node subscribes while it has one there). */
-    async attachUser(member: UserMember): Promise<void> {
-      let user = users.get(member.userId);
-      if (!user) {
-        const created: LocalUser = { members: member, unsubscribe: Promise.resolve(async () => undefined) };
-        created.unsubscribe = bus.subscribe(userChannelOf(member.userId), (payload) =>
-          deliverToUser(created, payload),
-        );
-        user = created;
-        users.set(member.userId, user);
-      } else if (user.members instanceof Set) user.members.add(member);
-      else if (user.members !== member) user.members = new Set([user.members, member]);
-      await user.unsubscribe;
-    },
-
-    async detachUser(member: UserMember): Promise<void> {
-      const user = users.get(member.userId);
-      if (!user) return;
-      if (user.members instanceof Set) {
-        if (!user.members.delete(member) || user.members.size > 0) return;
-      } else if (user.members !== member) return;
-      users.delete(member.userId);
-      await (
-        await user.unsubscribe
-      )();
-    },
-
-    /** Sends a frame to every connection of one user, on every node. */
-    async sendToUser(userId: string, frame: ServerFrame): Promise<void> {
-      await bus.publish(userChannelOf(userId), encodeText(frame));
-    },
-  };
-}
-
-/** What the hub sends to a room: every send goes through the bus, serialised once here. */
+/** What the hub sends to a room, serialised once here: over the bus, or to this node alone (room-reach.ts). */
 function roomSenders(
-  bus: Bus,
+  send: (roomId: string, payload: Buffer) => Promise<void>,
   rooms: Map<string, LocalRoom>,
   sampled: LogSampler,
   metrics: RoomHubOptions['metrics'],
@@ -197,7 +140,7 @@ function roomSenders(
       if (metrics && frame.type === 'message' && frame.offset !== undefined)
         rooms.get(roomId)?.stored?.add(frame.offset, performance.now());
       try {
-        await bus.publish(channelOf(roomId), encodeText(frame, audience));
+        await send(roomId, encodeText(frame, audience));
       } catch (error) {
         publishFailed(sampled, error, roomId, frame);
         if (offsetOf(frame) !== undefined) await rooms.get(roomId)?.sequencer.catchUp();
@@ -210,7 +153,7 @@ function roomSenders(
       wav: Uint8Array,
       exceptUsername: string,
     ): Promise<void> {
-      await bus.publish(channelOf(roomId), encodeAudio(wav, { language, exceptUsername }));
+      await send(roomId, encodeAudio(wav, { language, exceptUsername }));
     },
 
     async sendSpeech(
@@ -221,15 +164,57 @@ function roomSenders(
       exceptUsername: string,
     ): Promise<void> {
       const frame: ServerFrame = { type: 'speech', language, ...speech, bytes: ogg.length };
-      await bus.publish(channelOf(roomId), encodeSpeech(frame, ogg, { language, exceptUsername }));
+      await send(roomId, encodeSpeech(frame, ogg, { language, exceptUsername }));
     },
   };
 }
 
+/** This node's first member of the room arrives: it subscribes, says hello, and starts the sequencer. */
+function openRoom(
+  roomId: string,
+  rooms: Map<string, LocalRoom>,
+  bus: Bus,
+  options: RoomHubOptions,
+  hub: {
+    dispatch: (roomId: string, payload: Buffer) => void;
+    deliver: (roomId: string, envelope: Envelope) => void;
+    hello: (roomId: string) => Promise<void>;
+    logger: FastifyBaseLogger;
+  },
+): LocalRoom {
+  const subscription = bus.subscribe(channelOf(roomId), (payload) => hub.dispatch(roomId, payload));
+  const sequencer = createRoomSequencer(roomId, options.log, (envelope) => hub.deliver(roomId, envelope), {
+    gapWaitMs: options.gapWaitMs ?? 150,
+    pageSize: 500,
+    logger: hub.logger,
+  });
+  const started = subscription.then(() => {
+    void hub.hello(roomId);
+    return sequencer.start();
+  });
+  const stored = options.metrics && new StoredTimes();
+  const room: LocalRoom = {
+    members: new Set(),
+    unsubscribe: subscription,
+    sequencer,
+    started,
+    stored,
+    reach: newReach(),
+    revisions: createEditRevisions(),
+  };
+  rooms.set(roomId, room);
+  // a failed start is the joiner's error (attach); the next joiner of an empty room tries again
+  started.catch(() => {
+    if (rooms.get(roomId) === room && room.members.size === 0) rooms.delete(roomId);
+  });
+  return room;
+}
+
 /**
  * This node's members of each room. The node subscribes to a room's channel while it has a member there;
- * everything for a room goes through the bus, even on one node, so one node and many behave alike.
- * Logged frames pass a per-room sequencer, which fills from the database whatever the bus lost.
+ * a room's frames cross the bus while another node holds the room, and go to this node's members alone
+ * while none does (room-reach.ts). Logged frames pass a per-room sequencer, which fills from the database
+ * whatever the bus lost.
  */
 export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
   const logger = options.logger ?? quiet;
@@ -252,47 +237,35 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
     if (metrics) metrics.fannedOut(sockets, envelope.offset ? room.stored?.take(envelope.offset) : undefined);
   }
 
+  const reach = createRoomReach(bus, (roomId) => rooms.get(roomId)?.reach, dispatch);
+
   function dispatch(roomId: string, payload: Buffer) {
+    if (reach.heard(roomId, payload)) return;
     const envelope = decodeEnvelope(payload);
     if (envelope) rooms.get(roomId)?.sequencer.push(envelope);
   }
 
-  // The bus came back after an outage: whatever it dropped meanwhile is read from the log.
+  // The bus came back after an outage: whatever it dropped meanwhile is read from the log, and the other
+  // nodes hear again that this one holds its rooms (a hello lost in the outage left them alone).
   bus.onReconnect?.(() => {
-    for (const room of rooms.values()) void room.sequencer.catchUp();
+    for (const [roomId, room] of rooms) {
+      void room.sequencer.catchUp();
+      void reach.hello(roomId);
+    }
   });
 
   return {
     ...userChannels(bus),
-    ...roomSenders(bus, rooms, sampled, metrics),
+    ...roomSenders(reach.send, rooms, sampled, metrics),
     /** Resolves once the node is subscribed, so nothing published after it is missed. */
     async attach(member: HubMember): Promise<void> {
       let room = rooms.get(member.roomId);
-      if (!room) {
-        const roomId = member.roomId;
-        const subscription = bus.subscribe(channelOf(roomId), (payload) => dispatch(roomId, payload));
-        const sequencer = createRoomSequencer(roomId, options.log, (envelope) => deliver(roomId, envelope), {
-          gapWaitMs: options.gapWaitMs ?? 150,
-          pageSize: 500,
-          logger,
-        });
-        const started = subscription.then(() => sequencer.start());
-        const stored = metrics && new StoredTimes();
-        const created: LocalRoom = {
-          members: new Set(),
-          unsubscribe: subscription,
-          sequencer,
-          started,
-          stored,
-          revisions: createEditRevisions(),
-        };
-        room = created;
-        rooms.set(roomId, created);
-        // a failed start is the joiner's error (below); the next joiner of an empty room tries again
-        started.catch(() => {
-          if (rooms.get(roomId) === created && created.members.size === 0) rooms.delete(roomId);
-        });
-      }
+      room ??= openRoom(member.roomId, rooms, bus, options, {
+        dispatch,
+        deliver,
+        hello: reach.hello,
+        logger,
+      });
       room.members.add(member);
       try {
         await room.started;

@@ -1,0 +1,131 @@
+import type { MessageFrame } from '@xtalk/protocol';
+import { describe, expect, it, vi } from 'vitest';
+import { createMemoryBus, type Bus } from '../bus/index.js';
+import type { LoggedFrame } from '../rooms/index.js';
+import { helloFrom } from './envelope.js';
+import { createRoomHub, type HubMember } from './room-hub.js';
+import type { RoomLogSource } from './room-sequencer.js';
+
+/*
+ * Two hubs on one in-process bus, as two nodes (decision 0236): a room one node holds alone is delivered
+ * there without publishing, and a node that arrives meanwhile gets even the frame stored in the moment
+ * before the first node heard its hello.
+ */
+
+const message = (offset: number): LoggedFrame =>
+  ({
+    type: 'message',
+    id: offset,
+    username: 'g-a',
+    message: `m${offset}`,
+    language: 'en',
+    timestamp: offset,
+    translations: {},
+    isTutorial: false,
+    offset,
+  }) satisfies MessageFrame as LoggedFrame;
+
+function roomLog() {
+  const frames: LoggedFrame[] = [];
+  const source: RoomLogSource = {
+    position: async () => ({ epoch: 'e', offset: frames.length }),
+    readSince: async (_room, after, upTo, limit) =>
+      frames.filter((f) => f.offset > after && f.offset <= upTo).slice(0, limit),
+  };
+  return {
+    source,
+    /** Stores the next message, as the message path does before broadcasting it. */
+    store: () => {
+      frames.push(message(frames.length + 1));
+      return frames.at(-1)!;
+    },
+  };
+}
+
+function member(roomId: string) {
+  const offsets: number[] = [];
+  const view: HubMember = {
+    roomId,
+    username: () => 'g-b',
+    language: () => 'en',
+    deliverText: (_json, offset) => offset !== undefined && offsets.push(offset),
+    deliverAudio: () => undefined,
+    deliverSpeech: () => undefined,
+  };
+  return { view, offsets };
+}
+
+/** The in-process bus, counting room publishes, with a node's hellos held back until `release`. */
+function node(shared: Bus) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const sent: Buffer[] = [];
+  const bus: Bus = {
+    ...shared,
+    async publish(channel, payload) {
+      if (helloFrom(payload) !== undefined) await held;
+      else sent.push(payload);
+      return shared.publish(channel, payload);
+    },
+  };
+  return { bus, sent, release };
+}
+
+/** Broadcasts until one is not published: the hub has heard that it holds the room alone. */
+async function untilLocal(hub: ReturnType<typeof createRoomHub>, sent: Buffer[], store: () => LoggedFrame) {
+  await vi.waitFor(async () => {
+    const before = sent.length;
+    await hub.broadcast('R', store());
+    expect(sent.length).toBe(before);
+  });
+  sent.length = 0;
+}
+
+describe('room reach (decision 0236)', () => {
+  it('delivers a room held by one node without publishing, and publishes once another node holds it', async () => {
+    const shared = createMemoryBus();
+    const log = roomLog();
+    const [one, two] = [node(shared), node(shared)];
+    one.release();
+    two.release();
+    const hubOne = createRoomHub(one.bus, { log: log.source, gapWaitMs: 5 });
+    const hubTwo = createRoomHub(two.bus, { log: log.source, gapWaitMs: 5 });
+    const here = member('R');
+    await hubOne.attach(here.view);
+    await untilLocal(hubOne, one.sent, log.store);
+    let last = log.store();
+    await hubOne.broadcast('R', last);
+    for (let i = 0; i < 5; i++) await hubOne.broadcast('R', (last = log.store()));
+    expect(one.sent).toEqual([]);
+    expect(here.offsets.at(-1)).toBe(last.offset);
+
+    const there = member('R');
+    await hubTwo.attach(there.view);
+    const next = log.store();
+    await hubOne.broadcast('R', next);
+    expect(there.offsets).toEqual([next.offset]);
+    // the last frame node one delivered alone, published again for the newcomer, then the new one
+    expect(one.sent).toHaveLength(2);
+  });
+
+  it('gives a node that arrives the frame stored before its hello was heard', async () => {
+    const shared = createMemoryBus();
+    const log = roomLog();
+    const [one, two] = [node(shared), node(shared)];
+    one.release();
+    const hubOne = createRoomHub(one.bus, { log: log.source, gapWaitMs: 5 });
+    const hubTwo = createRoomHub(two.bus, { log: log.source, gapWaitMs: 5 });
+    const here = member('R');
+    await hubOne.attach(here.view);
+    await untilLocal(hubOne, one.sent, log.store);
+
+    // node two subscribes and reads where the room is; its hello has not reached node one yet
+    const there = member('R');
+    await hubTwo.attach(there.view);
+    const missed = log.store();
+    await hubOne.broadcast('R', missed);
+    expect(here.offsets.at(-1)).toBe(missed.offset);
+    two.release();
+    await vi.waitFor(() => expect(there.offsets).toEqual([missed.offset]));
+  });
+});
