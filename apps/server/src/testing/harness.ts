@@ -254,11 +254,16 @@ export class TestClient {
   ): Promise<T> {
     const seen = this.frames.find(match);
     if (seen) return Promise.resolve(seen as T);
+    // made here, so that a timeout's stack names the line that waited, and says what came instead
+    const timeout = new Error(`no matching frame within ${timeoutMs} ms`);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no matching frame within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => {
+        const shown = (frames: ServerFrame[]) =>
+          frames.map((frame) => JSON.stringify(frame).slice(0, 200)).join('\n') || '(none)';
+        const errors = this.frames.filter((frame) => frame.type === 'error');
+        timeout.message += `; errors received:\n${shown(errors)}\nthe last frames:\n${shown(this.frames.slice(-5))}`;
+        reject(timeout);
+      }, timeoutMs);
       this.waiters.push({
         match,
         resolve: (frame) => {
