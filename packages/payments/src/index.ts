@@ -19,6 +19,7 @@ export {
   type UsersPort,
 } from './ports.js';
 export { PaymentError } from './errors.js';
+export { PAYMENT_API_EXAMPLES } from './api-examples/index.js';
 export { createStoreVerifiers, StoreVerifyError, type StoreVerifier } from './store-verify/index.js';
 export { ORDERS_AND_WITHDRAWALS_SQL, SERVICE_TABLES_SQL } from './schema.js';
 export { ordersOf, pseudonymisePaymentRecords } from './erased-players.js';

@@ -37,6 +37,8 @@ describe("the standalone payment service's OpenAPI document", () => {
         expect([ApiTag.payments, ApiTag.credits]).toContain(operation.tags[0]);
       }
     }
+    // the examples are the standalone's too
+    expect(JSON.stringify(document.paths[PaymentPath.verify])).toContain('"example":');
     // the TEST MODE checkout pages are for a browser
     expect(Object.keys(document.paths).some((path) => path.includes('test-checkout'))).toBe(false);
   });

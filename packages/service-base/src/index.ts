@@ -11,6 +11,6 @@ export {
   type TxnRow,
 } from './ledger-rows.js';
 export { schemaRefusalOf, useZodSchemas, type SchemaRefusal } from './route-schemas.js';
-export { OPENAPI_PATH, registerOpenApi, type OpenApiInfo } from './openapi-document.js';
+export { OPENAPI_PATH, registerOpenApi, type ApiExamples, type OpenApiInfo } from './openapi-document.js';
 export { openPostgres, type PostgresDb, type PostgresOptions } from './postgres.js';
 export type { Queryable, Reader } from './sql.js';

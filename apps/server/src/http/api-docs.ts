@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiTag, asyncApiDocument, PRODUCT_NAME, PROTOCOL_VERSION } from '@xtalk/protocol';
 import { registerOpenApi } from '@xtalk/service-base';
 import type { Config } from '../config.js';
+import { API_EXAMPLES } from './api-examples/index.js';
 
 /*
  * What a client's developer reaches for first (decision 0224): the OpenAPI 3.1 document of every HTTP
@@ -28,6 +29,7 @@ export async function registerApiDocs(app: FastifyInstance, config: Config): Pro
     description: DESCRIPTION,
     serverUrl: config.PUBLIC_URL,
     tags: Object.values(ApiTag),
+    examples: API_EXAMPLES,
   });
   const asyncApi = asyncApiDocument(config.PUBLIC_URL);
   app.get(ASYNCAPI_PATH, { schema: { hide: true } }, async (_request, reply) => {

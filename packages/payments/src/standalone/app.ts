@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { ApiTag, httpErrorCodeOf } from '@xtalk/protocol';
 import { registerErrorShape, registerOpenApi } from '@xtalk/service-base';
+import { PAYMENT_API_EXAMPLES } from '../api-examples/index.js';
 import { PaymentError } from '../errors.js';
 import type { PaymentsOptions } from '../options.js';
 import type { AuthenticatorPort, Clock, LedgerPort, UsersPort } from '../ports.js';
@@ -89,6 +90,7 @@ export async function buildPaymentService(
       'Buying credits, and the server and admin API: app-store purchases, wallets, transactions, withdraw requests.',
     serverUrl: settings.PUBLIC_URL,
     tags: [ApiTag.credits, ApiTag.payments],
+    examples: PAYMENT_API_EXAMPLES,
   });
   await app.register(paymentRoutes, {
     ...optionsOf(settings),
