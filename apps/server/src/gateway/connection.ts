@@ -17,6 +17,7 @@ import { MemberView, VoiceContext } from './connection-views.js';
 import { join } from './connection-join.js';
 import { failureAnswer } from './frame-failure.js';
 import { editMessage, retranslate } from './edit-handler.js';
+import { members } from './members-handler.js';
 import { answerForVersion, jsonForVersion, readsFramesAsServed } from './legacy-frames.js';
 import { chat, checkRoom, setLanguage, updateUsername } from './frame-handlers.js';
 import type { PeerSocket } from './peer-socket.js';
@@ -254,6 +255,8 @@ export class Connection implements ConnectionCore {
         return this.track(() => editMessage(this, frame));
       case 'retranslate':
         return this.track(() => retranslate(this, frame));
+      case 'members':
+        return this.track(() => members(this, frame));
       case 'voiceStart':
       case 'voiceEnd':
         return this.track(async () => this.voiceFrame(frame));
