@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from './frames.js';
+import { MEMBER_PAGE_MAX } from './constants.js';
 import { languageSchema } from './language.js';
 import { chatTextSchema } from './text-rules.js';
 
@@ -123,6 +124,18 @@ export const summarizeFrame = z.object({
   since: z.number().int().min(0).optional(),
 });
 
+/**
+ * Who is in my room? (protocol 9) A page of the room's members, on every node, answered to this connection
+ * alone as `memberList`; `cursor` is the one the previous page gave (none: the first page). Only a member
+ * joined to the room may ask; a page holds at most `limit` (up to MEMBER_PAGE_MAX) people.
+ */
+export const membersFrame = z.object({
+  type: z.literal('members'),
+  room: roomField,
+  cursor: z.string().min(1).max(64).optional(),
+  limit: z.number().int().min(1).max(MEMBER_PAGE_MAX).optional(),
+});
+
 export const clientFrameSchema = z.discriminatedUnion('type', [
   setUsernameFrame,
   chatFrame,
@@ -135,6 +148,7 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   pingFrame,
   summarizeFrame,
   retranslateFrame,
+  membersFrame,
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 export type SetUsernameFrame = z.infer<typeof setUsernameFrame>;
@@ -146,6 +160,7 @@ export type EditMessageFrame = z.infer<typeof editMessageFrame>;
 export type VoiceStartFrame = z.infer<typeof voiceStartFrame>;
 export type VoiceEndFrame = z.infer<typeof voiceEndFrame>;
 export type SummarizeFrame = z.infer<typeof summarizeFrame>;
+export type MembersFrame = z.infer<typeof membersFrame>;
 
 /** Parse a client text frame; returns a readable reason instead of throwing. */
 export function parseClientFrame(

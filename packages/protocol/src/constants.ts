@@ -39,8 +39,15 @@ export const TELEGRAM_PLATFORM = 'tg';
  * 8: a translation into a language the server has no voice for comes with `noServerVoice` (its text, to
  *    that language's listeners), and the client speaks it with the browser's own speech synthesis
  *    (docs/decisions/0205-no-server-voice.md). A client below 8 is not sent it and hears nothing, as before.
+ * 9: a member may ask who is in its room (`members`, paged by a cursor), and is answered with a
+ *    `memberList` page of usernames and display names from every node: a hot room sends counts, not names,
+ *    and this is how a client lists them when its user asks. A client below 9 that sends it gets an error.
  */
-export const PROTOCOL_VERSION = 8;
+export const PROTOCOL_VERSION = 9;
+/** The first version that may ask for its room's member list (`members` → `memberList`). */
+export const MEMBER_LIST_PROTOCOL_VERSION = 9;
+/** The most members one `memberList` page holds (a `members` frame may ask for fewer). */
+export const MEMBER_PAGE_MAX = 100;
 /** The first version that is sent `noServerVoice` for a translation the server cannot speak. */
 export const NO_SERVER_VOICE_PROTOCOL_VERSION = 8;
 /** The first version that is sent MEMBERS in a hot room instead of every JOIN and LEAVE name. */

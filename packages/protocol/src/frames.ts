@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { memberListFrame } from './member-list-frames.js';
 import { noServerVoiceFrame, speechFrame } from './speech-frames.js';
 import { languageSchema } from './language.js';
 
@@ -336,5 +337,6 @@ export const serverFrameSchema = z.discriminatedUnion('type', [
   summaryCompleteFrame,
   speechFrame,
   noServerVoiceFrame,
+  memberListFrame,
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;

@@ -3,6 +3,7 @@ export * from './constants.js';
 export * from './client-frames.js';
 export * from './frames.js';
 export * from './speech-frames.js';
+export * from './member-list-frames.js';
 export * from './http.js';
 export * from './join-room.js';
 export * from './language.js';

@@ -39,7 +39,7 @@ export function withMemoryFallback(shared: Presence, outage: RedisOutage): Prese
 
   return {
     async join(roomId, username, displayName) {
-      const firstHere = await local.join(roomId, username);
+      const firstHere = await local.join(roomId, username, displayName);
       if (displayName !== undefined) names.set(key(roomId, username), displayName);
       const first = await ask(() => shared.join(roomId, username, displayName));
       if (first === undefined) return firstHere;
@@ -86,6 +86,12 @@ export function withMemoryFallback(shared: Presence, outage: RedisOutage): Prese
             sharedListens.set(key(roomId, language), count);
         },
       };
+    },
+    async page(roomId, cursor, limit) {
+      // while Redis is away, the members this node can see are its own
+      const answer =
+        shared.page && (await ask(async () => ({ page: await shared.page!(roomId, cursor, limit) })));
+      return answer ? answer.page : local.page!(roomId, cursor, limit);
     },
     async members(roomId) {
       // while Redis is away, the count this node can see is its own

@@ -16,6 +16,8 @@ import type { Person } from './presence-event.js';
 export interface NodeShares {
   person(multi: ChainableCommander, roomId: string, username: string, delta: number, name?: string): void;
   listening(multi: ChainableCommander, roomId: string, language: string, delta: number): void;
+  /** The display names of a room's members, from the shares of every node (the username where none says). */
+  names(redis: Redis, roomId: string, usernames: string[]): Promise<string[]>;
 }
 
 const NODES = 'xtalk:nodes';
@@ -99,6 +101,17 @@ export function nodeShares(nodeId: string): NodeShares {
     },
     listening(multi, roomId, language, delta) {
       multi.eval(SHARE, 1, key, `l${SEP}${roomId}${SEP}${language}`, delta, '', '');
+    },
+    async names(redis, roomId, usernames) {
+      if (usernames.length === 0) return [];
+      const nodes = await redis.smembers(NODES);
+      const fields = usernames.map((username) => `n${SEP}${roomId}${SEP}${username}`);
+      const pipeline = redis.pipeline();
+      for (const id of nodes) pipeline.hmget(sharesKey(id), ...fields);
+      const replies = ((await pipeline.exec()) ?? []).map(
+        ([, names]) => (names ?? []) as Array<string | null>,
+      );
+      return usernames.map((username, at) => replies.find((names) => names[at])?.[at] ?? username);
     },
   };
 }

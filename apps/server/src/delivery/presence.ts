@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import { readCursor, scanCursor, sortedPage } from './member-pages.js';
+import type { Person } from './presence-event.js';
 import type { NodeHoldings, NodeShares } from './presence-nodes.js';
 
 /**
@@ -27,6 +29,16 @@ export interface Presence {
    * one while Redis was away (presence-nodes.ts); `restored` says the counts hold it all again.
    */
   holdings?(): NodeHoldings & { restored(): void };
+  /**
+   * A page of the room's members on every node, from `cursor` (undefined: the first page); undefined for
+   * a cursor this presence never gave. The page's `cursor` leads to the next one; none: the last.
+   */
+  page?(roomId: string, cursor: string | undefined, limit: number): Promise<MemberPage | undefined>;
+}
+
+export interface MemberPage {
+  people: Person[];
+  cursor?: string;
 }
 
 /** A memory presence that can list what it counts (what a node would hold in the shared counts). */
@@ -56,15 +68,30 @@ function split(counts: Map<string, number>): Array<[string, string, number]> {
   });
 }
 
+/** A page of one node's roster, in username order. */
+function rosterPage(roster: Map<string, string> | undefined, cursor: string | undefined, limit: number) {
+  const at = readCursor(cursor);
+  if (!at || 'scan' in at) return undefined;
+  const { usernames, ...next } = sortedPage(roster?.keys() ?? [], at.after, limit);
+  return {
+    people: usernames.map((username) => ({ username, displayUsername: roster!.get(username)! })),
+    ...next,
+  };
+}
+
 export function createMemoryPresence(): MemoryPresence {
   const counts = new Map<string, number>();
   const listening = new Map<string, number>();
-  const people = new Map<string, number>();
+  /** Each room's people (username to display name): its count and its member list. */
+  const rosters = new Map<string, Map<string, string>>();
   const key = (roomId: string, username: string) => `${roomId}\u0000${username}`;
   return {
     counted: () => ({ people: split(counts), listening: split(listening) }),
     async members(roomId) {
-      return people.get(roomId) ?? 0;
+      return rosters.get(roomId)?.size ?? 0;
+    },
+    async page(roomId, cursor, limit) {
+      return rosterPage(rosters.get(roomId), cursor, limit);
     },
     async listen(roomId, from, to) {
       if (from === to) return;
@@ -74,15 +101,21 @@ export function createMemoryPresence(): MemoryPresence {
     async listens(roomId, language) {
       return (listening.get(key(roomId, language)) ?? 0) > 0;
     },
-    async join(roomId, username) {
+    async join(roomId, username, displayName) {
       const first = add(counts, key(roomId, username), 1) === 1;
-      if (first) add(people, roomId, 1);
+      let roster = rosters.get(roomId);
+      if (!roster) rosters.set(roomId, (roster = new Map()));
+      if (first || displayName !== undefined) roster.set(username, displayName ?? username);
       return first;
     },
     async leave(roomId, username) {
       if (!counts.has(key(roomId, username))) return true;
       const last = add(counts, key(roomId, username), -1) <= 0;
-      if (last) add(people, roomId, -1);
+      const roster = rosters.get(roomId);
+      if (last && roster) {
+        roster.delete(username);
+        if (roster.size === 0) rosters.delete(roomId);
+      }
       return last;
     },
   };
@@ -111,6 +144,25 @@ export function createRedisPresence(redis: Redis, node?: NodeShares): Presence {
     },
     async members(roomId) {
       return redis.hlen(key(roomId));
+    },
+    async page(roomId, cursor, limit) {
+      const at = readCursor(cursor);
+      if (!at) return undefined;
+      let page: { usernames: string[]; cursor?: string };
+      if ('after' in at && at.after !== undefined)
+        page = sortedPage(await redis.hkeys(key(roomId)), at.after, limit);
+      else {
+        const [next, entries] = await redis.hscan(key(roomId), 'scan' in at ? at.scan : '0', 'COUNT', limit);
+        const usernames = entries.filter((_, index) => index % 2 === 0);
+        // a small hash is scanned whole at once: it is paged in username order instead
+        page =
+          usernames.length > limit && next === '0'
+            ? sortedPage(usernames, undefined, limit)
+            : { usernames, ...(scanCursor(next) ? { cursor: scanCursor(next)! } : {}) };
+      }
+      const names = node ? await node.names(redis, roomId, page.usernames) : page.usernames;
+      const people = page.usernames.map((username, index) => ({ username, displayUsername: names[index]! }));
+      return { people, ...(page.cursor ? { cursor: page.cursor } : {}) };
     },
     async join(roomId, username, displayName) {
       const multi = redis.multi().hincrby(key(roomId), username, 1).expire(key(roomId), 86_400);

@@ -24,6 +24,7 @@ import { MemberView, VoiceContext } from './connection-views.js';
 import { join } from './connection-join.js';
 import { failureAnswer } from './frame-failure.js';
 import { editMessage, retranslate } from './edit-handler.js';
+import { members } from './members-handler.js';
 import { answerForVersion, jsonForVersion, readsFramesAsServed } from './legacy-frames.js';
 import { chat, checkRoom, setLanguage, updateUsername } from './frame-handlers.js';
 import type { PeerSocket } from './peer-socket.js';
@@ -262,6 +263,8 @@ export class Connection implements Joiner, Renamed, LanguageChooser {
         return this.track(() => editMessage(this.deps, this, frame));
       case 'retranslate':
         return this.track(() => retranslate(this.deps, this, frame));
+      case 'members':
+        return this.track(() => members(this.deps, this, frame));
       case 'voiceStart':
       case 'voiceEnd':
         return this.track(async () => this.voiceFrame(frame));

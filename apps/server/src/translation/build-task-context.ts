@@ -4,6 +4,7 @@ import { createSupportCheck } from './engine-call.js';
 import { LruCache } from './lru.js';
 import { createFailureReporter, type Notice, type Send } from './notices.js';
 import type { TranslationServiceOptions } from './options.js';
+import { createSpeechSlots } from './speech-slots.js';
 import { createSpeechStreams } from './speech-streams.js';
 import type { TaskContext } from './task-context.js';
 import type { Job, PipelineEvent, TranslationServiceDeps } from './types.js';
@@ -53,6 +54,7 @@ export function buildTaskContext(
     languages: deps.config.LANGUAGES,
     textCache: new LruCache<string | null>(options.cacheEntries),
     audioCache: new LruCache<Uint8Array>(options.cacheEntries, options.audioCacheBytes, (wav) => wav.length),
+    speechSlots: createSpeechSlots(options.speechPerRoom, options.speechPerNode),
     emit,
     send,
     supported,

@@ -18,6 +18,9 @@ export interface TranslationServiceOptions {
   maxConcurrent: number;
   maxConcurrentPerRoom: number;
   maxQueuedPerRoom: number;
+  /** Sentences synthesised at once for one room, and for this process (speech-slots.ts). */
+  speechPerRoom: number;
+  speechPerNode: number;
   /** A room hears about one kind of failure at most once per window. */
   noticeWindowMs: number;
   /** Loading-progress notices at most this often per room. */
@@ -38,6 +41,8 @@ export const DEFAULT_TRANSLATION_OPTIONS: TranslationServiceOptions = {
   maxConcurrent: 8,
   maxConcurrentPerRoom: 2,
   maxQueuedPerRoom: 50,
+  speechPerRoom: 2,
+  speechPerNode: 4,
   noticeWindowMs: 60_000,
   loadingNoticeIntervalMs: 5_000,
   cacheEntries: 1_000,

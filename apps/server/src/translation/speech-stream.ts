@@ -6,6 +6,7 @@ import { characters, chargeKeyOf, digest } from './engine-usage.js';
 import type { LruCache } from './lru.js';
 import type { ReportFailure } from './notices.js';
 import type { RoomOutput } from './ports.js';
+import type { SpeechSlots } from './speech-slots.js';
 import { createSentenceSplitter, splitSentences } from './sentences.js';
 import type { Job, PipelineEvent } from './types.js';
 
@@ -25,6 +26,7 @@ export interface SpeechContext {
   output: RoomOutput;
   logger: Logger;
   audioCache: LruCache<Uint8Array>;
+  speechSlots: SpeechSlots;
   emit: (event: Omit<PipelineEvent, 'at'>) => void;
   callEngine: EngineCall;
   reportFailure: ReportFailure;
@@ -145,27 +147,7 @@ export class SpeechStream {
     try {
       let wav = ctx.audioCache.get(key);
       if (!wav) {
-        const stop = owner.job?.stop?.signal;
-        wav = await ctx.callEngine(
-          'speech',
-          {
-            userId: owner.userId,
-            username: owner.username,
-            roomId: owner.roomId,
-            task: 'speech',
-            characters: characters(text),
-            language: owner.language,
-            ...(owner.job ? { messageId: owner.job.message.id } : {}),
-            ...chargeKeyOf(owner.job, 'speech', owner.language, seq),
-          },
-          async (signal) => {
-            const audio = await ctx.provider.synthesize({ text, language: owner.language, signal });
-            if (!isWav(audio))
-              throw new AiError('the speech engine returned audio that is not WAV', { retryable: false });
-            return audio;
-          },
-          stop,
-        );
+        wav = await ctx.speechSlots.run(owner.roomId, () => this.speak(text, seq));
         ctx.audioCache.set(key, wav);
       }
       return { wav, ogg: await wavToOggOpus(wav) };
@@ -173,6 +155,31 @@ export class SpeechStream {
       if (!this.stopped) this.fail(error, seq);
       return undefined;
     }
+  }
+
+  /** One sentence's engine call, charged to the author (it holds a speech slot meanwhile). */
+  private speak(text: string, seq: number): Promise<Uint8Array> {
+    const { ctx, owner } = this;
+    return ctx.callEngine(
+      'speech',
+      {
+        userId: owner.userId,
+        username: owner.username,
+        roomId: owner.roomId,
+        task: 'speech',
+        characters: characters(text),
+        language: owner.language,
+        ...(owner.job ? { messageId: owner.job.message.id } : {}),
+        ...chargeKeyOf(owner.job, 'speech', owner.language, seq),
+      },
+      async (signal) => {
+        const audio = await ctx.provider.synthesize({ text, language: owner.language, signal });
+        if (!isWav(audio))
+          throw new AiError('the speech engine returned audio that is not WAV', { retryable: false });
+        return audio;
+      },
+      owner.job?.stop?.signal,
+    );
   }
 
   private fail(error: unknown, seq: number): void {

@@ -5,6 +5,7 @@ import type { LruCache } from './lru.js';
 import type { Send, ReportFailure } from './notices.js';
 import type { TranslationServiceOptions } from './options.js';
 import type { GlossaryPort, Listeners, RoomOutput, TranslationStore } from './ports.js';
+import type { SpeechSlots } from './speech-slots.js';
 import type { SpeechStreams } from './speech-streams.js';
 import type { Job, PipelineEvent, TranslationMetrics } from './types.js';
 
@@ -18,6 +19,8 @@ export interface TaskContext {
   languages: readonly string[];
   textCache: LruCache<string | null>;
   audioCache: LruCache<Uint8Array>;
+  /** The bound on sentences synthesised at once, per room and for this process. */
+  speechSlots: SpeechSlots;
   emit: (event: Omit<PipelineEvent, 'at'>) => void;
   send: Send;
   supported: (task: AiTask, language: string) => boolean;
