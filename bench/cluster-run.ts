@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { freePort } from '../apps/server/src/testing/free-port.js';
 import { loadavg } from 'node:os';
 import type { Redis } from 'ioredis';
 import { quiet, startServerProcess, type ServerProcess } from './lib/server-process.js';
@@ -40,6 +41,8 @@ export interface TopologySettings {
    * what it did within 10 s (PGSTAT_IDLE_INTERVAL), not at once.
    */
   postgresSettleMs: number;
+  /** The nodes list their addresses (PUBLIC_WS_ENDPOINTS) and members connect to the room's home. */
+  affinity?: boolean;
   log: (line: string) => void;
 }
 
@@ -52,6 +55,7 @@ export interface RateRun extends RateLoad<never> {
 
 export interface TopologyRun {
   nodes: number;
+  affinity?: boolean;
   members: number;
   connectCpuMs: number;
   loads: RateRun[];
@@ -62,7 +66,11 @@ export interface TopologyRun {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startNodes(settings: TopologySettings, services: ClusterServices): Promise<ServerProcess[]> {
-  const start = () =>
+  const ports = await Promise.all(Array.from({ length: settings.nodes }, () => freePort()));
+  const listed: Record<string, string> = settings.affinity
+    ? { PUBLIC_WS_ENDPOINTS: ports.map((port) => `ws://127.0.0.1:${port}`).join(',') }
+    : {};
+  const start = (port: number) =>
     startServerProcess({
       entry: settings.entry,
       env: {
@@ -70,12 +78,14 @@ async function startNodes(settings: TopologySettings, services: ClusterServices)
         DATABASE_URL: services.databaseUrl,
         AUTH_SECRET: 'bench-cluster-secret-shared-by-every-node',
         ...(services.redisUrl ? { REDIS_URL: services.redisUrl } : {}),
+        ...listed,
       },
       startTimeoutMs: 60_000,
+      port,
     });
   // the first node migrates the database; the others start on it together
-  const first = await start();
-  const rest = await Promise.allSettled(Array.from({ length: settings.nodes - 1 }, start));
+  const first = await start(ports[0]!);
+  const rest = await Promise.allSettled(ports.slice(1).map(start));
   const started = [first, ...rest.flatMap((each) => (each.status === 'fulfilled' ? [each.value] : []))];
   const failed = rest.find((each) => each.status === 'rejected');
   if (failed) {
@@ -145,6 +155,7 @@ export async function runTopology(
     await generator.ask({ cmd: 'close' }, 'closed');
     return {
       nodes: settings.nodes,
+      ...(settings.affinity ? { affinity: true } : {}),
       members: settings.members,
       connectCpuMs,
       loads: loaded.loads,

@@ -28,6 +28,9 @@ export interface ClusterResult {
   cluster: TopologyRun;
   /** The cluster with a small room: Redis per message must not grow with members. */
   small?: TopologyRun;
+  /** The same two rooms with room affinity on: members on the room's home (decision 0237). */
+  affinity?: TopologyRun;
+  affinitySmall?: TopologyRun;
 }
 
 export function clusterSettings(log: (line: string) => void) {
@@ -42,6 +45,7 @@ export function clusterSettings(log: (line: string) => void) {
     senders: envNumber('BENCH_FANOUT_SENDERS', 50),
     concurrency: envNumber('BENCH_SETUP_CONCURRENCY', 16),
     postgresSettleMs: envNumber('BENCH_CLUSTER_PG_SETTLE_MS', 11_000, (v) => v >= 0),
+    withAffinity: process.env.BENCH_CLUSTER_AFFINITY !== '0',
     log,
   };
 }
@@ -73,13 +77,40 @@ export async function runCluster(settings: ReturnType<typeof clusterSettings>): 
       small = await runTopology({ ...settings, members: settings.smallMembers }, services);
       log(`  ${describe(small)}`);
     }
+    const affinity = settings.withAffinity ? await affinityRuns(settings, services) : {};
     const { log: _log, entry: _entry, ...rest } = settings;
-    return { date: new Date().toISOString(), settings: rest, single, cluster, ...(small ? { small } : {}) };
+    return {
+      date: new Date().toISOString(),
+      settings: rest,
+      single,
+      cluster,
+      ...(small ? { small } : {}),
+      ...affinity,
+    };
   } finally {
     redis.disconnect();
     if (ownRedis) await stopRedis(ownRedis);
     await database.drop();
   }
+}
+
+/** The cluster again with room affinity on: the same room, then the small one. */
+async function affinityRuns(
+  settings: ReturnType<typeof clusterSettings>,
+  services: Parameters<typeof runTopology>[1],
+): Promise<Pick<ClusterResult, 'affinity' | 'affinitySmall'>> {
+  const { log } = settings;
+  log(`${settings.nodes} nodes with room affinity, ${settings.members} members`);
+  const affinity = await runTopology({ ...settings, affinity: true }, services);
+  log(`  ${describe(affinity)}`);
+  if (settings.smallMembers === 0) return { affinity };
+  log(`${settings.nodes} nodes with room affinity, ${settings.smallMembers} members`);
+  const affinitySmall = await runTopology(
+    { ...settings, members: settings.smallMembers, affinity: true },
+    services,
+  );
+  log(`  ${describe(affinitySmall)}`);
+  return { affinity, affinitySmall };
 }
 
 function describe(run: TopologyRun): string {
@@ -95,7 +126,7 @@ function describe(run: TopologyRun): string {
 const perMessage = (value: number, load: RateRun) => value / Math.max(1, load.sent);
 
 export function printClusterReport(result: ClusterResult): void {
-  const { single, cluster, small } = result;
+  const { single, cluster, small, affinity, affinitySmall } = result;
   const lines = [
     '',
     `Cluster: one ${cluster.members}-member room over ${cluster.nodes} nodes (PostgreSQL + Redis) against one node (same PostgreSQL)`,
@@ -117,11 +148,14 @@ export function printClusterReport(result: ClusterResult): void {
   const connect = cluster.connectCpuMs / Math.max(1, single.connectCpuMs);
   lines.push(
     `| connect CPU for the room (all nodes) | ${round(single.connectCpuMs / 1000, 2)} s | ${round(cluster.connectCpuMs / 1000, 2)} s | ${round(connect, 2)}× |`,
+  );
+  if (affinity) lines.push(...affinityRows(single, affinity));
+  lines.push(
     '',
     '| per message sent | room | Redis commands (of which PUBLISH) | Redis bytes in + out | PostgreSQL transactions | rows inserted / updated |',
     '| --- | --- | --- | --- | --- | --- |',
   );
-  for (const run of [single, cluster, ...(small ? [small] : [])]) {
+  for (const run of [single, cluster, small, affinity, affinitySmall].filter((each) => each !== undefined)) {
     for (const load of run.loads) {
       const redis = load.redis;
       const redisCells = redis
@@ -130,7 +164,7 @@ export function printClusterReport(result: ClusterResult): void {
         : 'no Redis | no Redis';
       const pg = load.postgres;
       lines.push(
-        `| ${load.rate} msg/s, ${run.nodes} node${run.nodes > 1 ? 's' : ''} | ${run.members} | ${redisCells} | ` +
+        `| ${load.rate} msg/s, ${run.nodes} node${run.nodes > 1 ? 's' : ''}${run.affinity ? ', affinity' : ''} | ${run.members} | ${redisCells} | ` +
           `${round(perMessage(pg.transactions, load), 2)} | ${round(perMessage(pg.inserted, load), 2)} / ${round(perMessage(pg.updated, load), 2)} |`,
       );
     }
@@ -138,6 +172,30 @@ export function printClusterReport(result: ClusterResult): void {
   const calls = cluster.loads.at(-1)?.redis?.calls ?? {};
   lines.push(`Redis commands in the cluster's last load: ${JSON.stringify(calls)}`);
   console.log(lines.join('\n'));
+}
+
+/** The cluster with room affinity on against the same one node: CPU per delivery and connect CPU. */
+function affinityRows(single: TopologyRun, affinity: TopologyRun): string[] {
+  const rows = [
+    '',
+    `With room affinity (decision 0237): the room's members on its home node, ${affinity.nodes} nodes running`,
+    '| | one node | cluster, affinity | cluster / one |',
+    '| --- | --- | --- | --- |',
+  ];
+  affinity.loads.forEach((load, i) => {
+    const one = single.loads[i]!;
+    rows.push(
+      `| ${load.rate} msg/s CPU-s per million deliveries (all nodes) | ${round(one.cpuSecondsPerMillion)} | ` +
+        `${round(load.cpuSecondsPerMillion)} | **${round(load.cpuSecondsPerMillion / one.cpuSecondsPerMillion, 2)}×** |`,
+      `| ${load.rate} msg/s p99 ms / missing | ${round(one.latencyMs.p99)} / ${one.missing} | ` +
+        `${round(load.latencyMs.p99)} / ${load.missing} | |`,
+    );
+  });
+  const connect = affinity.connectCpuMs / Math.max(1, single.connectCpuMs);
+  rows.push(
+    `| connect CPU for the room (all nodes) | ${round(single.connectCpuMs / 1000, 2)} s | ${round(affinity.connectCpuMs / 1000, 2)} s | ${round(connect, 2)}× |`,
+  );
+  return rows;
 }
 
 export function saveClusterResult(result: ClusterResult): string {

@@ -167,10 +167,10 @@ describe('behind nginx with TLS: a node drained mid-conversation', () => {
     await say(bob.page, 'hello back');
     await seenByBoth(people, 'hello back');
 
-    // the node with the most of their sockets goes (nginx spreads them; any node serves any room)
+    // nginx hashes the room: both sockets are on its home node, which goes (decision 0237)
     const counts = await Promise.all(nodes.map(socketsOn));
     const drained = counts[0]! >= counts[1]! ? 0 : 1;
-    expect(counts[drained]).toBeGreaterThan(0);
+    expect(counts[drained]).toBe(2);
     const stopping = nodes[drained]!.stop();
     await say(alice.page, 'while it drains');
     expect(await stopping).toBe(0);

@@ -114,8 +114,10 @@ export async function startServerProcess(options: {
   startTimeoutMs?: number;
   /** Node options before the entry (for example `--expose-gc`). */
   nodeArgs?: string[];
+  /** A port chosen beforehand (a cluster that lists its nodes' addresses); a free one by default. */
+  port?: number;
 }): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'xtalk-bench-'));
   const baseUrl = `http://127.0.0.1:${port}`;
   const logLines: string[] = [];

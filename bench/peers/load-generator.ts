@@ -125,8 +125,10 @@ async function prepare(request: Extract<GeneratorRequest, { cmd: 'prepare' }>) {
     const login = logins[index]!;
     member.token = login.token;
     member.username = login.user.username;
-    if (member.session) return;
-    member.session = await joinRoom(member.node.baseUrl, login.token, roomIds[member.room]!);
+    member.session ??= await joinRoom(member.node.baseUrl, login.token, roomIds[member.room]!);
+    // the room's home, when the join names the room's order: the socket opens there (decision 0237)
+    const home = member.session.roomEndpoints?.[0];
+    member.node = nodes.find((node) => node.wsBase === home) ?? member.node;
   });
 }
 

@@ -18,5 +18,12 @@ export const joinRoomResponseSchema = z.object({
    * connection fails or ends abnormally. Absent: the page's own origin.
    */
   socketEndpoints: z.array(z.string()).optional(),
+  /**
+   * The same addresses in the room's order (rendezvous hashing of the room code, decision 0237): its home
+   * node first, then where its members go when the home is gone. A client that reads it opens the socket
+   * on the first it can reach and goes back to the first when it is reachable again, so a room's members
+   * share a node and its frames stay off the bus between nodes. Absent with `socketEndpoints`.
+   */
+  roomEndpoints: z.array(z.string()).optional(),
 });
 export type JoinRoomResponse = z.infer<typeof joinRoomResponseSchema>;

@@ -12,6 +12,7 @@ import {
 } from '@xtalk/protocol';
 import { bearerTokenOf, type Authenticator } from '../accounts/index.js';
 import { HttpError } from '../http-errors.js';
+import { roomEndpointOrder } from './room-home.js';
 import type { RoomsRepo } from './rooms-repo.js';
 import type { SessionHandoffs } from './session-handoffs.js';
 
@@ -58,7 +59,9 @@ export async function roomRoutes(
       sessionId: session.id,
       roomId,
       protocolVersion: PROTOCOL_VERSION,
-      ...(endpoints.length > 0 ? { socketEndpoints: [...endpoints] } : {}),
+      ...(endpoints.length > 0
+        ? { socketEndpoints: [...endpoints], roomEndpoints: roomEndpointOrder(roomId, endpoints) }
+        : {}),
     };
   });
 }

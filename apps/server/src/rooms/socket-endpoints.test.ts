@@ -36,6 +36,20 @@ describe('PUBLIC_WS_ENDPOINTS', () => {
     expect(await joinOn(plain)).not.toHaveProperty('socketEndpoints');
   });
 
+  it('comes in the room’s own order beside it, the same for every join of the room (decision 0237)', async () => {
+    const first = await joinOn(listed);
+    expect([...first.roomEndpoints!].sort()).toEqual([...endpoints].sort());
+    const { token } = await guestLogin(listed.app);
+    const again = await listed.app.inject({
+      method: 'POST',
+      url: '/xtalk',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { action: 'join', roomId: first.roomId },
+    });
+    expect(again.json()).toMatchObject({ roomEndpoints: first.roomEndpoints, socketEndpoints: endpoints });
+    expect(await joinOn(plain)).not.toHaveProperty('roomEndpoints');
+  });
+
   it('is what the page may connect to besides its own origin', async () => {
     expect((await joinOn(listed)).connectSrc).toEqual(["'self'", ...endpoints]);
     expect((await joinOn(plain)).connectSrc).toEqual(["'self'"]);

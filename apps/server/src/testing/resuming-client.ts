@@ -6,7 +6,7 @@ import { PROTOCOL_VERSION } from '@xtalk/protocol';
 export interface ChatNode {
   wsBase: string;
   /** POST /xtalk for this user and room: the session its socket opens. */
-  join(token: string, roomId: string): Promise<{ sessionId: string }>;
+  join(token: string, roomId: string): Promise<{ sessionId: string; roomEndpoints?: readonly string[] }>;
 }
 
 /**
@@ -23,7 +23,9 @@ const RETRIED = new Set(['rate_limited', 'unavailable', 'internal']);
  * resumes with it on every reconnect, keeps an outbox of unacknowledged messages (by clientId) and sends
  * them again once READY, and checks what it receives: every logged frame exactly at the next offset.
  * Given several endpoints it starts at one of them and, when a connection fails or ends without a close
- * from this side, goes on to the next in the list, as the web client does.
+ * from this side, goes on to the next in the list, as the web client does. When the join names the room's
+ * order of endpoints (roomEndpoints, decision 0237) it goes by that instead: the room's home first, and
+ * back to the home a while after settling elsewhere, resumed by offset like any reconnect.
  */
 export class ResumingClient {
   /** Message texts in the order received, each once. */
@@ -53,6 +55,12 @@ export class ResumingClient {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   /** Which endpoint the next connection goes to (modulo the list's length). */
   private at: number;
+  /** The room's endpoints (their ws origins) in the room's order, once a join named them. */
+  private roomOrder: readonly string[] | undefined;
+  /** How long after settling away from the room's home it is tried again (jittered by half either way). */
+  homeAfterMs = 1000;
+  private homeTimer: ReturnType<typeof setTimeout> | undefined;
+  private movingHome = false;
 
   constructor(
     readonly login: GuestLoginResponse,
@@ -67,7 +75,27 @@ export class ResumingClient {
 
   private endpoint(): ChatNode | undefined {
     const list = typeof this.endpoints === 'function' ? this.endpoints() : this.endpoints;
-    return list[this.at % list.length];
+    const wanted = this.roomOrder?.[this.at % this.roomOrder.length];
+    return list.find((node) => node.wsBase === wanted) ?? list[this.at % list.length];
+  }
+
+  /** Whether the socket is on the room's home (or the client knows no order). */
+  get atHome(): boolean {
+    return !this.roomOrder || this.at % this.roomOrder.length === 0;
+  }
+
+  /** Settled away from the room's home: tries the home again after a while, at a random moment. */
+  private planHomecoming() {
+    if (this.atHome || this.homeTimer) return;
+    this.homeTimer = setTimeout(
+      () => {
+        this.homeTimer = undefined;
+        if (this.stopped || this.atHome || !this.isReady) return;
+        this.movingHome = true;
+        this.ws?.close(1000);
+      },
+      this.homeAfterMs * (0.5 + this.random()),
+    );
   }
 
   get lastOffset() {
@@ -94,8 +122,14 @@ export class ResumingClient {
     }
   }
 
-  private async open(node: ChatNode): Promise<void> {
-    const session = await node.join(this.login.token, this.roomId);
+  private async open(joinedOn: ChatNode): Promise<void> {
+    const session = await joinedOn.join(this.login.token, this.roomId);
+    if (session.roomEndpoints && !this.roomOrder) {
+      this.roomOrder = session.roomEndpoints;
+      this.at = 0;
+    }
+    // the session is in the shared database: its socket opens on any node, the room's first
+    const node = this.endpoint() ?? joinedOn;
     const ws = new WebSocket(`${node.wsBase}/xtalk_ws/${session.sessionId}?t=${this.login.token}`);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
@@ -115,7 +149,9 @@ export class ResumingClient {
       if (this.ws !== ws) return;
       this.ws = undefined;
       this.ready = false;
-      this.at++;
+      if (this.movingHome) this.at = 0;
+      else this.at++;
+      this.movingHome = false;
       if (!this.stopped) setTimeout(() => void this.connect(), this.random() * 100);
     });
     ws.send(
@@ -153,6 +189,7 @@ export class ResumingClient {
       if (frame.message === 'READY') {
         this.epoch = frame.epoch;
         this.ready = true;
+        this.planHomecoming();
         // the outbox goes out again: the server stores each clientId once
         for (const [clientId, text] of this.outbox) {
           this.resent.add(clientId);
@@ -215,6 +252,7 @@ export class ResumingClient {
   stop() {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.homeTimer);
     this.ws?.close(1000);
   }
 }

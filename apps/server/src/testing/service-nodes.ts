@@ -7,6 +7,8 @@ import { scratchDatabase, type ScratchDatabase } from './scratch-database.js';
  * and Redis (REDIS_URL, default the local server), made before the block's tests and closed after them.
  */
 
+type StartOptions = Parameters<typeof startServer>[1];
+
 /** What every node signs its tokens with (memberLogin needs it). */
 export const NODES_SECRET = 'services-test-secret-shared-by-the-nodes';
 
@@ -22,8 +24,10 @@ export function serviceNodes(
   prefix: string,
   count: number,
   settings: Record<string, string> = {},
-  options: Parameters<typeof startServer>[1] = {},
+  /** Each node's start options, or a function of its index (a node on a port of its own). */
+  options: StartOptions | ((index: number) => StartOptions) = {},
 ): ServiceNodes {
+  const optionsOf = typeof options === 'function' ? options : () => options;
   const database = scratchDatabase(prefix);
   const env = {
     DATABASE_URL: database.url,
@@ -36,7 +40,9 @@ export function serviceNodes(
     // empty, not from the migrated template: every node migrates it at once, and the advisory lock lets
     // one do it (nodes started together on one new database are what these blocks are for)
     await database.createEmpty();
-    nodes.push(...(await Promise.all(Array.from({ length: count }, () => startServer(env, options)))));
+    nodes.push(
+      ...(await Promise.all(Array.from({ length: count }, (_, i) => startServer(env, optionsOf(i))))),
+    );
   });
   afterAll(async () => {
     await Promise.allSettled(nodes.map((node) => node.close()));

@@ -142,6 +142,16 @@ export class SocketClient {
     void this.attempt();
   }
 
+  /**
+   * Moves a ready connection to a new socket at once, as a handover: no reconnecting banner, resumed by
+   * offset, the outbox sent again on READY. The room's home is back (socket-endpoints.ts).
+   */
+  move(): void {
+    if (this.currentState !== 'ready') return;
+    this.dropSocket('moving');
+    this.handOver();
+  }
+
   /** Intentional leave: close with 1000 and stay idle. */
   leave(): void {
     this.dropSocket();

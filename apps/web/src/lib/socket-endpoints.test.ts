@@ -1,19 +1,29 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CloseCode } from '@xtalk/protocol';
 import { FakeSocket, flush, last, message, ready, setup, withFakeSockets } from '#web/test/fake-room-socket';
-import { pageSocketOrigin, SocketEndpoints, socketUrlOn } from './socket-endpoints';
+import {
+  HOME_CHECK_MS,
+  pageSocketOrigin,
+  readinessUrlOf,
+  SocketEndpoints,
+  socketUrlOn,
+} from './socket-endpoints';
 
 withFakeSockets();
 
 const NODES = ['wss://a.example', 'wss://b.example', 'wss://c.example'];
 
 /** A room client whose sessions name `list` as their endpoints, the way the room screen wires it. */
-function clusterClient(list: readonly string[] | undefined, random: () => number) {
+function clusterClient(
+  list: readonly string[] | undefined,
+  random: () => number,
+  roomOrder?: readonly string[],
+) {
   const endpoints = new SocketEndpoints('wss://page.example', random);
   let n = 0;
   const { client, states } = setup(async (room) => {
     n++;
-    endpoints.use(list);
+    endpoints.use(list, roomOrder);
     return {
       sessionId: `s${n}`,
       roomId: room ?? 'NEWROOM',
@@ -21,7 +31,15 @@ function clusterClient(list: readonly string[] | undefined, random: () => number
     };
   });
   endpoints.follow(client);
-  return { client, states, origin: () => new URL(last().url).origin.replace(/^https?/, 'wss') };
+  return { client, states, endpoints, origin: () => new URL(last().url).origin.replace(/^https?/, 'wss') };
+}
+
+/** Time passes on a live socket: someone talks now and then, so the liveness watch keeps it. */
+async function talking(ms: number) {
+  for (let left = ms; left > 0; left -= 5000) {
+    await vi.advanceTimersByTimeAsync(Math.min(5000, left));
+    last().receive({ type: 'system', message: 'JOIN', username: 'g-someone' });
+  }
 }
 
 describe('SocketEndpoints', () => {
@@ -89,5 +107,59 @@ describe('SocketEndpoints', () => {
     client.reconnectNow();
     await flush();
     expect(origin()).toBe('wss://b.example');
+  });
+
+  it('starts at the room’s home when the join names the room’s order, then goes down that order', async () => {
+    const order = ['wss://c.example', 'wss://a.example', 'wss://b.example'];
+    const { client, origin, endpoints } = clusterClient(NODES, () => 0.99, order);
+    client.join('ABC2345');
+    await flush();
+    expect(origin()).toBe('wss://c.example');
+    expect(endpoints.atHome).toBe(true);
+    last().open();
+    last().drop(CloseCode.ServiceRestart);
+    await flush();
+    expect(origin()).toBe('wss://a.example');
+    expect(endpoints.atHome).toBe(false);
+  });
+
+  it('moves back to the home as a handover once it answers, at a random moment, and not before', async () => {
+    const order = ['wss://c.example', 'wss://a.example', 'wss://b.example'];
+    const { client, states, origin, endpoints } = clusterClient(NODES, () => 0.5, order);
+    const asked: string[] = [];
+    let homeAnswers = false;
+    endpoints.returnHome(client, async (home) => {
+      asked.push(home);
+      return homeAnswers;
+    });
+    client.join('ABC2345');
+    await flush();
+    last().open();
+    last().drop(CloseCode.ServiceRestart); // the home drains
+    await flush();
+    last().open();
+    last().receive(ready(4));
+    const wait = HOME_CHECK_MS.min + 0.5 * (HOME_CHECK_MS.max - HOME_CHECK_MS.min);
+    await talking(wait - 1);
+    expect(asked).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(asked).toEqual(['wss://c.example']);
+    expect(origin()).toBe('wss://a.example'); // still away: stays, and looks again later
+
+    homeAnswers = true;
+    const seen = states.length;
+    await talking(wait);
+    await flush();
+    expect(origin()).toBe('wss://c.example');
+    expect(states.slice(seen)).toEqual(['handover']);
+    last().open();
+    expect(JSON.parse(last().sent[0]!)).toMatchObject({ resume: { epoch: 'e1', offset: 4 } });
+    last().receive(ready(4));
+    expect(endpoints.atHome).toBe(true);
+  });
+
+  it('looks for a node’s readiness at its http(s) address', () => {
+    expect(readinessUrlOf('wss://a.example:8443')).toBe('https://a.example:8443/api/health/ready');
+    expect(readinessUrlOf('ws://10.0.0.3:8787')).toBe('http://10.0.0.3:8787/api/health/ready');
   });
 });

@@ -51,7 +51,7 @@ function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketCli
         throw new ApiError(401, null, 'Not logged in');
       }
       const session = await joinRoom(handlers.current.token, room, getLanguage(), signal);
-      endpoints.use(session.socketEndpoints);
+      endpoints.use(session.socketEndpoints, session.roomEndpoints);
       return { ...session, url: socketUrlOn(endpoints.current, session.sessionId, handlers.current.token) };
     },
     hello: (room): ClientFrame => {
@@ -60,6 +60,7 @@ function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketCli
     },
   });
   endpoints.follow(client);
+  endpoints.returnHome(client);
   return client;
 }
 
