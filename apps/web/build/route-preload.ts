@@ -24,6 +24,9 @@ export const ROUTE_MODULES: Record<string, string> = {
 /** Where a path's page is written in the build (apps/server/src/web/static.ts reads the same name). */
 export const routePageOf = (path: string) => `routes/${path.slice(1).replaceAll('/', '-')}.html`;
 
+/** Where a page's copy for a language is written: `lang/<language>/<page>` (the server reads the same). */
+export const languagePageOf = (language: string, page: string) => `lang/${language}/${page}`;
+
 export function routePreload(): Plugin {
   return {
     name: 'xtalk-route-preload',
@@ -34,27 +37,38 @@ export function routePreload(): Plugin {
       const index = bundle['index.html'];
       if (index?.type !== 'asset') throw new Error('route-preload: the build has no index.html');
       const html = String(index.source);
-      const { entry, screens, filesOf } = chunkGraph(bundle);
+      const { entry, screens, catalogues, filesOf } = chunkGraph(bundle);
       // the entry and its static imports are in index.html already
       const inHtml = filesOf(entry.fileName);
-      for (const [path, module] of Object.entries(ROUTE_MODULES)) {
-        const chunk = screens.get(module)!;
+      const linksTo = (files: Iterable<string>) =>
         // crossorigin as on Vite's own modulepreload links, so the module loader reuses what was fetched
-        const links = [...filesOf(chunk.fileName)]
+        [...files]
           .filter((file) => !inHtml.has(file))
           .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
-        this.emitFile({
-          type: 'asset',
-          fileName: routePageOf(path),
-          source: html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`),
-        });
+      const pages = new Map<string, string[]>([['index.html', []]]);
+      for (const [path, module] of Object.entries(ROUTE_MODULES)) {
+        const links = linksTo(filesOf(screens.get(module)!.fileName));
+        pages.set(routePageOf(path), links);
+        this.emitFile({ type: 'asset', fileName: routePageOf(path), source: withLinks(html, links) });
+      }
+      // each page again for each lazily loaded language: its words preloaded too (decision 0241)
+      for (const [language, catalogue] of catalogues) {
+        const words = linksTo(filesOf(catalogue.fileName));
+        const own = html.replace('<html lang="en">', `<html lang="${language}">`);
+        for (const [fileName, links] of pages) {
+          const source = withLinks(own, [...words, ...links]);
+          this.emitFile({ type: 'asset', fileName: languagePageOf(language, fileName), source });
+        }
       }
     },
   };
 }
 
+const withLinks = (html: string, links: string[]) =>
+  links.length === 0 ? html : html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+
 /**
- * The bundle's entry chunk, the chunk of each screen in ROUTE_MODULES, and `filesOf`: a chunk's file with
+ * The bundle's entry chunk, the chunk of each screen in ROUTE_MODULES, the lazy catalogues, and `filesOf`: a chunk's file with
  * the files of every chunk it imports statically (what loads with it).
  */
 export function chunkGraph(bundle: Rollup.OutputBundle) {
@@ -68,11 +82,17 @@ export function chunkGraph(bundle: Rollup.OutputBundle) {
   };
   const entry = chunks.find((chunk) => chunk.isEntry);
   if (!entry) throw new Error('the build has no entry chunk');
+  // each lazily loaded language's catalogue (lib/i18n/catalogues.ts), by its language
+  const catalogues = new Map<string, Rollup.OutputChunk>();
+  for (const chunk of chunks) {
+    const language = /lib\/i18n\/([a-z]{2})\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
+    if (chunk.isDynamicEntry && language) catalogues.set(language, chunk);
+  }
   const screens = new Map<string, Rollup.OutputChunk>();
   for (const module of Object.values(ROUTE_MODULES)) {
     const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(module));
     if (!chunk) throw new Error(`the build has no chunk for ${module}`);
     screens.set(module, chunk);
   }
-  return { entry, screens, byFile, filesOf };
+  return { entry, screens, catalogues, byFile, filesOf };
 }

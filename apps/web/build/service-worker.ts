@@ -22,16 +22,10 @@ export interface Shell {
 
 /** The files the shell keeps, as the absolute paths the page requests them by. */
 export function shellFiles(bundle: Rollup.OutputBundle): string[] {
-  const { entry, screens, byFile, filesOf } = chunkGraph(bundle);
+  const { entry, screens, catalogues, byFile, filesOf } = chunkGraph(bundle);
   const files = new Set<string>();
   // every language's catalogue too: a person whose language is lazy sees it offline as well
-  const catalogues = Object.values(bundle).filter(
-    (item): item is Rollup.OutputChunk =>
-      item.type === 'chunk' &&
-      item.isDynamicEntry &&
-      /lib\/i18n\/[a-z]{2}\.ts$/.test(item.facadeModuleId ?? ''),
-  );
-  for (const root of [entry, ...screens.values(), ...catalogues]) {
+  for (const root of [entry, ...screens.values(), ...catalogues.values()]) {
     for (const file of filesOf(root.fileName)) {
       files.add(file);
       for (const css of byFile.get(file)?.viteMetadata?.importedCss ?? []) files.add(css);

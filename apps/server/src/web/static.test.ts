@@ -27,6 +27,13 @@ describe('the web app files', () => {
       '<!doctype html><link rel="modulepreload" href="/assets/room-1.js"><div id="root"></div>';
     writeFileSync(join(root, 'routes/translate.html'), preloading);
     writeFileSync(join(root, 'routes/translate.html.br'), brotliCompressSync(preloading));
+    // each page again for a lazily loaded language, its words preloaded too
+    mkdirSync(join(root, 'lang/ja/routes'), { recursive: true });
+    const words = '<link rel="modulepreload" href="/assets/ja-1.js">';
+    writeFileSync(join(root, 'lang/ja/index.html'), `<!doctype html><html lang="ja">${words}`);
+    const jaRoom = `<!doctype html><html lang="ja">${words}<link rel="modulepreload" href="/assets/room-1.js">`;
+    writeFileSync(join(root, 'lang/ja/routes/translate.html'), jaRoom);
+    writeFileSync(join(root, 'lang/ja/routes/translate.html.br'), brotliCompressSync(jaRoom));
     writeFileSync(join(root, 'assets/app-1.js'), script);
     writeFileSync(join(root, 'assets/app-1.js.br'), brotliCompressSync(script));
     writeFileSync(join(root, 'assets/app-1.js.gz'), gzipSync(script));
@@ -38,8 +45,11 @@ describe('the web app files', () => {
   });
   afterAll(() => app.close());
 
-  const get = (url: string, encoding?: string) =>
-    app.inject({ url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+  const get = (url: string, encoding?: string, cookie?: string) =>
+    app.inject({
+      url,
+      headers: { ...(encoding ? { 'accept-encoding': encoding } : {}), ...(cookie ? { cookie } : {}) },
+    });
 
   it('sends the brotli or gzip twin to a browser that accepts it, the plain file otherwise', async () => {
     const br = await get('/assets/app-1.js', 'gzip, deflate, br');
@@ -93,5 +103,26 @@ describe('the web app files', () => {
     expect(answer.headers['content-type']).toMatch(/^application\/manifest\+json/);
     expect(answer.headers['cache-control']).toBe('no-cache');
     expect(answer.json()).toMatchObject({ name: 'XTalk', display: 'standalone' });
+  });
+
+  it("answers a reader whose language cookie names a lazy language with that language's page", async () => {
+    const room = await get('/translate?r=ABCDEFG', 'br', 'theme=dark; lang=ja');
+    expect(room.headers['content-encoding']).toBe('br');
+    expect(room.headers.vary).toMatch(/cookie/i);
+    expect(room.headers.vary).toMatch(/accept-encoding/i);
+    const html = brotliDecompressSync(room.rawPayload).toString();
+    expect(html).toContain('<html lang="ja">');
+    expect(html).toContain('href="/assets/ja-1.js"');
+    expect(html).toContain('href="/assets/room-1.js"');
+    const home = await get('/', undefined, 'lang=ja');
+    expect([home.statusCode, home.body]).toEqual([200, expect.stringContaining('href="/assets/ja-1.js"')]);
+    expect(home.headers['cache-control']).toBe('no-cache');
+    // English (in the entry), a language without pages, or anything else: the page as it is
+    for (const cookie of ['lang=en', 'lang=fr', 'lang=../routes', 'xlang=ja', 'lang=jaa']) {
+      const page = await get('/translate?r=ABCDEFG', undefined, cookie);
+      expect(page.statusCode).toBe(200);
+      expect(page.body, cookie).not.toContain('ja-1.js');
+      expect(page.body, cookie).toContain('room-1.js');
+    }
   });
 });

@@ -12,19 +12,30 @@ export const defaultWebRoot =
 
 const API_PREFIXES = ['/api/', '/xtalk', '/auth/google/'];
 
+const htmlIn = (dir: string) =>
+  new Set(existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.html')) : []);
+
 /**
  * The page for a path: the build writes `routes/<path>.html` for the paths whose screen it preloads
  * (apps/web/build/route-preload.ts: index.html with that screen's chunks as modulepreload links), and
- * every other path gets index.html.
+ * every other path gets index.html. A reader whose language's words are a chunk of their own gets the
+ * build's copy of that page under `lang/<language>/`, which preloads the words too (decision 0241); the
+ * language is only ever one the build wrote pages for, never text from the request.
  */
-function pageFinder(root: string): (path: string) => string {
-  const dir = join(root, 'routes');
-  const pages = new Set(existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.html')) : []);
-  return (path) => {
-    const page = `${path.slice(1).replaceAll('/', '-')}.html`;
-    return pages.has(page) ? `routes/${page}` : 'index.html';
+function pageFinder(root: string): (path: string, language: string | undefined) => string {
+  const routes = htmlIn(join(root, 'routes'));
+  const langDir = join(root, 'lang');
+  const languages = new Set(existsSync(langDir) ? readdirSync(langDir) : []);
+  return (path, language) => {
+    const route = `${path.slice(1).replaceAll('/', '-')}.html`;
+    const page = routes.has(route) ? `routes/${route}` : 'index.html';
+    return language !== undefined && languages.has(language) ? `lang/${language}/${page}` : page;
   };
 }
+
+/** The interface language the page's own script stored in the `lang` cookie (lib/i18n: rememberLanguage). */
+const cookieLanguage = (cookie: string | undefined) =>
+  /(?:^|;\s*)lang=([a-z]{2})(?:;|$)/.exec(cookie ?? '')?.[1];
 
 /**
  * Serves the built web app and answers any other GET that wants HTML with its page (index.html, or the
@@ -58,7 +69,14 @@ export async function webRoutes(app: FastifyInstance, options: { root: string })
       request.method === 'GET' &&
       !API_PREFIXES.some((prefix) => path.startsWith(prefix)) &&
       !/\.\w+$/.test(path);
-    if (wantsPage && built) return reply.header('cache-control', 'no-cache').sendFile(pageOf(path));
+    if (wantsPage && built) {
+      const page = pageOf(path, cookieLanguage(request.headers.cookie));
+      // it differs by the language cookie and the encoding: no cache may hand one reader's to another
+      return reply
+        .header('cache-control', 'no-cache')
+        .header('vary', 'Accept-Encoding, Cookie')
+        .sendFile(page);
+    }
     if (wantsPage) {
       return reply
         .code(503)

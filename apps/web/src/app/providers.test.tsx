@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { setLanguage, translate } from '#web/lib/i18n';
 import { AppProviders } from './providers';
 
 /** Where docs/product.md, the product's description, says toasts appear: 'top' or 'bottom' centre. */
@@ -39,5 +40,26 @@ describe('the toaster', () => {
     const toaster = document.querySelector<HTMLElement>('[data-sonner-toaster]')!;
     expect(toaster.dataset.xPosition).toBe('center');
     expect(toaster.dataset.yPosition).toBe(documentedPlacement());
+  });
+
+  it('shows a toast made before a language switch in the new language', async () => {
+    render(
+      <AppProviders>
+        <p>page</p>
+      </AppProviders>,
+    );
+    const { localized, toast, words } = await import('#web/lib/toast');
+    toast(words('chat.renamed', { old: 'Aki', name: 'Bo' }));
+    toast.error(localized((language) => translate(language, 'room.alreadyIn')));
+    expect(await screen.findByText('Aki is now Bo')).toBeTruthy();
+    expect(await screen.findByText('Already in this room.')).toBeTruthy();
+
+    act(() => setLanguage('ja'));
+    expect(await screen.findByText('AkiさんはBoさんになりました')).toBeTruthy();
+    expect(screen.getByText('すでにこのルームにいます。')).toBeTruthy();
+    expect(screen.queryByText('Already in this room.')).toBeNull();
+    expect(screen.queryByText('Aki is now Bo')).toBeNull();
+    act(() => setLanguage('en'));
+    toast.dismiss();
   });
 });

@@ -9,3 +9,4 @@ import { wantToaster } from './toaster-demand';
 wantToaster();
 
 export { toast };
+export { localized, words } from './toast-words';

@@ -1,6 +1,6 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import { startTransition, useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { toast } from '#web/lib/toast';
+import { localized, toast, words } from '#web/lib/toast';
 import { balanceStore } from '#web/features/credits/hooks/use-balance';
 import { useCatchUp } from '#web/features/catch-up/hooks/use-catch-up';
 import { tutorialFrames } from '#web/features/chat/utils/tutorial';
@@ -16,7 +16,7 @@ import {
 import { listeningLanguage } from '#web/features/room/utils/listening';
 import { frameErrorText } from '#web/lib/error-text';
 import { causeText, noticeText } from '#web/lib/notice-text';
-import { getLanguage, translate, useI18n } from '#web/lib/i18n';
+import { getLanguage, useI18n } from '#web/lib/i18n';
 import { StorageKey, readString, writeString } from '#web/lib/storage';
 
 const FAILURE_TOAST = 'engine-failure';
@@ -54,8 +54,6 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
       // The list's update is a transition: React renders it in slices that yield to input and painting,
       // so a replay or a burst of frames never holds the page for long (typing stays urgent).
       startTransition(() => dispatch({ type: 'frame', frame }));
-      const say = (key: Parameters<typeof translate>[1], params?: Record<string, string>) =>
-        translate(getLanguage(), key, params);
       switch (frame.type) {
         case 'message':
           hasChatLog.current = true;
@@ -80,12 +78,12 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
           break;
         case 'glossaryUpdated':
           setGlossaryVersion(frame.version);
-          toast(say('glossary.updated'));
+          toast(words('glossary.updated'));
           break;
         case 'usernameUpdate':
           // a rename whose author deleted their account keeps its place in the log, not its names
           if (frame.username !== '') {
-            toast(say('chat.renamed', { old: frame.oldDisplayUsername, name: frame.displayUsername }));
+            toast(words('chat.renamed', { old: frame.oldDisplayUsername, name: frame.displayUsername }));
           }
           break;
         case 'error':
@@ -94,7 +92,7 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
           if (frame.code === 'notice') {
             const text = noticeText(getLanguage(), frame);
             const rank = failureRank(frame.notice);
-            if (rank === undefined) toast.info(text);
+            if (rank === undefined) toast.info(localized((language) => noticeText(language, frame)));
             else {
               const task = frame.notice?.params?.task;
               const cause = causeText(getLanguage(), frame.notice);
@@ -102,8 +100,8 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
               failures.current = addFailure(failures.current, part, Date.now());
               toast.info(failureText(failures.current), { id: FAILURE_TOAST });
             }
-          } else if (frame.code === 'no_speech') toast(say('voice.noSpeech'));
-          else toast.error(frameErrorText(getLanguage(), frame.code));
+          } else if (frame.code === 'no_speech') toast(words('voice.noSpeech'));
+          else toast.error(localized((language) => frameErrorText(language, frame.code)));
           break;
       }
     },

@@ -6,6 +6,8 @@ export const en = {
   'common.cancel': 'Cancel',
   'common.goHome': 'Go back home',
   'common.loading': 'Loading...',
+  'common.wordsOffline':
+    'Your language ({language}) could not be loaded without a connection, so this page is in English. Reload it once you are online.',
   'error.unknown': 'Unknown error occurred',
   'error.title': 'Something went wrong',
   'notFound.title': 'Oops! Page Not Found.',

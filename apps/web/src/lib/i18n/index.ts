@@ -76,9 +76,23 @@ export function setLanguage(language: UiLanguage): void {
   );
 }
 
+/** How long the browser keeps the language cookie: a year, renewed at every start. */
+const LANGUAGE_COOKIE_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * The language in a cookie as well as in storage: the server reads it to send the page that preloads that
+ * language's words (decision 0241), so a returning reader's first render waits for no further request.
+ */
+export function rememberLanguage(language: UiLanguage): void {
+  if (typeof document === 'undefined') return;
+  const secure = location.protocol === 'https:' ? '; secure' : '';
+  document.cookie = `lang=${language}; path=/; max-age=${LANGUAGE_COOKIE_SECONDS}; samesite=lax${secure}`;
+}
+
 function applyLanguage(language: UiLanguage): void {
   current = language;
   writeString(StorageKey.lang, language);
+  rememberLanguage(language);
   if (typeof document !== 'undefined') document.documentElement.lang = language;
   for (const listener of listeners) listener();
 }

@@ -8,6 +8,8 @@ export const ja: Record<MessageKey, string> = {
   'common.cancel': 'キャンセル',
   'common.goHome': 'ホームに戻る',
   'common.loading': '読み込み中...',
+  'common.wordsOffline':
+    '接続がないため言語（{language}）を読み込めませんでした。このページは英語で表示しています。オンラインになったら再読み込みしてください。',
   'error.unknown': '不明なエラーが発生しました',
   'error.title': 'エラーが発生しました',
   'notFound.title': 'ページが見つかりません。',

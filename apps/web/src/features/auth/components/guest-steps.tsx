@@ -5,7 +5,7 @@ import { Button } from '#web/components/ui/button';
 import { Spinner } from '#web/components/ui/spinner';
 import { cn } from '#web/lib/cn';
 import { useI18n } from '#web/lib/i18n';
-import { toast } from '#web/lib/toast';
+import { toast, words } from '#web/lib/toast';
 import type { CheckState } from '../hooks/use-guest-check';
 import type { MicPermission } from '../hooks/use-mic-permission';
 import { BotCheck } from './bot-check';
@@ -110,7 +110,7 @@ export function MicStatus({
   const { t } = useI18n();
   const askMic = async () => {
     const result = await request();
-    if (result === 'denied') toast.error(t('guest.micDenied'), { duration: 6000 });
+    if (result === 'denied') toast.error(words('guest.micDenied'), { duration: 6000 });
   };
   return (
     <>

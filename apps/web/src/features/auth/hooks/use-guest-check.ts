@@ -2,8 +2,7 @@ import type { BotcheckChallenge } from '@xtalk/protocol';
 import { useCallback, useEffect, useState } from 'react';
 import { authStore } from '#web/lib/auth-session';
 import { requestErrorText } from '#web/lib/error-text';
-import { getLanguage } from '#web/lib/i18n';
-import { toast } from '#web/lib/toast';
+import { localized, toast } from '#web/lib/toast';
 import { fetchBotcheck, guestLogin } from '../api/auth-api';
 
 export type CheckState = 'loading' | 'solving' | 'exchanging' | 'done' | 'failed';
@@ -43,7 +42,7 @@ export function useGuestCheck(signedIn: boolean) {
       setCheck('done');
     } catch (error) {
       console.error('[guest-login] exchange failed', error);
-      toast.error(requestErrorText(getLanguage(), error));
+      toast.error(localized((language) => requestErrorText(language, error)));
       setCheck('failed');
     }
   }, []);

@@ -1,6 +1,6 @@
 import { authStore } from '#web/lib/auth-session';
 import { requestErrorText } from '#web/lib/error-text';
-import { getLanguage, translate } from '#web/lib/i18n';
+import { translate } from '#web/lib/i18n';
 import { StorageKey, remove } from '#web/lib/storage';
 import { telegramSignIn } from '../api/provider-sign-in';
 
@@ -20,11 +20,13 @@ async function signIn(initData: string, bot: string): Promise<void> {
     // a guest's rooms on this device are not the account's history (the server has that)
     remove(StorageKey.rooms);
   } catch (failure) {
-    const language = getLanguage();
-    const message = translate(language, 'auth.failed', { message: requestErrorText(language, failure) });
     // the toaster loads only now: the sign-in page that re-exports this never toasts otherwise
-    const { toast } = await import('#web/lib/toast');
-    toast.error(message);
+    const { localized, toast } = await import('#web/lib/toast');
+    toast.error(
+      localized((language) =>
+        translate(language, 'auth.failed', { message: requestErrorText(language, failure) }),
+      ),
+    );
   }
 }
 

@@ -1,12 +1,12 @@
 import { GLOSSARY_MAX_ENTRIES, GLOSSARY_TERM_MAX_LENGTH, type GlossaryEntry } from '@xtalk/protocol';
 import { LogIn, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { toast } from '#web/lib/toast';
+import { localized, toast, words } from '#web/lib/toast';
 import { Button } from '#web/components/ui/button';
 import { Dialog } from '#web/components/ui/dialog';
 import { Spinner } from '#web/components/ui/spinner';
 import { requestErrorText } from '#web/lib/error-text';
-import { getLanguage, languageLabel, useI18n } from '#web/lib/i18n';
+import { languageLabel, useI18n } from '#web/lib/i18n';
 import { fetchGlossary, saveGlossary } from '../api/glossary-api';
 
 export interface GlossaryDialogProps {
@@ -52,10 +52,10 @@ export function GlossaryDialog(props: GlossaryDialogProps) {
     setSaving(true);
     try {
       setEntries((await saveGlossary(token, roomId, next)).entries);
-      toast.success(t('glossary.saved'));
+      toast.success(words('glossary.saved'));
       return true;
     } catch (error) {
-      toast.error(requestErrorText(getLanguage(), error));
+      toast.error(localized((language) => requestErrorText(language, error)));
       return false;
     } finally {
       setSaving(false);

@@ -1,7 +1,7 @@
 import { Check, Copy } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
-import { toast } from '#web/lib/toast';
+import { toast, words } from '#web/lib/toast';
 import { Button } from '#web/components/ui/button';
 import { Dialog } from '#web/components/ui/dialog';
 import { Spinner } from '#web/components/ui/spinner';
@@ -83,10 +83,10 @@ function CopyableLink({ link }: { link: string }) {
     try {
       await copyText(link);
       setCopied(true);
-      toast.success(t('invite.copied'), { duration: 2000 });
+      toast.success(words('invite.copied'), { duration: 2000 });
     } catch (error) {
       const refused = error instanceof Error && error.message === COPY_REFUSED;
-      toast.error(refused ? t('invite.copyRefused') : t('invite.copyFailed'), { duration: 3000 });
+      toast.error(words(refused ? 'invite.copyRefused' : 'invite.copyFailed'), { duration: 3000 });
     }
   };
 

@@ -9,6 +9,11 @@ import type { MessageNotification } from './notify-rules';
 const open = new Map<string, Notification>();
 /** Tags of the notifications the service worker showed for this page. */
 const shownByWorker = new Set<string>();
+/*
+ * The worker's shows still under way. Chromium's getNotifications() deletes from its records a notification
+ * written but not yet on display, so the page reads them only once every show it asked for has settled.
+ */
+let showing: Promise<void> = Promise.resolve();
 
 /** Fields the DOM typings lag behind on. */
 type Options = NotificationOptions & { renotify?: boolean };
@@ -20,7 +25,8 @@ export function showNotification({ tag, title, body }: MessageNotification): voi
     notification = new Notification(title, options);
   } catch {
     // a browser that allows them only from a service worker (Chrome on Android) refuses the constructor
-    void showThroughWorker(title, { ...options, data: { url: location.href } });
+    const shown = showThroughWorker(title, { ...options, data: { url: location.href } });
+    showing = Promise.all([showing, shown]).then(() => undefined);
     return;
   }
   notification.onclick = () => {
@@ -48,12 +54,14 @@ export function closeNotifications(): void {
   const all = [...open.values()];
   open.clear();
   for (const notification of all) notification.close();
-  if (shownByWorker.size === 0) return;
-  const tags = new Set(shownByWorker);
-  shownByWorker.clear();
-  void navigator.serviceWorker
-    ?.getRegistration()
-    .then((registration) => registration?.getNotifications())
-    .then((shown) => shown?.filter((n) => tags.has(n.tag)).forEach((n) => n.close()))
+  void showing
+    .then(async () => {
+      if (shownByWorker.size === 0) return;
+      const tags = new Set(shownByWorker);
+      shownByWorker.clear();
+      const registration = await navigator.serviceWorker?.getRegistration();
+      const shown = await registration?.getNotifications();
+      shown?.filter((n) => tags.has(n.tag)).forEach((n) => n.close());
+    })
     .catch(() => undefined);
 }

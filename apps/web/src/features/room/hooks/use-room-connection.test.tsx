@@ -6,6 +6,7 @@ import { authStore } from '#web/lib/auth-session';
 import { setLanguage } from '#web/lib/i18n';
 import { FakeSocket, last } from '#web/test/fake-room-socket';
 import { testUser } from '#web/test/fixtures';
+import { toastSaying } from '#web/test/toast-said';
 import { useRoomConnection } from './use-room-connection';
 import { READY_TOAST } from './use-room-socket';
 
@@ -95,7 +96,7 @@ describe("useRoomConnection's 'Ready!' toast", () => {
       });
     });
     expect(result.current.state).toBe('ready');
-    expect(toast.success).toHaveBeenCalledWith('Ready!', { id: READY_TOAST, duration: 1500 });
+    expect(toast.success).toHaveBeenCalledWith(toastSaying('Ready!'), { id: READY_TOAST, duration: 1500 });
     expect(toast.dismiss).not.toHaveBeenCalled();
 
     act(() => last().drop(1006));
@@ -161,7 +162,7 @@ describe("useRoomConnection's outbox without a room", () => {
     });
     // refused (the composer keeps the text) rather than kept for a socket that will never open
     expect(sent).toBe(false);
-    expect(toast.error).toHaveBeenCalledWith('Not connected.', { duration: 2000 });
+    expect(toast.error).toHaveBeenCalledWith(toastSaying('Not connected.'), { duration: 2000 });
     expect(localStorage.getItem('outbox') ?? '[]').not.toContain('Is anyone here?');
     authStore.clear();
   });

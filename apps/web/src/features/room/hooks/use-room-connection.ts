@@ -1,7 +1,6 @@
 import type { ClientFrame } from '@xtalk/protocol';
 import { useCallback, useEffect, useRef } from 'react';
-import { toast } from '#web/lib/toast';
-import { getLanguage, translate } from '#web/lib/i18n';
+import { toast, words } from '#web/lib/toast';
 import type { SocketClient } from '#web/lib/socket-client';
 import { newClientId } from '../utils/outbox';
 import { toastNotConnected } from '../utils/room-toasts';
@@ -63,7 +62,7 @@ export function useRoomConnection(options: RoomConnectionOptions) {
   const isCurrentRoom = useCallback((code: string) => {
     const client = clientRef.current;
     if (!client || code !== client.roomId || !client.isOpen) return false;
-    toast(translate(getLanguage(), 'room.alreadyIn'));
+    toast(words('room.alreadyIn'));
     return true;
   }, []);
 

@@ -1,6 +1,6 @@
 import { CloseCode, type ClientFrame, type ServerFrame } from '@xtalk/protocol';
 import { useEffect, useState, type RefObject } from 'react';
-import { toast } from '#web/lib/toast';
+import { localized, toast, words } from '#web/lib/toast';
 import { ApiError } from '#web/lib/api-client';
 import { authStore } from '#web/lib/auth-session';
 import { requestErrorText } from '#web/lib/error-text';
@@ -70,8 +70,6 @@ function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketCli
  */
 function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => void)[] {
   const { handlers } = sinks;
-  const t = (key: Parameters<typeof translate>[1], params?: Record<string, string>) =>
-    translate(getLanguage(), key, params);
   let previous = client.state;
   return [
     client.on('state', (next) => {
@@ -83,7 +81,7 @@ function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => vo
       if (next === 'reconnecting' || next === 'disconnected') toast.dismiss(READY_TOAST);
       if (next !== 'ready') return;
       // a handover (a node draining, a rolling deploy) is nothing the person needs to hear about
-      if (!handedOver) toast.success(t('room.ready'), { id: READY_TOAST, duration: 1500 });
+      if (!handedOver) toast.success(words('room.ready'), { id: READY_TOAST, duration: 1500 });
       if (client.roomId) sinks.flush(client.roomId);
     }),
     client.on('session', (info, resumed) => {
@@ -106,7 +104,11 @@ function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => vo
       // A room that does not exist is said by the page itself (onJoinFailed), in place of the chat.
       const missing = error instanceof ApiError && error.code === 'room_not_found';
       if ((fatal || client.state === 'connecting') && !missing) {
-        toast.error(t('room.joinError', { message: requestErrorText(getLanguage(), error) }));
+        toast.error(
+          localized((language) =>
+            translate(language, 'room.joinError', { message: requestErrorText(language, error) }),
+          ),
+        );
       }
       if (fatal) handlers.current.onJoinFailed(error);
     }),
@@ -125,12 +127,12 @@ function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => vo
     }),
     client.on('binary', (data) => handlers.current.onBinary(data)),
     client.on('close', (code) => {
-      if (code === CloseCode.Normal) toast(t('room.disconnected'));
+      if (code === CloseCode.Normal) toast(words('room.disconnected'));
       else remove(StorageKey.sid);
       if (code === CloseCode.UnsupportedVersion) {
-        toast.error(t('room.reloadNeeded'), {
+        toast.error(words('room.reloadNeeded'), {
           duration: Infinity,
-          action: { label: t('room.reload'), onClick: () => window.location.reload() },
+          action: { label: words('room.reload'), onClick: () => window.location.reload() },
         });
       }
       if (code === CloseCode.TokenExpired) handlers.current.onUnauthorized();

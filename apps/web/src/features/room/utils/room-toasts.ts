@@ -1,7 +1,6 @@
-import { toast } from '#web/lib/toast';
-import { getLanguage, translate } from '#web/lib/i18n';
+import { toast, words } from '#web/lib/toast';
 
 /** 'Not connected.' for 2 s: something was to go out while the socket is not open. */
 export function toastNotConnected(): void {
-  toast.error(translate(getLanguage(), 'room.notConnected'), { duration: 2000 });
+  toast.error(words('room.notConnected'), { duration: 2000 });
 }

@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '#web/lib/i18n';
 import type { TranscriptItem } from '../utils/transcript';
+import { toastSaying } from '#web/test/toast-said';
 import { TranscriptMenu } from './transcript-menu';
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
@@ -68,7 +69,9 @@ describe('TranscriptMenu', () => {
     await openMenu();
     fireEvent.click(screen.getByTestId('transcript-copy'));
     await waitFor(() =>
-      expect(toast.success).toHaveBeenCalledWith('Chat transcript has been copied to clipboard!'),
+      expect(toast.success).toHaveBeenCalledWith(
+        toastSaying('Chat transcript has been copied to clipboard!'),
+      ),
     );
     const text = clipboard.copyText.mock.calls[0]![0];
     expect(text).toMatch(/^# Transcript for XTalk Chat\n/);
@@ -80,7 +83,9 @@ describe('TranscriptMenu', () => {
     clipboard.copyText.mockRejectedValue(new Error('Copy command was unsuccessful.'));
     await openMenu();
     fireEvent.click(screen.getByTestId('transcript-copy'));
-    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Copy command was unsuccessful.'));
+    await waitFor(() =>
+      expect(toast.error).toHaveBeenCalledWith(toastSaying('Copy command was unsuccessful.')),
+    );
   });
 
   it('downloads xtalk-{room}-{timestamp}.md as utf-8 markdown', async () => {

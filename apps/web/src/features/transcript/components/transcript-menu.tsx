@@ -1,5 +1,5 @@
 import { Copy, Download, FileText, Mail } from 'lucide-react';
-import { toast } from '#web/lib/toast';
+import { toast, words } from '#web/lib/toast';
 import { HeaderButton } from '#web/components/ui/header-button';
 import { Menu, type MenuItem } from '#web/components/ui/menu';
 import { COPY_REFUSED, copyText } from '#web/lib/clipboard';
@@ -43,10 +43,10 @@ export function TranscriptMenu({ roomId, items, link, loadGlossary }: Transcript
   const copy = async () => {
     try {
       await copyText(await markdown());
-      toast.success(t('transcript.copied'));
+      toast.success(words('transcript.copied'));
     } catch (error) {
       const refused = error instanceof Error && error.message === COPY_REFUSED;
-      toast.error(refused ? t('transcript.copyRefused') : t('transcript.copyFailed'));
+      toast.error(words(refused ? 'transcript.copyRefused' : 'transcript.copyFailed'));
     }
   };
 

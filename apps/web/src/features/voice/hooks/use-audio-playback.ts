@@ -1,7 +1,7 @@
-import type { NoServerVoiceFrame, SpeechFrame } from '@xtalk/protocol';
+import type { NoServerVoiceFrame, SpeechFrame, UiLanguage } from '@xtalk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from '#web/lib/toast';
-import { getLanguage, translate, useI18n } from '#web/lib/i18n';
+import { localized, toast, words } from '#web/lib/toast';
+import { translate } from '#web/lib/i18n';
 import { StorageKey, readString, writeString } from '#web/lib/storage';
 import { AudioQueue, htmlAudioPlayer, primeAudio, type ClipPlayer } from '../utils/audio-queue';
 import { SPEECH_TOGGLE } from '../components/speech-button';
@@ -15,7 +15,16 @@ const AVATAR_ERROR_TOAST = 'avatar-error';
 /** A clip the browser cannot play is the avatar's speech failing, said for 3 s. */
 function avatarPlaybackFailed(error: unknown): void {
   console.warn('[audio] playback', error);
-  toast.error(translate(getLanguage(), 'audio.avatarError'), { id: AVATAR_ERROR_TOAST, duration: 3000 });
+  toast.error(words('audio.avatarError'), { id: AVATAR_ERROR_TOAST, duration: 3000 });
+}
+/** A clip that is not a playable WAV, said for 5 s (the reason in the interface language when known). */
+function clipRefused(error: unknown): void {
+  const reason = (language: UiLanguage) =>
+    error instanceof WavError ? translate(language, error.key, error.params) : (error as Error).message;
+  toast.error(
+    localized((language) => translate(language, 'audio.error', { message: reason(language) })),
+    { duration: 5000 },
+  );
 }
 const isOgg = (buffer: ArrayBuffer) =>
   buffer.byteLength >= 4 && String.fromCharCode(...new Uint8Array(buffer, 0, 4)) === 'OggS';
@@ -83,7 +92,6 @@ function usePrimedAudio(): void {
  * (starting a recording stops playback).
  */
 export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
-  const { t } = useI18n();
   const [muted, setMutedState] = useState(() => readString(StorageKey.speech) === 'off');
   const [locked, setLocked] = useState(() => !pageActivated());
   const [speakingId, setSpeakingId] = useState<number | undefined>();
@@ -96,10 +104,6 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
   }
   const pendingRef = useRef<SpeechFrame | undefined>(undefined);
   const unlockedOnToggle = useRef<number | undefined>(undefined);
-  const tRef = useRef(t);
-  useEffect(() => {
-    tRef.current = t;
-  }, [t]);
 
   useEffect(
     () => () => {
@@ -142,9 +146,7 @@ export function useAudioPlayback(player: ClipPlayer = htmlAudioPlayer) {
     try {
       validateWav(buffer);
     } catch (error) {
-      const message =
-        error instanceof WavError ? tRef.current(error.key, error.params) : (error as Error).message;
-      toast.error(tRef.current('audio.error', { message }), { duration: 5000 });
+      clipRefused(error);
       return;
     }
     queueRef.current?.enqueue(new Blob([buffer], { type: 'audio/wav' }));

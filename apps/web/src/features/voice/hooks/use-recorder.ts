@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from '#web/lib/toast';
+import { toast, words } from '#web/lib/toast';
 import { useI18n } from '#web/lib/i18n';
 import { startOpusCapture, type OpusCapture, type VoiceSink } from '../utils/opus-capture';
 import {
@@ -57,16 +57,15 @@ export function useRecorder(options: UseRecorderOptions) {
       onClip: (clip, durationMs) =>
         latest.current.options.onClip(clip, durationMs, (clip as { streamed?: boolean }).streamed === true),
       onProblem: (problem: RecorderProblem) => {
-        const { t: tr } = latest.current;
-        if (problem.kind === 'tooShort') toast(tr('voice.tooShort'));
-        else if (problem.kind === 'empty') toast.error(tr('voice.empty'));
+        if (problem.kind === 'tooShort') toast(words('voice.tooShort'));
+        else if (problem.kind === 'empty') toast.error(words('voice.empty'));
         else if (problem.kind === 'engineTimeout')
-          toast.error(tr('voice.engineTimeout'), { id: MIC_ERROR_TOAST, duration: Infinity });
+          toast.error(words('voice.engineTimeout'), { id: MIC_ERROR_TOAST, duration: Infinity });
         else if (problem.kind === 'noAudioContext')
-          toast.error(tr('voice.noAudioContext'), { id: MIC_ERROR_TOAST, duration: Infinity });
+          toast.error(words('voice.noAudioContext'), { id: MIC_ERROR_TOAST, duration: Infinity });
         // a persistent toast, dismissed once the microphone next starts
         else
-          toast.error(tr('voice.micError', { message: problem.message }), {
+          toast.error(words('voice.micError', { message: problem.message }), {
             id: MIC_ERROR_TOAST,
             duration: Infinity,
           });
