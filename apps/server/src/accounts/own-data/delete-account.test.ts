@@ -19,7 +19,7 @@ import {
   userIdOf,
 } from '../../testing/seed/index.js';
 import { useEmailServer } from '../../testing/mail-accounts.js';
-import { deleteAccount, emailAccount, inRoom, say, statusOf } from '../../testing/own-data.js';
+import { deleteAccount, emailAccount, inRoom, orderCredits, say, statusOf } from '../../testing/own-data.js';
 
 /*
  * Deleting an account end to end (one node, PGlite): what goes, what stays nameless or pseudonymised,
@@ -39,14 +39,7 @@ describe('deleting my account', () => {
     await say(bobSocket, aliceSocket, room, 'hello from bob');
     const { ledger } = env.server.app.xtalkCredits;
     await ledger.credit({ userId: aliceId, key: 'bought-1', cause: 'order', amount: 40, part: 'premium' });
-    const order = await env.server.app.inject({
-      method: 'POST',
-      url: '/api/wallet/purchase',
-      headers: { authorization: `Bearer ${alice.session.token}` },
-      payload: { currency: 't_free', amount: 1000 },
-    });
-    expect(order.statusCode, order.body).toBe(200);
-    const orderId = order.json().orderId as string;
+    const orderId = await orderCredits(env.server, alice.session.token);
     const rowsBefore = (await allLedgerRows(env.server)).filter((row) => row.user_id === aliceId);
 
     const answer = await deleteAccount(env.server, alice.session.token);
