@@ -96,7 +96,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     userRooms: roomsOfUsers,
     storePurchaseAccount: storePurchaseAccount(config),
   });
-  await app.register(playersPlugin, { config, clock, records: playerRecords });
+  // the rooms are told of a deletion through the hub, which the delivery plugin adds later
+  const records = playerRecords(async (notices) => {
+    for (const { roomId, frame } of notices) await app.xtalkHub.broadcast(roomId, frame);
+  });
+  await app.register(playersPlugin, { config, clock, records });
   await app.register(aiPlugin, { config, provider: options.provider });
   await app.register(creditsPlugin, { config, clock, meter: options.meter });
   await app.register(paymentsPlugin, { config, clock });

@@ -161,6 +161,13 @@ export const usernameUpdateFrame = z.object({
   displayUsername: z.string(),
   oldDisplayUsername: z.string(),
   offset: offsetField,
+  /**
+   * The author deleted their account (additive, as on a message: an older client ignores a rename with
+   * no name): every name is empty and `messageIds` are the ids of their latest messages in the room, shown
+   * as DELETED_USER_NAME from now on.
+   */
+  authorDeleted: z.literal(true).optional(),
+  messageIds: z.array(z.number().int()).optional(),
 });
 export type UsernameUpdateFrame = z.infer<typeof usernameUpdateFrame>;
 

@@ -30,6 +30,8 @@ import { chat, checkRoom, setLanguage, updateUsername } from './frame-handlers.j
 import type { PeerSocket } from './peer-socket.js';
 import {
   DEFAULT_FRAME_LIMITS,
+  clientIdIn,
+  clientIdScanned,
   createFrameLimits,
   frameKindOf,
   parseFrameText,
@@ -210,6 +212,17 @@ export class Connection implements Joiner, Renamed, LanguageChooser {
     return false;
   }
 
+  /**
+   * A frame the overall limit refused before it was parsed. A message (a frame naming a clientId) is
+   * answered every time, with its clientId, so the outbox sends it again instead of waiting on silence;
+   * other frames at most once a second, so a flood is not answered frame by frame.
+   */
+  private refuseUnread(verdict: FrameVerdict, text: string) {
+    const clientId = clientIdScanned(text);
+    if (clientId === undefined) return this.admit(verdict);
+    return this.admit(verdict === 'drop' ? 'tell' : verdict, CHAT_TOO_FAST, clientId);
+  }
+
   private async voiceFrame(frame: VoiceStartFrame | VoiceEndFrame): Promise<void> {
     if (!this.deps.onVoiceFrame) {
       return this.sendError('audio_rejected', 'Streamed voice is not supported by this server.');
@@ -231,7 +244,9 @@ export class Connection implements Joiner, Renamed, LanguageChooser {
   }
 
   onText(text: string) {
-    if (this.state === 'closed' || !this.admit(this.limits.arrive())) return;
+    if (this.state === 'closed') return;
+    const arrival = this.limits.arrive();
+    if (arrival !== 'ok') return void this.refuseUnread(arrival, text);
     const parsed = parseFrameText(text);
     if (!parsed.ok) {
       const clientId = clientIdIn(text);
@@ -318,16 +333,4 @@ export function createConnection(
   deps: ConnectionDeps,
 ): Connection {
   return new Connection(socket, session, initialUser, deps);
-}
-
-/** The clientId of a refused chat frame, when it has a usable one (the refusal names it). */
-function clientIdIn(text: string): string | undefined {
-  try {
-    const clientId = (JSON.parse(text) as { clientId?: unknown } | null)?.clientId;
-    return typeof clientId === 'string' && clientId.length > 0 && clientId.length <= 64
-      ? clientId
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createFrameLimits, frameKindOf, parseFrameText, type FrameLimitSettings } from './frame-limits.js';
+import {
+  clientIdScanned,
+  createFrameLimits,
+  frameKindOf,
+  parseFrameText,
+  type FrameLimitSettings,
+} from './frame-limits.js';
 
 /* The per-connection frame limits against a clock the test moves. */
 
@@ -72,6 +78,15 @@ describe('frame limits', () => {
     expect(frameKindOf('updateUsername')).toBe('control');
     expect(frameKindOf('chat')).toBe('chat');
     expect(frameKindOf('voiceClip')).toBe('chat');
+  });
+});
+
+describe('the clientId of a frame not parsed', () => {
+  it("reads the frame's own field, never one quoted inside a message's text", () => {
+    expect(clientIdScanned(JSON.stringify({ type: 'chat', message: 'hi', clientId: 'c-7' }))).toBe('c-7');
+    const quoting = JSON.stringify({ type: 'chat', message: '"clientId":"forged"' });
+    expect(clientIdScanned(quoting)).toBeUndefined();
+    expect(clientIdScanned('{"type":"chat","clientId":"' + 'x'.repeat(65) + '"}')).toBeUndefined();
   });
 });
 

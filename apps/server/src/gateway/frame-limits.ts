@@ -9,7 +9,8 @@ import type { LogSampler } from '../log-sampler.js';
  * it is even parsed; then a valid frame takes one from its kind's bucket (chat, control) and an invalid one
  * from the invalid bucket. A refused frame is not handled. The client is told `rate_limited`, but at most
  * once a second for frames refused by the overall bucket or as invalid (answering each one would turn a flood into a
- * flood back); after `floodCloseAfter` refusals in a row the connection is closed (1008).
+ * flood back), except a message: a frame naming a clientId is told every time, with it, so the outbox
+ * sends it again; after `floodCloseAfter` refusals in a row the connection is closed (1008).
  */
 
 export type FrameKind = 'chat' | 'control' | 'invalid';
@@ -187,4 +188,26 @@ export function parseFrameText(text: string): ReturnType<typeof parseClientFrame
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return parseClientFrame(text);
+}
+
+/**
+ * The clientId of a frame not parsed, found by a scan instead of JSON.parse: the overall limit refuses
+ * frames before they cost a parse. A quote inside a JSON string is escaped, so a message's own text
+ * cannot match.
+ */
+const CLIENT_ID_FIELD = /"clientId"\s*:\s*"([^"\\]{1,64})"/;
+export function clientIdScanned(text: string): string | undefined {
+  return CLIENT_ID_FIELD.exec(text)?.[1];
+}
+
+/** The clientId of a refused frame, when it has a usable one (the refusal names it). */
+export function clientIdIn(text: string): string | undefined {
+  try {
+    const clientId = (JSON.parse(text) as { clientId?: unknown } | null)?.clientId;
+    return typeof clientId === 'string' && clientId.length > 0 && clientId.length <= 64
+      ? clientId
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,7 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type { RouteOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../testing/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useDocumentedServer } from '../testing/api-document.js';
 import { API_DOCS_PATH, ASYNCAPI_PATH } from './api-docs.js';
 
 /*
@@ -32,31 +31,18 @@ interface Document {
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options'];
 
 describe('the OpenAPI document', () => {
-  let server: TestServer;
-  const routes: RouteOptions[] = [];
-  let document: Document;
-  beforeAll(async () => {
-    // Stripe configured: its webhook is registered too, so the list holds every route there is
-    server = await startServer(
-      { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' },
-      { onRoute: (route) => routes.push(route) },
-    );
-    const response = await server.app.inject({ method: 'GET', url: '/api/openapi.json' });
-    expect(response.statusCode).toBe(200);
-    document = response.json();
-  }, 60_000);
-  afterAll(() => server.close());
+  const served = useDocumentedServer<Document>();
 
   it('is a valid OpenAPI 3.1 document', async () => {
-    expect(document.openapi).toBe('3.1.0');
-    const result = await new Validator().validate(document as never);
+    expect(served.document.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(served.document as never);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });
 
   it('holds every route Fastify registered, with its methods, and nothing else', () => {
     const registered = new Set<string>();
-    for (const route of routes) {
+    for (const route of served.routes) {
       const methods = [route.method].flat().map((method) => method.toLowerCase());
       const url = route.url;
       if (HIDDEN.some((pattern) => pattern.test(url))) continue;
@@ -64,7 +50,7 @@ describe('the OpenAPI document', () => {
       for (const method of methods) if (method !== 'head') registered.add(`${method} ${url}`);
     }
     const documented = new Set<string>();
-    for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [path, operations] of Object.entries(served.document.paths)) {
       const url = path.replace(/\{(\w+)\}/g, ':$1');
       for (const method of Object.keys(operations)) {
         if (METHODS.includes(method)) documented.add(`${method} ${url}`);
@@ -75,8 +61,10 @@ describe('the OpenAPI document', () => {
   });
 
   it('files every operation under one of its tags and answers each refusal in the error shape', () => {
-    const tags = new Set((document as unknown as { tags: { name: string }[] }).tags.map((tag) => tag.name));
-    for (const [path, operations] of Object.entries(document.paths)) {
+    const tags = new Set(
+      (served.document as unknown as { tags: { name: string }[] }).tags.map((tag) => tag.name),
+    );
+    for (const [path, operations] of Object.entries(served.document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         expect(operation.tags?.length, `${method} ${path}`).toBe(1);
         expect(tags.has(operation.tags![0]!), `${method} ${path}`).toBe(true);
@@ -87,13 +75,13 @@ describe('the OpenAPI document', () => {
   });
 
   it('names the three ways a caller proves who it is', () => {
-    const schemes = (document as unknown as { components: { securitySchemes: object } }).components
+    const schemes = (served.document as unknown as { components: { securitySchemes: object } }).components
       .securitySchemes;
     expect(Object.keys(schemes).sort()).toEqual(['adminKey', 'bearerSession', 'serverKey']);
   });
 
   it('serves the AsyncAPI document of the room socket, versioned by the protocol', async () => {
-    const response = await server.app.inject({ method: 'GET', url: ASYNCAPI_PATH });
+    const response = await served.server.app.inject({ method: 'GET', url: ASYNCAPI_PATH });
     expect(response.statusCode).toBe(200);
     const asyncApi = response.json();
     expect(asyncApi.asyncapi).toBe('3.0.0');

@@ -1,7 +1,6 @@
-import type { RouteOptions } from 'fastify';
 import type { ZodType } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../testing/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useDocumentedServer } from '../testing/api-document.js';
 import { API_EXAMPLES } from './api-examples/index.js';
 
 /*
@@ -39,23 +38,13 @@ interface Part {
 }
 
 describe('the examples of the OpenAPI document', () => {
-  let server: TestServer;
-  const routes: RouteOptions[] = [];
-  let document: Document;
-  beforeAll(async () => {
-    server = await startServer(
-      { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' },
-      { onRoute: (route) => routes.push(route) },
-    );
-    document = (await server.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
-  }, 60_000);
-  afterAll(() => server.close());
+  const served = useDocumentedServer<Document>();
 
   /** The examples a client's tools read for a media type: its own (where @fastify/swagger puts the schema's), or its schema's. */
   const examplesOf = (media: MediaType | undefined): unknown[] => {
     if (!media) return [];
     const name = media.schema?.$ref?.replace('#/components/schemas/', '');
-    const schema = name ? document.components?.schemas?.[name] : media.schema;
+    const schema = name ? served.document.components?.schemas?.[name] : media.schema;
     return [
       ...('example' in media ? [media.example] : []),
       ...Object.values(media.examples ?? {}).map((example) => example.value),
@@ -66,7 +55,7 @@ describe('the examples of the OpenAPI document', () => {
   /** The route's own zod schema for a part: `body`, or the answer of `status`. */
   const zodSchemaOf = (path: string, method: string, part: 'body' | string): ZodType | undefined => {
     const url = path.replace(/\{(\w+)\}/g, ':$1');
-    const route = routes.find(
+    const route = served.routes.find(
       (candidate) =>
         candidate.url === url && [candidate.method].flat().some((m) => m.toLowerCase() === method),
     );
@@ -77,7 +66,7 @@ describe('the examples of the OpenAPI document', () => {
 
   const parts = (): Part[] => {
     const found: Part[] = [];
-    for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [path, operations] of Object.entries(served.document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         if (operation.requestBody) {
           found.push({
@@ -123,7 +112,7 @@ describe('the examples of the OpenAPI document', () => {
   });
 
   it('names only operations the document has', () => {
-    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    const operations = Object.entries(served.document.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
     );
     expect(Object.keys(API_EXAMPLES).filter((name) => !operations.includes(name))).toEqual([]);

@@ -1,4 +1,6 @@
+import type { UsernameUpdateFrame } from '@xtalk/protocol';
 import type { Queryable } from '../store/index.js';
+import { loggedChangeSql } from './room-log.js';
 
 /*
  * What the rooms module lets go of when a person deletes their account, run inside the deletion's
@@ -56,23 +58,59 @@ async function eraseFromLog(tx: Queryable, userId: string, names: string[]): Pro
 }
 
 /**
+ * The most message ids one room is told of: a client holds at most the recent window a join sends (the
+ * gateway's replay limit); older messages reach it from the store, nameless already.
+ */
+const MAX_TOLD_IDS = 500;
+
+/** A room's frame telling its members that the person's messages there are nameless now, at its offset. */
+export interface ErasedAuthorNotice {
+  roomId: string;
+  frame: UsernameUpdateFrame & { offset: number };
+}
+
+/** Logs, in each room the person wrote in, that their latest messages there lost their name. */
+async function logErasure(tx: Queryable, kept: { id: string; room_id: string }[]) {
+  const byRoom = new Map<string, number[]>();
+  for (const row of kept) byRoom.set(row.room_id, [...(byRoom.get(row.room_id) ?? []), Number(row.id)]);
+  const notices: ErasedAuthorNotice[] = [];
+  for (const [roomId, ids] of byRoom) {
+    const messageIds = ids.sort((a, b) => b - a).slice(0, MAX_TOLD_IDS);
+    const frame = {
+      type: 'usernameUpdate' as const,
+      username: '',
+      displayUsername: '',
+      oldDisplayUsername: '',
+      authorDeleted: true as const,
+      messageIds,
+    };
+    const { rows } = await tx.query<{ seq: string | number }>(
+      loggedChangeSql('select 1', 2, { always: true }),
+      [roomId, JSON.stringify(frame)],
+    );
+    if (rows[0]) notices.push({ roomId, frame: { ...frame, offset: Number(rows[0].seq) } });
+  }
+  return notices;
+}
+
+/**
  * Removes the person from the rooms: `currentNames` are the username and display name they have now.
- * Returns how many of their messages stay, nameless.
+ * Returns the frames that tell each room they wrote in, to be sent once the deletion has committed.
  */
 export async function eraseRoomAuthor(
   tx: Queryable,
   userId: string,
   currentNames: string[],
-): Promise<number> {
+): Promise<ErasedAuthorNotice[]> {
   await eraseFromLog(tx, userId, await namesOf(tx, userId, currentNames));
-  const kept = await tx.query<{ id: string }>(
+  const kept = await tx.query<{ id: string; room_id: string }>(
     `update messages set user_id = null, username = '', display_username = null, client_id = null,
        author_deleted = true
-     where user_id = $1 returning id`,
+     where user_id = $1 returning id, room_id`,
     [userId],
   );
   await tx.query('update rooms set created_by = null where created_by = $1', [userId]);
   await tx.query('delete from room_members where user_id = $1', [userId]);
   await tx.query('delete from sessions where user_id = $1', [userId]);
-  return kept.rows.length;
+  return logErasure(tx, kept.rows);
 }

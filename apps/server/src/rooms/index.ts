@@ -14,5 +14,5 @@ export { deleteExpiredSessions, trimRoomChanges } from './expired-rows.js';
 export { removeOldMessages } from './retention.js';
 export { type EditOutcome, type MessageEdit } from './message-edits.js';
 export { type RetranslateOutcome, type RetranslateRequest } from './message-retranslation.js';
-export { eraseRoomAuthor } from './erase-author.js';
+export { eraseRoomAuthor, type ErasedAuthorNotice } from './erase-author.js';
 export { authoredMessages, joinedRooms } from './author-records.js';

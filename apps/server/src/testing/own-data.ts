@@ -39,6 +39,18 @@ export async function say(sender: TestClient, receiver: TestClient, room: string
   await receiver.next((frame) => frame.type === 'message' && frame.message === text);
 }
 
+/** Orders credits as the wallet page does (a pending order, nothing paid); answers the order's id. */
+export async function orderCredits(server: TestServer, token: string): Promise<string> {
+  const order = await server.app.inject({
+    method: 'POST',
+    url: '/api/wallet/purchase',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { currency: 't_free', amount: 1000 },
+  });
+  expect(order.statusCode, order.body).toBe(200);
+  return order.json().orderId as string;
+}
+
 export const deleteAccount = (server: TestServer, token: string | undefined, payload?: object) =>
   server.app.inject({
     method: 'DELETE',

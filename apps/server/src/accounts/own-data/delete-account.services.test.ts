@@ -105,7 +105,13 @@ describe('two nodes on PostgreSQL and Redis: deleting an account', () => {
       }),
     ]);
 
-    // Bob, on the other node, joins again and sees the message without its author
+    // Bob, on the other node, was told at once, through the bus
+    const told = await bobAtB.next(
+      (frame) => frame.type === 'usernameUpdate' && frame.authorDeleted === true,
+    );
+    const written = bobAtB.messages().find((frame) => frame.message === 'written before leaving')!;
+    expect(told).toMatchObject({ username: '', messageIds: [written.id] });
+    // and, joining again, sees the message without its author
     bobAtB.close();
     const again = await TestClient.join(b, bob, roomId);
     const message = (again.messages() as MessageFrame[]).find(

@@ -6,6 +6,7 @@ import {
   PROTOCOL_VERSION,
   type MessageFrame,
   type SummaryCompleteFrame,
+  type UsernameUpdateFrame,
 } from '@xtalk/protocol';
 import { guestLogin, joinRoom, TestClient } from '../../testing/harness.js';
 import {
@@ -18,7 +19,7 @@ import {
   userIdOf,
 } from '../../testing/seed/index.js';
 import { useEmailServer } from '../../testing/mail-accounts.js';
-import { deleteAccount, emailAccount, inRoom, say, statusOf } from '../../testing/own-data.js';
+import { deleteAccount, emailAccount, inRoom, orderCredits, say, statusOf } from '../../testing/own-data.js';
 
 /*
  * Deleting an account end to end (one node, PGlite): what goes, what stays nameless or pseudonymised,
@@ -38,14 +39,7 @@ describe('deleting my account', () => {
     await say(bobSocket, aliceSocket, room, 'hello from bob');
     const { ledger } = env.server.app.xtalkCredits;
     await ledger.credit({ userId: aliceId, key: 'bought-1', cause: 'order', amount: 40, part: 'premium' });
-    const order = await env.server.app.inject({
-      method: 'POST',
-      url: '/api/wallet/purchase',
-      headers: { authorization: `Bearer ${alice.session.token}` },
-      payload: { currency: 't_free', amount: 1000 },
-    });
-    expect(order.statusCode, order.body).toBe(200);
-    const orderId = order.json().orderId as string;
+    const orderId = await orderCredits(env.server, alice.session.token);
     const rowsBefore = (await allLedgerRows(env.server)).filter((row) => row.user_id === aliceId);
 
     const answer = await deleteAccount(env.server, alice.session.token);
@@ -101,6 +95,35 @@ describe('deleting my account', () => {
     expect(hers.clientId).toBeUndefined();
     expect(seen.find((frame) => frame.message === 'hello from bob')!.authorDeleted).toBeUndefined();
     again.close();
+  });
+
+  it('tells the others in the room at once, in a frame an older client ignores', async () => {
+    const alice = await emailAccount(env, 'live');
+    const bob = await guestLogin(env.server.app);
+    const carol = await guestLogin(env.server.app);
+    const { socket: aliceSocket, room } = await inRoom(env.server, alice.session, null);
+    const { socket: bobSocket } = await inRoom(env.server, bob, room);
+    // an older client: the same frame reaches it, with no name, which it has always left alone
+    const carolSocket = await TestClient.join(env.server, carol, room, 'en', { protocolVersion: 4 });
+    await say(aliceSocket, bobSocket, room, 'alice, live');
+    await say(bobSocket, aliceSocket, room, 'bob, live');
+    const hers = await bobSocket.next<MessageFrame>(
+      (frame) => frame.type === 'message' && frame.message === 'alice, live',
+    );
+    await carolSocket.next((frame) => frame.type === 'message' && frame.message === 'bob, live');
+
+    expect((await deleteAccount(env.server, alice.session.token)).statusCode).toBe(200);
+    const told = { type: 'usernameUpdate', username: '', displayUsername: '', oldDisplayUsername: '' };
+    const toBob = await bobSocket.next<UsernameUpdateFrame>((frame) => frame.type === 'usernameUpdate');
+    expect(toBob).toMatchObject({ ...told, authorDeleted: true, messageIds: [hers.id] });
+    expect(await carolSocket.next((frame) => frame.type === 'usernameUpdate')).toMatchObject(told);
+    // a client that was away is told on resume: the frame is in the room log at its offset
+    const log = (await roomLogOf(env.server, room)) as { authorDeleted?: true }[];
+    const logged = log.find((frame) => frame.authorDeleted);
+    expect(logged).toMatchObject({ messageIds: [hers.id] });
+    expect(toBob.offset).toBeGreaterThan(hers.offset!);
+    bobSocket.close();
+    carolSocket.close();
   });
 
   it('rewrites the room log so no earlier name of the person is left in it', async () => {

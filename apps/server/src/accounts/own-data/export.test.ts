@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { guestLogin } from '../../testing/harness.js';
 import { useEmailServer } from '../../testing/mail-accounts.js';
-import { emailAccount, exportOf, inRoom, say } from '../../testing/own-data.js';
+import { emailAccount, exportOf, inRoom, orderCredits, say } from '../../testing/own-data.js';
 
 /*
  * The export (GET /api/player/export): a person with messages, sign-ins and a ledger gets all of it, in
@@ -32,13 +32,7 @@ describe('exporting my data', () => {
       amount: 25,
       part: 'premium',
     });
-    const order = await env.server.app.inject({
-      method: 'POST',
-      url: '/api/wallet/purchase',
-      headers: { authorization: `Bearer ${alice.session.token}` },
-      payload: { currency: 't_free', amount: 1000 },
-    });
-    expect(order.statusCode, order.body).toBe(200);
+    await orderCredits(env.server, alice.session.token);
     socket.close();
     bobSocket.close();
     return { alice, bob, room, userId };

@@ -1,4 +1,4 @@
-import type { Txn } from '@xtalk/protocol';
+import type { ServerFrame, Txn } from '@xtalk/protocol';
 import type { Queryable } from '../../store/index.js';
 
 /*
@@ -37,15 +37,23 @@ export interface OrderRecord {
 
 type Reader = Pick<Queryable, 'query'>;
 
+/** A frame a room's members are sent once a deletion has committed (the room log already holds it). */
+export interface RoomNotice {
+  roomId: string;
+  frame: ServerFrame;
+}
+
 export interface PlayerRecords {
   /** Bought credits not yet spent: named to the person before they confirm a deletion. */
   unspentPaidCredits(q: Reader, userId: string): Promise<number>;
   /**
    * Lets go of the person in every other module: their messages lose their name (`names`: the names
    * they go by now), their memberships and room sessions go, their ledger and payment records are kept
-   * under a pseudonym.
+   * under a pseudonym. Returns what each room they wrote in is to be told.
    */
-  erase(tx: Queryable, userId: string, names: string[]): Promise<void>;
+  erase(tx: Queryable, userId: string, names: string[]): Promise<RoomNotice[]>;
+  /** Tells the rooms, on every node, after the deletion committed: their messages are nameless now. */
+  announce(notices: RoomNotice[]): Promise<void>;
   rooms(q: Reader, userId: string): AsyncIterable<JoinedRoomRecord>;
   messages(q: Reader, userId: string): AsyncIterable<AuthoredMessageRecord>;
   ledger(q: Reader, userId: string): AsyncIterable<Txn>;

@@ -7,7 +7,11 @@ import {
   type FakeOpenAiServer,
 } from '../../ai/testing/fake-openai-server.js';
 import { recordingLogger } from '../../ai/testing/logger.js';
-import { createTranslationService, type TranslationService } from '../service.js';
+import {
+  createTranslationService,
+  type TranslationService,
+  type TranslationServiceDeps,
+} from '../service.js';
 import type { TranslationServiceOptions } from '../options.js';
 import { MemoryMeter, MemoryRoomOutput, MemoryTranslationStore } from './memory-ports.js';
 import { messageFrame } from './message-frame.js';
@@ -34,8 +38,14 @@ export class OpenAiServiceTest {
     return messageFrame(this.nextId, text, 'en', { displayUsername: 'BraveOtter', ...overrides });
   }
 
-  start(options: Partial<TranslationServiceOptions> = {}, languages = ['en', 'ja']): TranslationService {
+  /** `ports`: the ports a test brings itself (a room glossary). */
+  start(
+    options: Partial<TranslationServiceOptions> = {},
+    languages = ['en', 'ja'],
+    ports: Pick<TranslationServiceDeps, 'glossary'> = {},
+  ): TranslationService {
     this.service = createTranslationService({
+      ...ports,
       config: { LANGUAGES: languages },
       provider: openAiProviderFor(this.server),
       output: this.output,

@@ -1,5 +1,6 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from './chat-items';
 import { chatReducer } from './messages-reducer';
 import { message, named, run } from './testing';
 
@@ -43,5 +44,38 @@ describe('room events', () => {
       ['alice_new', 'alice_new'],
       ['bob', 'CalmPanda'],
     ]);
+  });
+
+  it("marks the listed messages as a deleted user's, live, and leaves the rest", () => {
+    const state = run([
+      message(1000),
+      message(2000, { username: 'bob', displayUsername: 'CalmPanda' }),
+      message(3000),
+      {
+        type: 'usernameUpdate',
+        username: '',
+        displayUsername: '',
+        oldDisplayUsername: '',
+        authorDeleted: true,
+        messageIds: [1000, 3000],
+      },
+    ]);
+    const messages = state.items as ChatMessage[];
+    expect(messages.map((item) => [item.username, item.displayUsername, item.authorDeleted])).toEqual([
+      ['', 'deleted user', true],
+      ['bob', 'CalmPanda', undefined],
+      ['', 'deleted user', true],
+    ]);
+  });
+
+  it('leaves every item alone on a logged rename whose author was deleted since', () => {
+    const held = run([message(1000)]);
+    const erased: ServerFrame = {
+      type: 'usernameUpdate',
+      username: '',
+      displayUsername: '',
+      oldDisplayUsername: '',
+    };
+    expect(chatReducer(held, { type: 'frame', frame: erased })).toBe(held);
   });
 });

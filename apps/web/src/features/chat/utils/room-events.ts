@@ -1,4 +1,9 @@
-import { generatedDisplayName, type SystemFrame, type UsernameUpdateFrame } from '@xtalk/protocol';
+import {
+  DELETED_USER_NAME,
+  generatedDisplayName,
+  type SystemFrame,
+  type UsernameUpdateFrame,
+} from '@xtalk/protocol';
 import { initialChatState, type ChatMembers, type ChatState, type ChatSystemEvent } from './chat-items';
 
 /* How the chat log takes the room's own frames: who came and went, a hot room's counts, a new name. */
@@ -47,6 +52,7 @@ export function onSystem(state: ChatState, frame: SystemFrame): ChatState {
  * display name they were shown under (username, displayUsername, oldDisplayUsername).
  */
 export function onUsernameUpdate(state: ChatState, frame: UsernameUpdateFrame): ChatState {
+  if (frame.authorDeleted) return onAuthorDeleted(state, new Set(frame.messageIds));
   // the rename of an author who deleted their account: the log kept its place, without a name
   if (frame.username === '') return state;
   let changed = false;
@@ -56,6 +62,17 @@ export function onUsernameUpdate(state: ChatState, frame: UsernameUpdateFrame): 
     if (!renamed) return item;
     changed = true;
     return { ...item, username: frame.username, displayUsername: frame.displayUsername };
+  });
+  return changed ? { ...state, items } : state;
+}
+
+/** The author of these messages deleted their account: they stay, shown as from a deleted user, as on a join. */
+function onAuthorDeleted(state: ChatState, ids: ReadonlySet<number>): ChatState {
+  let changed = false;
+  const items = state.items.map((item) => {
+    if (item.kind !== 'message' || !ids.has(item.id)) return item;
+    changed = true;
+    return { ...item, username: '', displayUsername: DELETED_USER_NAME.en, authorDeleted: true as const };
   });
   return changed ? { ...state, items } : state;
 }
