@@ -13,7 +13,7 @@ import {
   type Envelope,
 } from './envelope.js';
 import type { MetricsReport } from '../metrics/index.js';
-import { createRecentWindows } from './recent-windows.js';
+import { createRecentWindows, type RecentWindows } from './recent-windows.js';
 import { createLogSampler, type LogSampler } from '../log-sampler.js';
 import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';
 import { StoredTimes } from './stored-times.js';
@@ -93,6 +93,22 @@ interface LocalRoom {
    * publishing, as an in-process bus delivers within publish.
    */
   stored: StoredTimes | undefined;
+}
+
+/** Starts a room's sequencer, from its recent window when a joiner will want it (kept to share). */
+async function startRoom(
+  windows: RecentWindows | undefined,
+  roomId: string,
+  sequencer: RoomSequencer,
+  limit: number | undefined,
+) {
+  if (!windows || limit === undefined) return sequencer.start();
+  let first: Awaited<ReturnType<RecentWindows['first']>> | undefined;
+  await sequencer.start(async () => {
+    first = await windows.first(roomId, limit);
+    return first.window.position;
+  });
+  first?.keep();
 }
 
 /** Hands a room frame to this node's members it is for; how many sockets it went to. */
@@ -262,8 +278,12 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
   return {
     ...userChannels(bus),
     ...roomSenders(bus, rooms, sampled, metrics),
-    /** Resolves once the node is subscribed, so nothing published after it is missed. */
-    async attach(member: HubMember): Promise<void> {
+    /**
+     * Resolves once the node is subscribed, so nothing published after it is missed. `window`: the joiner
+     * will ask for the recent window of this many messages; a room's first member here reads it as the
+     * position the room starts at, so the join and the start cost one statement.
+     */
+    async attach(member: HubMember, { window }: { window?: number } = {}): Promise<void> {
       let room = rooms.get(member.roomId);
       if (!room) {
         const roomId = member.roomId;
@@ -273,7 +293,7 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
           pageSize: 500,
           logger,
         });
-        const started = subscription.then(() => sequencer.start());
+        const started = subscription.then(() => startRoom(windows, roomId, sequencer, window));
         const stored = metrics && new StoredTimes();
         const created: LocalRoom = {
           members: new Set(),
