@@ -83,6 +83,18 @@ export function createRecentWindows(options: {
   }
 
   return {
+    /**
+     * The window of a room not yet started on this node, read as the position its sequencer starts at
+     * (one statement for both); `keep` shares it once the room has started.
+     */
+    async first(roomId: string, limit: number) {
+      const window = await options.read(roomId, limit);
+      const read = {
+        ...window,
+        json: window.messages.map((message) => Buffer.from(JSON.stringify(message))),
+      };
+      return { window: read, keep: () => keep(roomId, limit, read) };
+    },
     /** The room's recent window for a member already attached to it: shared while current, else read. */
     async get(roomId: string, limit: number): Promise<RecentWindow> {
       const kept = entries.get(roomId);

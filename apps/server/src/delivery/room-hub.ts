@@ -13,7 +13,7 @@ import {
   type Envelope,
 } from './envelope.js';
 import type { MetricsReport } from '../metrics/index.js';
-import { createRecentWindows } from './recent-windows.js';
+import { createRecentWindows, type RecentWindows } from './recent-windows.js';
 import { createLogSampler, type LogSampler } from '../log-sampler.js';
 import { createRoomSequencer, type RoomLogSource, type RoomSequencer } from './room-sequencer.js';
 import { userChannels } from './user-channels.js';
@@ -77,6 +77,22 @@ interface LocalRoom {
   revisions: EditRevisions;
   /** Whether the room's frames cross the bus (room-reach.ts). */
   reach: Reach;
+}
+
+/** Starts a room's sequencer, from its recent window when a joiner will want it (kept to share). */
+async function startRoom(
+  windows: RecentWindows | undefined,
+  roomId: string,
+  sequencer: RoomSequencer,
+  limit: number | undefined,
+) {
+  if (!windows || limit === undefined) return sequencer.start();
+  let first: Awaited<ReturnType<RecentWindows['first']>> | undefined;
+  await sequencer.start(async () => {
+    first = await windows.first(roomId, limit);
+    return first.window.position;
+  });
+  first?.keep();
 }
 
 /** Hands a room frame to this node's members it is for; how many sockets it went to. */
@@ -179,6 +195,7 @@ function openRoom(
     dispatch: (roomId: string, payload: Buffer) => void;
     deliver: (roomId: string, envelope: Envelope) => void;
     hello: (roomId: string) => Promise<void>;
+    start: (sequencer: RoomSequencer) => Promise<void>;
     logger: FastifyBaseLogger;
   },
 ): LocalRoom {
@@ -190,7 +207,7 @@ function openRoom(
   });
   const started = subscription.then(() => {
     void hub.hello(roomId);
-    return sequencer.start();
+    return hub.start(sequencer);
   });
   const stored = options.metrics && new StoredTimes();
   const room: LocalRoom = {
@@ -257,13 +274,18 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
   return {
     ...userChannels(bus),
     ...roomSenders(reach.send, rooms, sampled, metrics),
-    /** Resolves once the node is subscribed, so nothing published after it is missed. */
-    async attach(member: HubMember): Promise<void> {
+    /**
+     * Resolves once the node is subscribed, so nothing published after it is missed. `window`: the joiner
+     * will ask for the recent window of this many messages; a room's first member here reads it as the
+     * position the room starts at, so the join and the start cost one statement.
+     */
+    async attach(member: HubMember, { window }: { window?: number } = {}): Promise<void> {
       let room = rooms.get(member.roomId);
       room ??= openRoom(member.roomId, rooms, bus, options, {
         dispatch,
         deliver,
         hello: reach.hello,
+        start: (sequencer) => startRoom(windows, member.roomId, sequencer, window),
         logger,
       });
       room.members.add(member);

@@ -93,10 +93,13 @@ export function createRoomSequencer(
   }
 
   return {
-    /** Starts at the room's current offset: what is already stored, joiners read from the log. */
-    async start(): Promise<void> {
+    /**
+     * Starts at the room's current offset: what is already stored, joiners read from the log. `read`
+     * gives that position when it comes from another read of the room (its recent window).
+     */
+    async start(read?: () => Promise<RoomPosition | undefined>): Promise<void> {
       if (!source || next !== undefined) return;
-      const position = await source.position(roomId);
+      const position = await (read ? read() : source.position(roomId));
       next ??= (position?.offset ?? 0) + 1;
       drain();
     },

@@ -5,10 +5,10 @@ import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '
 import { dbOf } from '../testing/seed/index.js';
 
 /*
- * What a socket connect into a room open on this node costs the database, from the upgrade to the end of
- * its join: none when a join on this node handed its session to the socket (decision 0138), one statement
- * (its user) otherwise, as for a reconnect or a socket on another node (decision 0230). Every statement
- * the server runs is counted, on either lane.
+ * What a socket connect costs the database, from the upgrade to the end of its join. Into a room open on
+ * this node: none when a join on this node handed its session to the socket (decision 0138), one statement
+ * (its user) otherwise, as for a reconnect or a socket on another node (decision 0230). The first socket
+ * of a room here also reads the room once. Every statement the server runs is counted, on either lane.
  */
 
 /** Records every statement the app's own database runs from now on (the object the repositories hold). */
@@ -86,6 +86,15 @@ describe('a socket connect', () => {
     expect(statements).toEqual([]);
     client.close();
     hostClient.close();
+  });
+
+  it('reads the room once, position and recent window together, when it is the room’s first here', async () => {
+    const { login, session, hello } = await guestJoined();
+    statements.length = 0;
+    const client = await connect(session.sessionId, login.token, hello, session.roomId);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/\bfrom rooms r\b[\s\S]*\bfrom messages\b/);
+    client.close();
   });
 
   it('reads only its user when nothing was handed to it (a reconnect, another node)', async () => {

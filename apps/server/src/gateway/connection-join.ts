@@ -51,7 +51,8 @@ export async function join(deps: JoinServices, joiner: Joiner, frame: SetUsernam
   joiner.attached = true;
   let catchUp: Awaited<ReturnType<typeof catchUpFor>>;
   try {
-    await deps.hub.attach(joiner.member);
+    // a joiner without a resume position reads the recent window: a room new to this node starts from it
+    await deps.hub.attach(joiner.member, frame.resume ? {} : { window: deps.replayLimit });
     await deps.hub.attachUser(joiner.userMember);
     catchUp = await catchUpFor(deps, joiner.roomId, frame.resume);
   } catch (error) {
