@@ -37,6 +37,10 @@ describe('the API reference page', () => {
     // an operation opens with its schema
     await page.locator('#operations-Guests_and_rooms-post_xtalk .opblock-summary').click();
     await page.locator('#operations-Guests_and_rooms-post_xtalk .opblock-body').waitFor();
+    // with the example the document gives for its body and its answer
+    await expect
+      .poll(() => page.locator('#operations-Guests_and_rooms-post_xtalk .opblock-body').textContent())
+      .toContain('R7KQ2MX');
     expect(errors).toEqual([]);
     // nothing but this origin: no CDN, no validator badge
     const origin = new URL(product.server.url).origin;

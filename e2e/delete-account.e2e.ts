@@ -8,7 +8,8 @@ import { messageWith, roomIdOf, say } from './lib/room.js';
 /*
  * Deleting an account, in Chromium: Alice (an email account, English) and Bob (a guest, Japanese) share a
  * room. Alice deletes her account from the profile dialog with the typed confirmation and is signed out;
- * Bob, back in the room, sees her old message under 削除されたユーザー, with no name and no avatar.
+ * Bob sees her old message go to 削除されたユーザー at once, with no name and no avatar, and so it stays
+ * when he comes back to the room.
  */
 
 const EMAIL = 'leaving@example.com';
@@ -27,7 +28,7 @@ describe('deleting an account in the browser', () => {
   afterAll(() => mailbox?.close());
   const product = productInBrowser(() => ({ SMTP_URL: mailbox.url }));
 
-  it('deletes from the profile dialog; the other person sees a deleted user on the old messages', async () => {
+  it('deletes from the profile dialog; the other person sees a deleted user on the old messages, live', async () => {
     const post = (path: string, body: object) =>
       fetch(`${product.server.url}${path}`, {
         method: 'POST',
@@ -65,7 +66,13 @@ describe('deleting an account in the browser', () => {
     await alice.page.waitForURL(/\/login$/, { timeout: 20_000 });
     expect(await alice.page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 
-    // Bob comes back to the room: the old message is there, its author a deleted user
+    // Bob, still in the room, sees it at once, without a reload
+    await expect
+      .poll(() => hers.getByTestId('author').textContent(), { timeout: 15_000 })
+      .toBe('削除されたユーザー');
+    expect(await hers.getByTestId('deleted-avatar').count()).toBe(1);
+
+    // and coming back to the room: the old message is there, its author a deleted user
     await bob.page.reload();
     await connected(bob.page);
     const after = messageWith(bob.page, 'Goodbye from Alice');

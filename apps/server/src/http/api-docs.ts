@@ -31,9 +31,11 @@ export async function registerApiDocs(app: FastifyInstance, config: Config): Pro
     tags: Object.values(ApiTag),
     examples: API_EXAMPLES,
   });
-  const asyncApi = asyncApiDocument(config.PUBLIC_URL);
+  // written on the first request, as the OpenAPI document is: a node that is never asked starts without it
+  let asyncApi: ReturnType<typeof asyncApiDocument> | undefined;
   app.get(ASYNCAPI_PATH, { schema: { hide: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-cache');
+    asyncApi ??= asyncApiDocument(config.PUBLIC_URL);
     return asyncApi;
   });
   await app.register(swaggerUi, {
