@@ -27,6 +27,7 @@ export const serverTableOwners = {
   sign_in_sessions: 'accounts',
   credit_accounts: 'credits',
   credit_txns: 'credits',
+  erased_ledgers: 'credits',
   // the payment service's tables belong to its package (packages/payments/src/schema.ts), which the
   // server's migrations 3 and 4 run
   credit_orders: '@xtalk/payments',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { TXN_LIST_DEFAULT_LIMIT, type Txn } from '@xtalk/protocol';
 import type { Queryable } from '../store/index.js';
 import { listTxns, type Reader } from './ledger-rows.js';
+import { erasedIdHash } from './erased-ids.js';
 
 /*
  * The ledger of a person who deletes their account. Accounts cannot be rewritten, so its rows stay, with
@@ -27,9 +28,12 @@ export async function unspentPaidCredits(db: Reader, userId: string): Promise<nu
 /**
  * Moves the account's rows to `pseudonym` inside the deletion's transaction: the account row is copied
  * under the new name (its lock taken first, so no change of the balance runs between), the rows follow
- * it, and the old account row goes.
+ * it, and the old account row goes. The id's hash stays, so no change in flight opens the account again.
  */
 export async function pseudonymiseLedger(tx: Queryable, userId: string, pseudonym: string): Promise<void> {
+  await tx.query('insert into erased_ledgers (id_hash) values ($1) on conflict (id_hash) do nothing', [
+    erasedIdHash(userId),
+  ]);
   const { rows } = await tx.query('select 1 from credit_accounts where user_id = $1 for update', [userId]);
   if (rows.length === 0) return;
   await tx.query(

@@ -3,6 +3,8 @@ import type { Clock } from '../clock.js';
 import type { Db, Queryable } from '../store/index.js';
 import { appendTxn, findTxnByKey, type AccountRow, type LedgerResult } from './ledger-rows.js';
 import { tokyoDay } from './tokyo-day.js';
+import { erasedAmong } from './erased-ids.js';
+import { LedgerError } from './ledger-error.js';
 
 /*
  * The account lock of the ledger (ledger.ts): credit_accounts keeps the running sum of an account's rows so
@@ -64,13 +66,18 @@ export async function withAccount<T>(
   const day = tokyoDay(deps.clock.now());
   const allowance = await deps.dailyAllowance(userId);
   return deps.db.transaction(async (tx) => {
-    await tx.query('insert into credit_accounts (user_id) values ($1) on conflict (user_id) do nothing', [
-      userId,
-    ]);
+    const opened = await tx.query(
+      'insert into credit_accounts (user_id) values ($1) on conflict (user_id) do nothing returning 1',
+      [userId],
+    );
     const { rows } = await tx.query<AccountRow>(
       'select free, premium, daily_day from credit_accounts where user_id = $1 for update',
       [userId],
     );
+    // A change that began before its person deleted their account finds the account gone (it waited on
+    // the deletion's lock), or opens a new one under the old id: neither may write a row for nobody.
+    if (rows.length === 0 || (opened.rows.length > 0 && (await erasedAmong(tx, [userId])).length > 0))
+      throw new LedgerError('not_found', 'This account has been deleted.');
     const { balance, topUp } = await topUpIfDue(
       tx,
       deps.clock,

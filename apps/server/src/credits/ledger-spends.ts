@@ -12,6 +12,7 @@ import {
   type TxnRow,
 } from './ledger-rows.js';
 import { tokyoDay } from './tokyo-day.js';
+import { erasedAmong } from './erased-ids.js';
 
 /*
  * Spends, group-committed (decision 0117): every engine call is paid before it is made, three or more per
@@ -45,10 +46,18 @@ async function lockAccounts(
   users: string[],
   allowances: Map<string, number>,
 ): Promise<{ balances: Map<string, Balance>; topUps: Map<string, LedgerResult> }> {
-  await tx.query(
-    'insert into credit_accounts (user_id) select unnest($1::text[]) on conflict (user_id) do nothing',
+  const opened = await tx.query<{ user_id: string }>(
+    `insert into credit_accounts (user_id) select unnest($1::text[]) on conflict (user_id) do nothing
+     returning user_id`,
     [users],
   );
+  // an account deleted while its spend was on the way stays closed: no balance, so the spend is refused
+  const erased = await erasedAmong(
+    tx,
+    opened.rows.map((row) => row.user_id),
+  );
+  if (erased.length > 0)
+    await tx.query('delete from credit_accounts where user_id = any($1::text[])', [erased]);
   const { rows } = await tx.query<AccountRow & { user_id: string }>(
     `select user_id, free, premium, daily_day from credit_accounts where user_id = any($1::text[])
      order by user_id for update`,

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Queryable } from '../store/index.js';
 import { withAccount, type LedgerDeps } from './ledger-account.js';
 import { createSpends, type SpendEntry, type SpendResult } from './ledger-spends.js';
+import { LedgerError } from './ledger-error.js';
 import {
   appendTxn,
   findTxnByKey,
@@ -32,15 +33,7 @@ export type { LedgerEntry, LedgerResult, Reader } from './ledger-rows.js';
 export type BalancePart = 'free' | 'premium';
 export type { SpendResult } from './ledger-spends.js';
 
-export class LedgerError extends Error {
-  constructor(
-    readonly code: 'insufficient' | 'not_found' | 'invalid',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'LedgerError';
-  }
-}
+export { LedgerError };
 
 export interface BalanceChange {
   userId: string;

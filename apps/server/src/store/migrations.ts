@@ -285,6 +285,18 @@ export const migrations: { id: number; name: string; sql: string }[] = [
       alter table messages add column if not exists author_deleted boolean not null default false;
     `,
   },
+  {
+    id: 15,
+    name: 'erased ledgers',
+    sql: `
+      -- the hash of a deleted account's id: a balance change in flight at the deletion cannot open the
+      -- account again under that id (docs/decisions/0246-no-ledger-row-after-a-deletion.md)
+      create table if not exists erased_ledgers (
+        id_hash text primary key,
+        erased_at timestamptz not null default now()
+      );
+    `,
+  },
 ];
 
 const LOCK_KEY = 87_870_001;
