@@ -40,7 +40,8 @@ const BLOCK = 512;
 /**
  * A database's tarball (`dumpDataDir`) without the other databases of its cluster (template0 and
  * template1): a test's database is unpacked from the snapshot file by file, and those two are more than
- * half of the files, never opened by the app, whose statements all run in the database it started in.
+ * half of the files, never opened by the app, whose statements all run in the database it started in
+ * (decision 0240).
  */
 export async function dumpWithoutOtherDatabases(db: {
   query<Row extends object>(sql: string): Promise<{ rows: Row[] }>;
