@@ -1,5 +1,5 @@
 import { openPglite } from '@xtalk/pglite-engine';
-import { runSnapshot } from '@xtalk/pglite-engine/testing';
+import { dumpWithoutOtherDatabases, runSnapshot } from '@xtalk/pglite-engine/testing';
 import { pgliteSettings, type Db } from '../store/index.js';
 import { migrate } from '../store/index.js';
 
@@ -20,7 +20,7 @@ export async function makeMigratedSnapshot(): Promise<Uint8Array> {
   const db = await openPglite({ settings: pgliteSettings() });
   try {
     await migrate(db);
-    return await db.dumpDataDir();
+    return await dumpWithoutOtherDatabases(db);
   } finally {
     await db.close();
   }

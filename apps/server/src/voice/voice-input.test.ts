@@ -21,6 +21,9 @@ import { fixture, withGranule } from './testing/clips.js';
 
 const charges: Usage[] = [];
 let refuse = false;
+/** The server's time: the clip limit's test stops it, so that no token refills while the clips arrive. */
+let stoppedAt: number | undefined;
+const clock = { now: () => stoppedAt ?? Date.now() };
 
 describe('voice input in a room', () => {
   let server: TestServer;
@@ -28,6 +31,7 @@ describe('voice input in a room', () => {
     server = await startServer(
       { AI_PROVIDER: 'fake' },
       {
+        clock,
         meter: {
           async charge(usage) {
             charges.push(usage);
@@ -41,6 +45,7 @@ describe('voice input in a room', () => {
   beforeEach(() => {
     charges.length = 0;
     refuse = false;
+    stoppedAt = undefined;
   });
 
   const room = (speaker = 'en', listener = 'ja') => speakerAndListener(server, { speaker, listener });
@@ -205,6 +210,7 @@ describe('voice input in a room', () => {
   it('limits how fast one connection sends clips', async () => {
     const { speaker, listener } = await room();
     const errors = () => speaker.frames.filter((frame): frame is ErrorFrame => frame.type === 'error');
+    stoppedAt = Date.now();
     for (let i = 0; i < 6; i += 1) speaker.ws.send(fixture('thanks-en.opus'));
     await expect.poll(() => listener.messages().length + errors().length, { timeout: 5000 }).toBe(6);
     expect(listener.messages()).toHaveLength(4);

@@ -1,5 +1,5 @@
 import { openPglite } from '@xtalk/pglite-engine';
-import { runSnapshot, writeRunSnapshot } from '@xtalk/pglite-engine/testing';
+import { dumpWithoutOtherDatabases, runSnapshot, writeRunSnapshot } from '@xtalk/pglite-engine/testing';
 import { migrateStandalone } from '../standalone/index.js';
 
 /*
@@ -15,7 +15,7 @@ async function makeMigratedSnapshot(): Promise<Uint8Array> {
   const db = await openPglite();
   try {
     await migrateStandalone(db);
-    return await db.dumpDataDir();
+    return await dumpWithoutOtherDatabases(db);
   } finally {
     await db.close();
   }

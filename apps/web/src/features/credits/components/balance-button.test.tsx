@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '#web/lib/i18n';
 import { StorageKey } from '#web/lib/storage';
 import { balanceStore } from '../hooks/use-balance';
@@ -14,6 +14,8 @@ function serverBalance(balance: { free: number; premium: number }) {
 const button = () => screen.getByTestId('balance-button');
 
 describe('BalanceButton', () => {
+  // the store is module state, shared with the files before this one in the worker (vitest.config.ts)
+  beforeEach(() => balanceStore.reset());
   afterEach(() => {
     vi.unstubAllGlobals();
     balanceStore.reset();

@@ -1,7 +1,7 @@
 import { CloseCode, PROTOCOL_VERSION } from '@xtalk/protocol';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { toast } from 'sonner';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '#web/lib/auth-session';
 import { setLanguage } from '#web/lib/i18n';
 import { FakeSocket, last } from '#web/test/fake-room-socket';
@@ -10,6 +10,13 @@ import { toastSaying } from '#web/test/toast-said';
 import { useRoomConnection } from './use-room-connection';
 import { READY_TOAST } from './use-room-socket';
 
+// The web's files share their worker's modules (vitest.config.ts): this file's mocks must reach the
+// modules it imports, and must not reach the next file's, so it starts and ends with a fresh graph.
+vi.hoisted(() => vi.resetModules());
+afterAll(() => {
+  vi.doUnmock('sonner');
+  vi.resetModules();
+});
 vi.mock('sonner', () => ({
   toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn(), dismiss: vi.fn() }),
 }));

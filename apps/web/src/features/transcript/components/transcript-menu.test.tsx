@@ -1,10 +1,18 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '#web/lib/i18n';
 import type { TranscriptItem } from '../utils/transcript';
 import { toastSaying } from '#web/test/toast-said';
 import { TranscriptMenu } from './transcript-menu';
 
+// The web's files share their worker's modules (vitest.config.ts): this file's mocks must reach the
+// modules it imports, and must not reach the next file's, so it starts and ends with a fresh graph.
+vi.hoisted(() => vi.resetModules());
+afterAll(() => {
+  vi.doUnmock('sonner');
+  vi.doUnmock('#web/lib/clipboard');
+  vi.resetModules();
+});
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
 vi.mock('sonner', () => ({ toast }));
 const clipboard = vi.hoisted(() => ({ copyText: vi.fn<(text: string) => Promise<void>>() }));
