@@ -1,4 +1,5 @@
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { CSP_MESSAGE, notePolicyViolation, reportPolicyViolations } from '../lib/browser.js';
 import type { Engine, EnginePage, PageFunction, PageOptions } from './driver.js';
 import { DESKTOP } from './driver.js';
 
@@ -75,7 +76,17 @@ export async function launchFirefox(): Promise<Engine> {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       await page.setViewport(viewport);
-      page.on('pageerror', (error) => console.error('[firefox page error]', String(error)));
+      page.on('pageerror', (error) => {
+        // Firefox says the policy's own refusals (of the document and its workers) as page errors
+        if (CSP_MESSAGE.test(String(error))) notePolicyViolation(`firefox: ${String(error)}`);
+        else console.error('[firefox page error]', String(error));
+      });
+      // the policy watched as in Chromium: a preload script (over BiDi) says each violation on the console
+      page.on('console', (message) => {
+        if (message.type() === 'error' && CSP_MESSAGE.test(message.text()))
+          notePolicyViolation(`firefox: ${message.text()}`);
+      });
+      await page.evaluateOnNewDocument(reportPolicyViolations);
       return new FirefoxPage(baseUrl, page, () => context.close());
     },
     close: () => browser.close(),

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import WebDriver from 'webdriver';
 import { freePort } from '../../apps/server/src/testing/free-port.js';
+import { notePolicyViolation, reportPolicyViolations } from '../lib/browser.js';
 import type { Engine, EnginePage, PageFunction, PageOptions, Viewport } from './driver.js';
 import { DESKTOP } from './driver.js';
 
@@ -74,13 +75,30 @@ class WebKitPage implements EnginePage {
     private readonly driver: ChildProcess,
   ) {}
   async goto(path: string) {
+    await this.takeViolations();
     await this.client.navigateTo(new URL(path, this.baseUrl).href);
+    await this.watchPolicy();
   }
   async reload() {
+    await this.takeViolations();
     await this.client.refresh();
+    await this.watchPolicy();
   }
   url() {
     return this.client.getUrl();
+  }
+  /*
+   * Classic WebDriver has no script that runs before the page's own, nor its console: the document's
+   * `securitypolicyviolation` listener is set once a navigation has loaded, and what it kept is read before
+   * the next navigation and at close. A violation during the load itself is not seen in this engine.
+   */
+  private async watchPolicy() {
+    await this.client.executeScript(`(${reportPolicyViolations.toString()})()`, []).catch(() => undefined);
+  }
+  private async takeViolations() {
+    const script = 'return (window.__policyViolations || []).splice(0)';
+    const seen = (await this.client.executeScript(script, []).catch(() => [])) as string[] | null;
+    for (const text of seen ?? []) notePolicyViolation(`webkit: ${text}`);
   }
   async evaluate<A, R>(fn: PageFunction<A, R>, arg: A): Promise<R> {
     const script = ASYNC_WRAPPER.replace('FN', fn.toString());
@@ -121,6 +139,7 @@ class WebKitPage implements EnginePage {
   async close() {
     if (this.closed) return;
     this.closed = true;
+    await this.takeViolations();
     await this.client.deleteSession().catch(() => undefined);
     this.driver.kill('SIGTERM');
   }

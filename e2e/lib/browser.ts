@@ -19,22 +19,32 @@ export const BROWSER_UI_FEATURES_OFF = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPop
  * the policy blocks fails the test it happened in (or, from a beforeAll, the block's first test: the
  * e2e project's setup file takes the violations after each).
  * Chromium reports a violation twice over: a `securitypolicyviolation` event in the document (read by an
- * init script) and a console error (which also covers workers, where init scripts do not run).
+ * init script) and a console error (which also covers workers, where init scripts do not run). The other
+ * engines report theirs here too (e2e/engines/firefox.ts, webkit.ts).
  */
 const cspViolations: string[] = [];
-const CSP_MESSAGE = /Content Security Policy|CSP violation/;
+export const CSP_MESSAGE = /Content[- ]Security[- ]Policy|CSP violation/;
 
-function reportPolicyViolations() {
+/** Run in the page: each violation of the document said as a console error (and kept for a later read). */
+export function reportPolicyViolations() {
+  const w = window as unknown as { __policyViolations?: string[] };
+  if (w.__policyViolations) return;
+  const seen: string[] = (w.__policyViolations = []);
   addEventListener(
     'securitypolicyviolation',
     (event) => {
       const where = `${event.sourceFile || location.href}:${event.lineNumber}`;
-      console.error(
-        `CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${where})`,
-      );
+      const text = `CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${where})`;
+      seen.push(text);
+      console.error(text);
     },
     true,
   );
+}
+
+/** A violation an engine reported, for the test it happened in. */
+export function notePolicyViolation(text: string): void {
+  cspViolations.push(text);
 }
 
 export async function watchPolicy(context: BrowserContext): Promise<void> {
