@@ -1,4 +1,4 @@
-import type { MessageFrame } from '@xtalk/protocol';
+import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryBus, type Bus } from '../bus/index.js';
 import type { LoggedFrame } from '../rooms/index.js';
@@ -127,5 +127,40 @@ describe('room reach (decision 0236)', () => {
     expect(here.offsets.at(-1)).toBe(missed.offset);
     two.release();
     await vi.waitFor(() => expect(there.offsets).toEqual([missed.offset]));
+  });
+
+  it('delivers nothing straight to its members before what it published earlier is back from the bus', async () => {
+    const log = roomLog();
+    // a bus that answers at once and brings payloads back only when asked, like Redis's two connections
+    const queue: Array<() => void> = [];
+    const shared = createMemoryBus();
+    const bus: Bus = {
+      ...shared,
+      subscribe: (channel, handler) =>
+        shared.subscribe(channel, (payload) => queue.push(() => handler(payload))),
+    };
+    const flush = () => {
+      for (const deliver of queue.splice(0)) deliver();
+    };
+    const hub = createRoomHub(bus, { log: log.source });
+    const texts: string[] = [];
+    const here = member('R');
+    here.view.deliverText = (json) =>
+      texts.push((JSON.parse(json.toString()) as { message: string }).message);
+    await hub.attach(here.view);
+    flush();
+    // another node holds the room for a while, so this one is back on the bus
+    const other = createRoomHub(bus, { log: log.source });
+    const there = member('R');
+    await other.attach(there.view);
+    flush();
+    await other.detach(there.view);
+    const note = (message: string): ServerFrame => ({ type: 'error', code: 'notice', message });
+    await hub.broadcast('R', note('first'));
+    await hub.broadcast('R', note('second'));
+    flush();
+    await hub.broadcast('R', note('third'));
+    flush();
+    expect(texts).toEqual(['first', 'second', 'third']);
   });
 });

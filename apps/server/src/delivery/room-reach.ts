@@ -13,7 +13,9 @@ import { encodeHello, helloFrom, isLoggedEnvelope } from './envelope.js';
  * subscribing, so every frame stored after that either crossed the bus or is at or before the frame
  * published again, whose gap the sequencer fills from the log: the newcomer misses nothing logged.
  * Every sign of another node bumps `epoch`, so a publish that was answered after one cannot take the
- * room back to local delivery on stale news.
+ * room back to local delivery on stale news. And the node goes local only once the frame that told it
+ * so has come back to it through the bus: everything it published before has then been delivered, so
+ * a frame delivered straight to its members never overtakes one still on the bus.
  */
 
 export const channelOf = (roomId: string) => `xtalk:room:${roomId}`;
@@ -25,6 +27,10 @@ export interface Reach {
   epoch: number;
   /** The last logged envelope sent to the room, published again when another node arrives. */
   last?: Buffer;
+  /** The last payload the bus brought for the room. */
+  heard?: Buffer;
+  /** A publish said this node is alone: local once it has come back through the bus. */
+  settling?: { payload: Buffer; epoch: number };
 }
 
 export const newReach = (): Reach => ({ remote: true, epoch: 0 });
@@ -32,6 +38,12 @@ export const newReach = (): Reach => ({ remote: true, epoch: 0 });
 /** The bus says the payload reached this node's subscription alone, with no news of another node since. */
 function alone(bus: Bus, reach: Reach, epoch: number, receivers: number | void): boolean {
   return receivers === 1 && reach.epoch === epoch && bus.isConnected?.() !== false;
+}
+
+/** `payload` reached this node alone: local now if it is back already, else once it is. */
+function settle(reach: Reach, payload: Buffer, epoch: number) {
+  if (reach.heard?.equals(payload)) reach.remote = false;
+  else reach.settling = { payload, epoch };
 }
 
 export function createRoomReach(
@@ -47,6 +59,7 @@ export function createRoomReach(
     const wasLocal = !reach.remote;
     reach.remote = true;
     reach.epoch += 1;
+    reach.settling = undefined;
     if (wasLocal && reach.last) void bus.publish(channelOf(roomId), reach.last).catch(() => undefined);
   }
 
@@ -58,7 +71,8 @@ export function createRoomReach(
       if (reach && !reach.remote) return local(roomId, payload);
       const epoch = reach?.epoch ?? 0;
       const receivers = await bus.publish(channelOf(roomId), payload);
-      if (reach && reachOf(roomId) === reach && alone(bus, reach, epoch, receivers)) reach.remote = false;
+      if (reach && reachOf(roomId) === reach && alone(bus, reach, epoch, receivers))
+        settle(reach, payload, epoch);
     },
 
     /** This node has just subscribed to the room (or to it again after an outage): says so to the others. */
@@ -67,15 +81,27 @@ export function createRoomReach(
       if (!reach) return;
       widen(roomId, reach);
       const epoch = reach.epoch;
-      const receivers = await bus.publish(channelOf(roomId), encodeHello(nodeId)).catch(() => undefined);
-      if (reachOf(roomId) === reach && alone(bus, reach, epoch, receivers)) reach.remote = false;
+      const hello = encodeHello(nodeId);
+      const receivers = await bus.publish(channelOf(roomId), hello).catch(() => undefined);
+      if (reachOf(roomId) === reach && alone(bus, reach, epoch, receivers)) settle(reach, hello, epoch);
     },
 
-    /** Whether the payload was a hello (which is for the hub, not its members); answers another node's. */
+    /**
+     * Notes what the bus brought for the room; whether it was a hello (which is for the hub, not its
+     * members). Answers another node's.
+     */
     heard(roomId: string, payload: Buffer): boolean {
+      const reach = reachOf(roomId);
+      if (reach) {
+        reach.heard = payload;
+        const { settling } = reach;
+        if (settling?.payload.equals(payload)) {
+          reach.settling = undefined;
+          if (settling.epoch === reach.epoch) reach.remote = false;
+        }
+      }
       const from = helloFrom(payload);
       if (from === undefined) return false;
-      const reach = reachOf(roomId);
       if (reach && from !== nodeId) widen(roomId, reach);
       return true;
     },

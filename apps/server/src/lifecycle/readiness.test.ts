@@ -33,6 +33,12 @@ describe('readiness', { timeout: 90_000 }, () => {
     const ready = await app.inject({ url: ApiPath.healthReady });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ ok: true, status: 'ready' });
+    // readable from a page on another origin: a client away from its room's home asks it (decision 0237)
+    for (const answer of [starting, ready])
+      expect(answer.headers).toMatchObject({
+        'access-control-allow-origin': '*',
+        'cross-origin-resource-policy': 'cross-origin',
+      });
   });
 
   async function readinessOf(db: Db, busUp: boolean) {

@@ -103,6 +103,11 @@ export function registerReadiness(
     },
   };
   app.get(ApiPath.healthReady, { schema }, async (_request, reply) => {
+    // a page on another node's origin reads it too: a client away from its room's home asks whether the
+    // home takes work again (decision 0237); the answer is what anyone reaching the node may read
+    void reply
+      .header('access-control-allow-origin', '*')
+      .header('cross-origin-resource-policy', 'cross-origin');
     const reasons = await notReady();
     const reason = reasons[0];
     if (!reason) return { ok: true, status: 'ready' };
