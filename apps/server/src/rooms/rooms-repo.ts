@@ -8,19 +8,14 @@ import { createMessageRetranslation } from './message-retranslation.js';
 import { createMessagesRepo } from './messages-repo.js';
 import { generateRoomCode } from './room-codes.js';
 import { createRoomMembers } from './room-members.js';
-import { sealedSession, sessionOfSealedId } from './session-ids.js';
+import { sealedSession, sessionOfSealedId, type SessionRow } from './session-ids.js';
 
 export type { NewMessage, StoredMessage } from './messages-repo.js';
 
 /** The edit window when none is configured (config's EDIT_WINDOW_SECONDS has the same default). */
 export const DEFAULT_EDIT_WINDOW_SECONDS = 600;
 
-export interface SessionRow {
-  id: string;
-  user_id: string;
-  room_id: string;
-  expires_at: Date;
-}
+export type { SessionRow } from './session-ids.js';
 
 /** Rooms, their sessions and their messages. Only the rooms module touches these tables. */
 export function createRoomsRepo(

@@ -1,7 +1,7 @@
 import type { Authenticated } from '../accounts/index.js';
 import { sameText } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
-import type { SessionRow } from './rooms-repo.js';
+import type { SessionRow } from './session-ids.js';
 
 /*
  * A room session handed from the join to its socket on this node (decision 0138).

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Seals } from '../accounts/index.js';
-import type { SessionRow } from './rooms-repo.js';
 
 /*
  * A room session's id that carries its room and expiry, sealed with its user (decision 0230): any node of
@@ -12,6 +11,14 @@ import type { SessionRow } from './rooms-repo.js';
  * characters, within the socket path's 64. Ids of any other shape (made before, or for a room code of
  * another form) are read from the database as before.
  */
+
+/** A room session: whose it is, in which room, until when (the row a join writes). */
+export interface SessionRow {
+  id: string;
+  user_id: string;
+  room_id: string;
+  expires_at: Date;
+}
 
 const PURPOSE = 'room-session';
 const ROOM = /^[A-Z0-9]{7}$/;
