@@ -21,6 +21,19 @@ async function reported(ms: number): Promise<string> {
   return seen.join('\n');
 }
 
+/** Runs in the page: resolves once the page's watch has kept a violation, or after `ms`. */
+function policyEventCame(ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      const kept = (window as unknown as { __policyViolations?: string[] }).__policyViolations ?? [];
+      if (kept.length === 0 && Date.now() < until) return;
+      clearInterval(timer);
+      resolve();
+    }, 50);
+  });
+}
+
 describe.each(ENGINES)('the policy watch in %s', (name) => {
   const product = productInEngine(name);
 
@@ -32,8 +45,9 @@ describe.each(ENGINES)('the policy watch in %s', (name) => {
       image.src = 'https://blocked.invalid/pixel.png';
       document.body.append(image);
     }, null);
-    // reported asynchronously: on the console (Chromium, Firefox), or read from the page when it
-    // navigates or closes (WebKit)
+    // reported asynchronously: on the console (Chromium, Firefox), or kept by the page and read when it
+    // navigates or closes (WebKit), so there the test waits in the page for the event to have come
+    if (name === 'webkit') await page.evaluate(policyEventCame, 5_000);
     let seen = name === 'webkit' ? '' : await reported(5_000);
     await page.close();
     // what the engine said of it twice over, or only now (WebKit), is this test's too
