@@ -1,29 +1,17 @@
-import type { MessageFrame, ServerFrame } from '@xtalk/protocol';
+import type { ServerFrame } from '@xtalk/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryBus, type Bus } from '../bus/index.js';
 import type { LoggedFrame } from '../rooms/index.js';
 import { helloFrom } from './envelope.js';
 import { createRoomHub, type HubMember } from './room-hub.js';
 import type { RoomLogSource } from './room-sequencer.js';
+import { loggedMessage } from './testing/logged-message.js';
 
 /*
  * Two hubs on one in-process bus, as two nodes (decision 0236): a room one node holds alone is delivered
  * there without publishing, and a node that arrives meanwhile gets even the frame stored in the moment
  * before the first node heard its hello.
  */
-
-const message = (offset: number): LoggedFrame =>
-  ({
-    type: 'message',
-    id: offset,
-    username: 'g-a',
-    message: `m${offset}`,
-    language: 'en',
-    timestamp: offset,
-    translations: {},
-    isTutorial: false,
-    offset,
-  }) satisfies MessageFrame as LoggedFrame;
 
 function roomLog() {
   const frames: LoggedFrame[] = [];
@@ -36,7 +24,7 @@ function roomLog() {
     source,
     /** Stores the next message, as the message path does before broadcasting it. */
     store: () => {
-      frames.push(message(frames.length + 1));
+      frames.push(loggedMessage(frames.length + 1));
       return frames.at(-1)!;
     },
   };
@@ -81,18 +69,24 @@ async function untilLocal(hub: ReturnType<typeof createRoomHub>, sent: Buffer[],
   sent.length = 0;
 }
 
+/** Two nodes on one bus, the first holding room R alone with a member; the second's hellos held back. */
+async function firstNodeAlone() {
+  const shared = createMemoryBus();
+  const log = roomLog();
+  const [one, two] = [node(shared), node(shared)];
+  one.release();
+  const hubOne = createRoomHub(one.bus, { log: log.source, gapWaitMs: 5 });
+  const hubTwo = createRoomHub(two.bus, { log: log.source, gapWaitMs: 5 });
+  const here = member('R');
+  await hubOne.attach(here.view);
+  await untilLocal(hubOne, one.sent, log.store);
+  return { log, one, two, hubOne, hubTwo, here };
+}
+
 describe('room reach (decision 0236)', () => {
   it('delivers a room held by one node without publishing, and publishes once another node holds it', async () => {
-    const shared = createMemoryBus();
-    const log = roomLog();
-    const [one, two] = [node(shared), node(shared)];
-    one.release();
+    const { log, one, two, hubOne, hubTwo, here } = await firstNodeAlone();
     two.release();
-    const hubOne = createRoomHub(one.bus, { log: log.source, gapWaitMs: 5 });
-    const hubTwo = createRoomHub(two.bus, { log: log.source, gapWaitMs: 5 });
-    const here = member('R');
-    await hubOne.attach(here.view);
-    await untilLocal(hubOne, one.sent, log.store);
     let last = log.store();
     await hubOne.broadcast('R', last);
     for (let i = 0; i < 5; i++) await hubOne.broadcast('R', (last = log.store()));
@@ -109,15 +103,7 @@ describe('room reach (decision 0236)', () => {
   });
 
   it('gives a node that arrives the frame stored before its hello was heard', async () => {
-    const shared = createMemoryBus();
-    const log = roomLog();
-    const [one, two] = [node(shared), node(shared)];
-    one.release();
-    const hubOne = createRoomHub(one.bus, { log: log.source, gapWaitMs: 5 });
-    const hubTwo = createRoomHub(two.bus, { log: log.source, gapWaitMs: 5 });
-    const here = member('R');
-    await hubOne.attach(here.view);
-    await untilLocal(hubOne, one.sent, log.store);
+    const { log, two, hubOne, hubTwo, here } = await firstNodeAlone();
 
     // node two subscribes and reads where the room is; its hello has not reached node one yet
     const there = member('R');

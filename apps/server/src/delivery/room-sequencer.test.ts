@@ -1,22 +1,11 @@
-import type { MessageFrame } from '@xtalk/protocol';
 import { describe, expect, it } from 'vitest';
 import type { LoggedFrame } from '../rooms/index.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { decodeEnvelope, encodeText, type Envelope } from './envelope.js';
 import { createRoomSequencer, type RoomLogSource } from './room-sequencer.js';
+import { loggedMessage } from './testing/logged-message.js';
 
-const frame = (offset: number): LoggedFrame =>
-  ({
-    type: 'message',
-    id: offset,
-    username: 'g-a',
-    message: `m${offset}`,
-    language: 'en',
-    timestamp: offset,
-    translations: {},
-    isTutorial: false,
-    offset,
-  }) satisfies MessageFrame as LoggedFrame;
+const frame = loggedMessage;
 const silentLogger = { warn: () => undefined } as unknown as FastifyBaseLogger;
 const envelope = (offset: number) => decodeEnvelope(encodeText(frame(offset)))!;
 
