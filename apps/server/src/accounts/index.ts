@@ -22,5 +22,9 @@ export { sameText } from './sessions/same-text.js';
 export { createSignInStore } from './sessions/sign-in-store.js';
 export { deleteExpiredAuthRows } from './users/expired-rows.js';
 export { type StorePurchaseAccount } from './links/store-link-proof.js';
-export { type PlayerRecords } from './own-data/player-records.js';
+export {
+  type AuthoredMessageRecord,
+  type JoinedRoomRecord,
+  type PlayerRecords,
+} from './own-data/player-records.js';
 export { jsonExport, markdownExport, profileOf } from './own-data/player-export.js';

@@ -1,32 +1,21 @@
+import type { AuthoredMessageRecord, JoinedRoomRecord } from '../accounts/index.js';
 import type { Queryable } from '../store/index.js';
 
 /*
- * What the rooms module holds of one person, read page by page for their export (accounts' port
- * `PlayerRecords`): the rooms they joined and every message they wrote with its translations. Nothing of
- * anyone else: the messages are theirs by user id, the rooms are named by id alone.
+ * What the rooms module holds of one person, read page by page for their export, in the shapes of
+ * accounts' port `PlayerRecords`: the rooms they joined and every message they wrote with its
+ * translations. Nothing of anyone else: the messages are theirs by user id, the rooms are named by id
+ * alone.
  */
-
-export interface JoinedRoom {
-  roomId: string;
-  joinedAt: string;
-  lastVisitAt: string;
-}
-
-export interface AuthoredMessage {
-  roomId: string;
-  id: number;
-  sentAt: string;
-  language: string;
-  text: string;
-  translations: Record<string, string>;
-  editedAt?: string;
-}
 
 /** Rows per query: a page is read, written out and let go before the next. */
 export const RECORDS_PAGE = 200;
 
 /** The rooms the person joined, oldest first, page by page. */
-export async function* joinedRooms(db: Pick<Queryable, 'query'>, userId: string): AsyncGenerator<JoinedRoom> {
+export async function* joinedRooms(
+  db: Pick<Queryable, 'query'>,
+  userId: string,
+): AsyncGenerator<JoinedRoomRecord> {
   let after = '';
   for (;;) {
     const { rows } = await db.query<{ room_id: string; added_at: Date | string; updated_at: Date | string }>(
@@ -55,8 +44,8 @@ interface AuthoredRow {
   edited_at: string | number | null;
 }
 
-function toAuthored(row: AuthoredRow): AuthoredMessage {
-  const message: AuthoredMessage = {
+function toAuthored(row: AuthoredRow): AuthoredMessageRecord {
+  const message: AuthoredMessageRecord = {
     roomId: row.room_id,
     id: Number(row.id),
     // a message's id is the server time it was stored at, in ms
@@ -73,7 +62,7 @@ function toAuthored(row: AuthoredRow): AuthoredMessage {
 export async function* authoredMessages(
   db: Pick<Queryable, 'query'>,
   userId: string,
-): AsyncGenerator<AuthoredMessage> {
+): AsyncGenerator<AuthoredMessageRecord> {
   let after = { roomId: '', id: 0 };
   for (;;) {
     const { rows } = await db.query<AuthoredRow>(
