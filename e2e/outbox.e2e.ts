@@ -38,6 +38,19 @@ describe('the outbox across a reload', () => {
     const pending = bob.page.getByTestId('pending-message');
     await expect.poll(() => pending.count()).toBe(2);
     expect(await pending.first().getAttribute('data-status')).toBe('sending');
+    // a short message keeps to one line: the bubble's width comes from the list, not from its own text
+    const lines = await pending
+      .first()
+      .locator('p')
+      .evaluate((bubble) => {
+        const style = getComputedStyle(bubble);
+        const text =
+          bubble.getBoundingClientRect().height -
+          parseFloat(style.paddingTop) -
+          parseFloat(style.paddingBottom);
+        return Math.round(text / parseFloat(style.lineHeight));
+      });
+    expect(lines).toBe(1);
 
     // a reload while the socket still cannot get through: the outbox survives it
     await bob.context.setOffline(false);

@@ -29,10 +29,10 @@ export function PendingMessageItem({
       data-testid="pending-message"
       data-status={message.status}
       data-waiting={message.waiting || undefined}
-      className="flex flex-col items-end gap-1 self-end"
+      className="flex max-w-[85%] min-w-0 flex-col items-end gap-1 self-end sm:max-w-[75%]"
     >
       <p
-        className={`max-w-[85%] rounded-2xl px-4 py-2 text-base break-words whitespace-pre-wrap ${
+        className={`rounded-2xl px-4 py-2 text-base break-words whitespace-pre-wrap ${
           failed
             ? 'border border-red-300 bg-red-50 text-slate-900 dark:border-red-800 dark:bg-red-950/40 dark:text-slate-100'
             : 'bg-indigo-600/60 text-white dark:bg-indigo-500/50'
