@@ -29,6 +29,11 @@ export const serviceSettings = {
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(500),
   /** How many proxies in front of the server to trust for the client address (X-Forwarded-For hops). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Whether this node keeps metrics: off, no collector exists, nothing on a message's path reports, and
+   * GET /metrics is not served (the bench's A/B of what the metrics cost).
+   */
+  METRICS_ENABLED: z.enum(['on', 'off']).default('on'),
   /** Bearer token of GET /metrics. Unset: /metrics answers loopback requests only. */
   METRICS_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 16, {
     message: 'METRICS_TOKEN must be at least 16 characters.',
