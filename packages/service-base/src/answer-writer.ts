@@ -32,17 +32,41 @@ function zodSchemaOf(declared: unknown): ZodType {
   return schema as ZodType;
 }
 
+type Write = (data: unknown) => string;
+
+/** One compiled writer per schema, shared by the routes that answer with it (the error body: all of them). */
+const compiled = new WeakMap<ZodType, Write | 'zod'>();
+
+/** The schema's compiled writer, or `zod` where JSON Schema cannot say the schema (a transform, a date). */
+function compiledWriterOf(schema: ZodType): Write | 'zod' {
+  let writer = compiled.get(schema);
+  if (writer === undefined) {
+    try {
+      writer = fastJson(writerSchemaOf(schema)) as Write;
+    } catch {
+      writer = 'zod';
+    }
+    compiled.set(schema, writer);
+  }
+  return writer;
+}
+
 /**
- * Fastify's serialiser compiler for the routes' zod answers: compiled once per route and status. A schema
- * JSON Schema cannot say (a transform, a date) is written as before, through zod.
+ * Fastify's serialiser compiler for the routes' zod answers. A route's writer is compiled on its first
+ * answer of that status, not as the server starts: most routes never answer most of their statuses, and
+ * a start compiling them all would cost CPU and memory for nothing. A schema JSON Schema cannot say is
+ * written as before, through zod.
  */
 export const compiledAnswerWriter: FastifySerializerCompiler<unknown> = (route) => {
   const schema = zodSchemaOf(route.schema);
-  try {
-    return fastJson(writerSchemaOf(schema)) as (data: unknown) => string;
-  } catch {
-    return checkingSerializerCompiler({ ...route, schema });
-  }
+  let write: Write | undefined;
+  return (data) => {
+    if (write === undefined) {
+      const writer = compiledWriterOf(schema);
+      write = writer === 'zod' ? checkingSerializerCompiler({ ...route, schema }) : writer;
+    }
+    return write(data);
+  };
 };
 
 /**
