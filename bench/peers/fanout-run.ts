@@ -27,6 +27,8 @@ export interface FanoutSettings {
   concurrency: number;
   /** Which servers to run (default all three). */
   kinds: readonly PeerKind[];
+  /** Settings given to XTalk's server beside `LANGUAGES` (an A/B of one setting). */
+  xtalkEnv?: Record<string, string> | undefined;
   /** When set, servers run with `--cpu-prof` into this directory. */
   profileDir?: string | undefined;
   log: (line: string) => void;
@@ -100,7 +102,7 @@ async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettin
       join(here, 'gc-hook.mjs'),
       ...(settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : []),
     ],
-    env: { LANGUAGES: 'en' },
+    env: { LANGUAGES: 'en', ...(kind === 'xtalk' ? settings.xtalkEnv : {}) },
     startTimeoutMs: 60_000,
   });
   const generator = startGenerator();

@@ -88,7 +88,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(busPlugin, await connectBus(config, app.log));
   await app.register(readinessPlugin);
   await app.register(rateLimitsPlugin, { config });
-  await app.register(metricsPlugin, { token: config.METRICS_TOKEN });
+  await app.register(metricsPlugin, {
+    enabled: config.METRICS_ENABLED === 'on',
+    token: config.METRICS_TOKEN,
+  });
   await app.register(authPlugin, {
     config,
     clock,

@@ -1,4 +1,5 @@
 /* What XTalk's server and the standalone payment service share: the pieces each would otherwise repeat. */
+export { checkAnswers } from './answer-writer.js';
 export { errorBody, INTERNAL_MESSAGE, registerErrorShape, type ErrorShapeOptions } from './error-shape.js';
 export {
   ledgerRows,

@@ -47,7 +47,7 @@ describe('route schemas', () => {
     expect(response.json().message).toBe('name: name is required.');
   });
 
-  it('writes an answer through its schema: unnamed fields are dropped, a wrong one is a 500', async () => {
+  it('writes an answer with the writer compiled from its schema: unnamed fields are never written', async () => {
     const ok = await (
       await appWith({ id: 'a', secret: 's' })
     ).inject({
@@ -56,14 +56,14 @@ describe('route schemas', () => {
       payload: { name: 'n' },
     });
     expect([ok.statusCode, ok.json()]).toEqual([200, { id: 'a' }]);
-    const wrong = await (
-      await appWith({ id: 7 })
+    const missing = await (
+      await appWith({ secret: 's' })
     ).inject({
       method: 'POST',
       url: '/thing',
       payload: { name: 'n' },
     });
-    expect(wrong.statusCode).toBe(500);
-    expect(wrong.body).not.toContain('7');
+    expect(missing.statusCode).toBe(500);
+    expect(missing.body).not.toContain('secret');
   });
 });

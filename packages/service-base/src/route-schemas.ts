@@ -1,15 +1,12 @@
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
+import { compiledAnswerWriter } from './answer-writer.js';
 
 /*
  * Routes declare their params, query, body and answers as zod schemas (decision 0223): Fastify checks a
- * request against them before the handler runs and writes each answer through its schema, so an answer
- * that drifts from the published document fails instead of reaching a client.
+ * request against them before the handler runs, and writes each answer with a writer compiled from its
+ * schema (decision 0253), which writes the fields the published document names and no other.
  */
 
 /**
@@ -25,7 +22,7 @@ const checkAbsentAsEmpty: FastifySchemaCompiler<ZodType> = (route) => {
 /** Validation and serialisation from the routes' zod schemas, in `app`'s scope and every scope inside. */
 export function useZodSchemas(app: FastifyInstance): void {
   app.setValidatorCompiler(checkAbsentAsEmpty);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(compiledAnswerWriter);
 }
 
 /** The first problem of a request that failed its route's schema, as the error body words it. */

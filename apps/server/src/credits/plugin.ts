@@ -56,7 +56,7 @@ export const creditsPlugin = fp<CreditsPluginOptions>(
       isGuest,
       clock,
       logger: app.log,
-      metrics: app.xtalkMetrics.report,
+      metrics: app.xtalkMetrics?.report,
     });
     app.decorate('xtalkCredits', { ledger, isGuest, meter: meter ?? own, close: () => own.close() });
   },

@@ -34,7 +34,7 @@ export const deliveryPlugin = fp(
         ? withMemoryFallback(createRedisPresence(redis, nodeShares(nodeId)), redisOutage)
         : createMemoryPresence(),
     );
-    const options = { log: app.xtalkRooms.log, logger: app.log, metrics: app.xtalkMetrics.report };
+    const options = { log: app.xtalkRooms.log, logger: app.log, metrics: app.xtalkMetrics?.report };
     app.decorate('xtalkHub', createRoomHub(app.xtalkBus, options));
   },
   { name: 'xtalk-delivery', dependencies: ['xtalk-bus', 'xtalk-rooms', 'xtalk-metrics'] },

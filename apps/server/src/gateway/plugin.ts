@@ -72,7 +72,7 @@ function connectionDepsOf(app: FastifyInstance, { config, clock, inMemoryDb }: G
     maxBufferedBytes: MAX_BUFFERED_BYTES,
     frameLimits: { settings: frameLimitSettings(config), log: sampledLog },
     onSummarize: app.xtalkSummaries.summarize,
-    metrics: app.xtalkMetrics.report,
+    metrics: app.xtalkMetrics?.report,
     onAudio: app.xtalkVoice.onAudio,
     onVoiceFrame: app.xtalkVoice.onVoiceFrame,
   };
@@ -96,10 +96,10 @@ export const gatewayPlugin = fp<GatewayPluginOptions>(
       caps: socketCaps(config, clock, sampledLog),
       sessionEnds: app.xtalkAuth.sessionEnds,
       connectionDeps,
-      metrics: app.xtalkMetrics.report,
+      metrics: app.xtalkMetrics?.report,
     });
     const { xtalkHub: hub, xtalkBus: bus, xtalkDb: db, xtalkReadiness: readiness } = app;
-    app.xtalkMetrics.watch(appSources({ gateway, hub, bus, db, readiness }));
+    app.xtalkMetrics?.watch(appSources({ gateway, hub, bus, db, readiness }));
     app.decorate('xtalkGateway', { gateway, heartbeat });
   },
   {

@@ -5,8 +5,8 @@ import { startServer, type TestServer } from '../testing/harness.js';
 /*
  * The contract, route by route, read from the published document: a request that breaks its schema gets
  * one of the statuses the document lists for it, in the one error shape, from a caller holding every key.
- * (Every answer of every route test already goes through its documented schema: an answer outside it is
- * a 500, decision 0223.)
+ * (Every answer of every route test is already checked against its documented schema and written by the
+ * writer compiled from it: an answer outside it is a 500 in tests, decision 0253.)
  */
 
 const SERVER_KEY = 'contract-server-key-0123456789';

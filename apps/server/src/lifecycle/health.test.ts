@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { useZodSchemas } from '@xtalk/service-base';
+import { checkAnswers, useZodSchemas } from '@xtalk/service-base';
 import { ApiPath } from '@xtalk/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../bus/index.js';
@@ -18,7 +18,9 @@ describe('health', () => {
 
   async function healthOf(db: Db) {
     const app = Fastify();
-    // the routes declare zod schemas, which the product's app compiles (http/error-handler.ts)
+    // the routes declare zod schemas, which the product's app compiles (http/error-handler.ts); the
+    // answers are checked against them as in every route test (decision 0253)
+    app.addHook('onRoute', checkAnswers);
     useZodSchemas(app);
     open.push(app);
     const bus = createMemoryBus();

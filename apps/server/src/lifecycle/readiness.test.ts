@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { useZodSchemas } from '@xtalk/service-base';
+import { checkAnswers, useZodSchemas } from '@xtalk/service-base';
 import { ApiPath, CloseCode } from '@xtalk/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
@@ -43,7 +43,9 @@ describe('readiness', { timeout: 90_000 }, () => {
 
   async function readinessOf(db: Db, busUp: boolean) {
     const app = Fastify();
-    // the routes declare zod schemas, which the product's app compiles (http/error-handler.ts)
+    // the routes declare zod schemas, which the product's app compiles (http/error-handler.ts); the
+    // answers are checked against them as in every route test (decision 0253)
+    app.addHook('onRoute', checkAnswers);
     useZodSchemas(app);
     open.push(app);
     const bus = { ...createMemoryBus(), isConnected: () => busUp };

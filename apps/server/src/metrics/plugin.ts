@@ -12,14 +12,16 @@ import { createMetrics, type Metrics } from './registry.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The app's metrics: what modules report into, and the registry /metrics reads. */
-    xtalkMetrics: Metrics;
+    /** The app's metrics: what modules report into, and the registry /metrics reads; unset when off. */
+    xtalkMetrics: Metrics | undefined;
   }
 }
 
 export const METRICS_PATH = '/metrics';
 
 export interface MetricsPluginOptions {
+  /** METRICS_ENABLED: off, the app keeps no metrics and serves no /metrics. */
+  enabled: boolean;
   /** METRICS_TOKEN; undefined: loopback scrapers only. */
   token: string | undefined;
 }
@@ -55,7 +57,7 @@ function checkAccess(request: FastifyRequest, token: string | undefined): void {
     throw new HttpError(403, 'That token does not open the metrics.');
 }
 
-const metricsRoutes: FastifyPluginAsync<MetricsPluginOptions & { metrics: Metrics }> = async (
+const metricsRoutes: FastifyPluginAsync<{ metrics: Metrics; token: string | undefined }> = async (
   app,
   { metrics, token },
 ) => {
@@ -69,10 +71,19 @@ const metricsRoutes: FastifyPluginAsync<MetricsPluginOptions & { metrics: Metric
 
 /**
  * Decorates the app with its metrics, times every HTTP request by its route pattern (unmatched ones as
- * one label, so a scanner's paths never become series) and adds GET /metrics.
+ * one label, so a scanner's paths never become series) and adds GET /metrics. Turned off, it decorates
+ * nothing: modules handed no report call nothing, no hook or collector is added, and /metrics is a 404.
  */
 export const metricsPlugin = fp<MetricsPluginOptions>(
-  async (app, { token }) => {
+  async (app, { enabled, token }) => {
+    if (!enabled) {
+      app.decorate('xtalkMetrics', undefined);
+      // answered here, or the web app's fallback would answer a scraper with the page
+      app.get(METRICS_PATH, { schema: { hide: true } }, async () => {
+        throw new HttpError(404, 'Not found.');
+      });
+      return;
+    }
     const metrics = createMetrics();
     app.decorate('xtalkMetrics', metrics);
     app.addHook('onResponse', async (request, reply) => {

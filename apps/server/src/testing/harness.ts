@@ -6,6 +6,7 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import type { GuestLoginResponse, JoinRoomResponse, ResumePosition, ServerFrame } from '@xtalk/protocol';
+import { checkAnswers } from '@xtalk/service-base';
 import { buildApp, type AppOptions } from '../app.js';
 import { loadConfig } from '../config.js';
 import { freePort } from './free-port.js';
@@ -64,6 +65,11 @@ export async function startServer(
     logger: false,
     webRoot: join(dataDir, 'no-web'),
     ...options,
+    // every answer of every test is checked against its schema and its compiled writer (decision 0253)
+    onRoute: (route) => {
+      checkAnswers(route);
+      options.onRoute?.(route);
+    },
   });
   await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -42,7 +42,7 @@ export const translationPlugin = fp<TranslationPluginOptions>(
       clock,
       // without a drain (tests, a failed start) a translation still streaming holds the close this long
       options: { closeTimeoutMs: TRANSLATION_CLOSE_MS },
-      metrics: app.xtalkMetrics.report,
+      metrics: app.xtalkMetrics?.report,
     });
     const supersession = await shareSupersession(app.xtalkBus, service, app.log);
     app.decorate('xtalkTranslation', { service, supersession });

@@ -23,7 +23,7 @@ export const voicePlugin = fp<{ config: Config; clock: Clock }>(
       hub: app.xtalkHub,
       logger: app.log,
       clock,
-      metrics: app.xtalkMetrics.report,
+      metrics: app.xtalkMetrics?.report,
     });
     app.decorate('xtalkVoice', handlers);
   },

@@ -1,3 +1,4 @@
+import { checkAnswers } from '@xtalk/service-base';
 import { SignJWT } from 'jose';
 import { expect } from 'vitest';
 import type { UsersPort } from '../ports.js';
@@ -33,6 +34,8 @@ export async function startPaymentServer(env: Record<string, string> = {}): Prom
   const service = await buildPaymentService(settings, {
     users,
     logger: false,
+    // every answer is checked against its schema and its compiled writer (decision 0253)
+    onRoute: checkAnswers,
     // a new embedded database starts with the service's tables made (testing/migrated-database.ts)
     databaseSnapshot: settings.DATABASE_URL ? undefined : await migratedSnapshot(),
   });
