@@ -1,4 +1,5 @@
 import type { RedisOutage } from '../bus/index.js';
+import { createPresenceGate } from './presence-gate.js';
 import type { NodeHoldings } from './presence-nodes.js';
 import { createMemoryPresence, type Presence } from './presence.js';
 
@@ -10,10 +11,12 @@ const USER = 'presence';
  * connections. Only what this node added to the shared counts is taken back from them, so a connection
  * counted here alone never lowers another node's count; a take-back that fails leaves its count behind as
  * a dead node's would (speech made for no one, never the other way round). Should the other nodes sweep
- * this one meanwhile, everything it counts is written to the shared counts again (`holdings`).
+ * this one meanwhile, everything it counts is written to the shared counts again (`writeBack`), with
+ * no change under way meanwhile (presence-gate.ts).
  */
 export function withMemoryFallback(shared: Presence, outage: RedisOutage): Presence {
   const local = createMemoryPresence();
+  const gate = createPresenceGate();
   /** What this node holds in the shared counts, per room and user and per room and language. */
   const sharedJoins = new Map<string, number>();
   const sharedListens = new Map<string, number>();
@@ -38,55 +41,53 @@ export function withMemoryFallback(shared: Presence, outage: RedisOutage): Prese
   }
 
   return {
-    async join(roomId, username, displayName) {
-      const firstHere = await local.join(roomId, username, displayName);
-      if (displayName !== undefined) names.set(key(roomId, username), displayName);
-      const first = await ask(() => shared.join(roomId, username, displayName));
-      if (first === undefined) return firstHere;
-      add(sharedJoins, key(roomId, username), 1);
-      return firstHere && first;
-    },
-    async leave(roomId, username) {
-      const lastHere = await local.leave(roomId, username);
-      if (lastHere) names.delete(key(roomId, username));
-      if (!sharedJoins.has(key(roomId, username))) return lastHere;
-      const last = await ask(() => shared.leave(roomId, username));
-      if (last === undefined) return lastHere;
-      add(sharedJoins, key(roomId, username), -1);
-      return lastHere && last;
-    },
-    async listen(roomId, from, to) {
-      if (from === to) return;
-      await local.listen(roomId, from, to);
-      const sharedFrom = from !== undefined && sharedListens.has(key(roomId, from)) ? from : undefined;
-      if (sharedFrom === undefined && to === undefined) return;
-      const moved = await ask(() => shared.listen(roomId, sharedFrom, to).then(() => true));
-      if (!moved) return;
-      if (sharedFrom !== undefined) add(sharedListens, key(roomId, sharedFrom), -1);
-      if (to !== undefined) add(sharedListens, key(roomId, to), 1);
-    },
-    holdings() {
-      // everything this node counts goes into the shared counts again, local-only connections too
-      const counted = local.counted();
-      const people = counted.people.map(([roomId, username, count]): NodeHoldings['people'][number] => [
-        roomId,
-        username,
-        count,
-        names.get(key(roomId, username)),
-      ]);
-      return {
-        people,
-        listening: counted.listening,
-        restored() {
-          sharedJoins.clear();
-          sharedListens.clear();
-          for (const [roomId, username, count] of counted.people)
-            sharedJoins.set(key(roomId, username), count);
-          for (const [roomId, language, count] of counted.listening)
-            sharedListens.set(key(roomId, language), count);
-        },
-      };
-    },
+    join: (roomId, username, displayName) =>
+      gate.change(async () => {
+        const firstHere = await local.join(roomId, username, displayName);
+        if (displayName !== undefined) names.set(key(roomId, username), displayName);
+        const first = await ask(() => shared.join(roomId, username, displayName));
+        if (first === undefined) return firstHere;
+        add(sharedJoins, key(roomId, username), 1);
+        return firstHere && first;
+      }),
+    leave: (roomId, username) =>
+      gate.change(async () => {
+        const lastHere = await local.leave(roomId, username);
+        if (lastHere) names.delete(key(roomId, username));
+        if (!sharedJoins.has(key(roomId, username))) return lastHere;
+        const last = await ask(() => shared.leave(roomId, username));
+        if (last === undefined) return lastHere;
+        add(sharedJoins, key(roomId, username), -1);
+        return lastHere && last;
+      }),
+    listen: (roomId, from, to) =>
+      gate.change(async () => {
+        if (from === to) return;
+        await local.listen(roomId, from, to);
+        const sharedFrom = from !== undefined && sharedListens.has(key(roomId, from)) ? from : undefined;
+        if (sharedFrom === undefined && to === undefined) return;
+        const moved = await ask(() => shared.listen(roomId, sharedFrom, to).then(() => true));
+        if (!moved) return;
+        if (sharedFrom !== undefined) add(sharedListens, key(roomId, sharedFrom), -1);
+        if (to !== undefined) add(sharedListens, key(roomId, to), 1);
+      }),
+    writeBack: (write) =>
+      gate.exclusive(async () => {
+        // everything this node counts goes into the shared counts again, local-only connections too
+        const counted = local.counted();
+        const people = counted.people.map(([roomId, username, count]): NodeHoldings['people'][number] => [
+          roomId,
+          username,
+          count,
+          names.get(key(roomId, username)),
+        ]);
+        await write({ people, listening: counted.listening });
+        sharedJoins.clear();
+        sharedListens.clear();
+        for (const [roomId, username, count] of counted.people) sharedJoins.set(key(roomId, username), count);
+        for (const [roomId, language, count] of counted.listening)
+          sharedListens.set(key(roomId, language), count);
+      }),
     async page(roomId, cursor, limit) {
       // while Redis is away, the members this node can see are its own
       const answer =

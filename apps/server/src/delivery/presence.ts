@@ -25,10 +25,11 @@ export interface Presence {
   /** How many people (not connections) are in the room, on every node: a hot room's count. */
   members?(roomId: string): Promise<number>;
   /**
-   * What this node's connections hold in the shared counts, to write again when other nodes swept this
-   * one while Redis was away (presence-nodes.ts); `restored` says the counts hold it all again.
+   * Hands `write` what this node's connections hold, to write into the shared counts again when other
+   * nodes swept this one while Redis was away (presence-nodes.ts); no change is under way meanwhile. Once
+   * `write` resolves, the shared counts hold it all again.
    */
-  holdings?(): NodeHoldings & { restored(): void };
+  writeBack?(write: (held: NodeHoldings) => Promise<void>): Promise<void>;
   /**
    * A page of the room's members on every node, from `cursor` (undefined: the first page); undefined for
    * a cursor this presence never gave. The page's `cursor` leads to the next one; none: the last.
