@@ -5,6 +5,23 @@ import { createMemoryPresence, type Presence } from './presence.js';
 
 const USER = 'presence';
 
+/** What a node counts, each person with the name a LEAVE would say. */
+function named(counted: NodeHoldings, nameOf: (roomId: string, username: string) => string | undefined) {
+  const people = counted.people.map(([roomId, username, count]): NodeHoldings['people'][number] => [
+    roomId,
+    username,
+    count,
+    nameOf(roomId, username),
+  ]);
+  return { people, listening: counted.listening };
+}
+
+/** Counts per `${roomId}\u0000${name}`, now exactly `entries`. */
+function refill(counts: Map<string, number>, entries: Array<[string, string, number, string?]>) {
+  counts.clear();
+  for (const [roomId, name, count] of entries) counts.set(`${roomId}\u0000${name}`, count);
+}
+
 /**
  * Presence shared in Redis, kept in this node's memory as well so that it goes on while Redis is away
  * (decision 0147): then a join or a listener counts here only, and answers come from this node's
@@ -71,22 +88,21 @@ export function withMemoryFallback(shared: Presence, outage: RedisOutage): Prese
         if (sharedFrom !== undefined) add(sharedListens, key(roomId, sharedFrom), -1);
         if (to !== undefined) add(sharedListens, key(roomId, to), 1);
       }),
+    rename: (roomId, person) =>
+      gate.change(async () => {
+        await local.rename!(roomId, person);
+        const at = key(roomId, person.username);
+        if (names.has(at)) names.set(at, person.displayUsername);
+        // other nodes may count the person too: their shares take the name whatever this one holds
+        await ask(() => shared.rename?.(roomId, person) ?? Promise.resolve());
+      }),
     writeBack: (write) =>
       gate.exclusive(async () => {
         // everything this node counts goes into the shared counts again, local-only connections too
         const counted = local.counted();
-        const people = counted.people.map(([roomId, username, count]): NodeHoldings['people'][number] => [
-          roomId,
-          username,
-          count,
-          names.get(key(roomId, username)),
-        ]);
-        await write({ people, listening: counted.listening });
-        sharedJoins.clear();
-        sharedListens.clear();
-        for (const [roomId, username, count] of counted.people) sharedJoins.set(key(roomId, username), count);
-        for (const [roomId, language, count] of counted.listening)
-          sharedListens.set(key(roomId, language), count);
+        await write(named(counted, (roomId, username) => names.get(key(roomId, username))));
+        refill(sharedJoins, counted.people);
+        refill(sharedListens, counted.listening);
       }),
     async page(roomId, cursor, limit) {
       // while Redis is away, the members this node can see are its own

@@ -20,6 +20,8 @@ export interface NodeShares {
   listening(multi: ChainableCommander, roomId: string, language: string, delta: number): void;
   /** The display names of a room's members, from the shares of every node (the username where none says). */
   names(redis: Redis, roomId: string, usernames: string[]): Promise<string[]>;
+  /** Sets a member's display name in the share of every node that counts them in the room. */
+  rename(redis: Redis, roomId: string, person: Person): Promise<void>;
 }
 
 const NODES = 'xtalk:nodes';
@@ -33,6 +35,13 @@ local c = redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
 if c <= 0 then redis.call('HDEL', KEYS[1], ARGV[1], ARGV[3])
 elseif ARGV[4] ~= '' then redis.call('HSET', KEYS[1], ARGV[3], ARGV[4]) end
 return c`;
+
+/** A new display name in every node's share that counts the person (the names a member list reads). */
+const RENAME = `
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local shares = 'xtalk:node:' .. id .. ':presence'
+  if redis.call('HEXISTS', shares, ARGV[1]) == 1 then redis.call('HSET', shares, ARGV[2], ARGV[3]) end
+end`;
 
 /** Takes a dead node's shares out of the shared counts; returns room, username, name of who left. */
 const SWEEP = `
@@ -123,6 +132,10 @@ export function nodeShares(nodeId: string): NodeShares {
         ([, names]) => (names ?? []) as Array<string | null>,
       );
       return usernames.map((username, at) => replies.find((names) => names[at])?.[at] ?? username);
+    },
+    async rename(redis, roomId, { username, displayUsername }) {
+      const at = `${SEP}${roomId}${SEP}${username}`;
+      await redis.eval(RENAME, 1, NODES, `p${at}`, `n${at}`, displayUsername);
     },
   };
 }
