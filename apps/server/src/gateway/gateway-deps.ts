@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { LogSampler } from '../log-sampler.js';
 import type { ConnectionDeps } from './connection-ports.js';
-import { createDepartures } from '../delivery/index.js';
+import { createDepartures, type Departures } from '../delivery/index.js';
 import { createPresenceAnnouncer } from '../delivery/index.js';
 import type { Presence } from '../delivery/index.js';
 import { startNodeHeartbeat, type NodeHeartbeat } from '../delivery/index.js';
@@ -27,9 +27,9 @@ export function watchNodes(
   hub: RoomHub,
   clock: Clock,
   log: FastifyBaseLogger,
+  departures: Departures = createDepartures(config.LEAVE_GRACE_SECONDS * 1000),
 ): Pick<ConnectionDeps, 'presence' | 'announcer' | 'departures'> & { heartbeat: NodeHeartbeat | undefined } {
   const { presence } = stores;
-  const departures = createDepartures(config.LEAVE_GRACE_SECONDS * 1000);
   const announcer = createPresenceAnnouncer(hub, clock, {
     members: presence.members && ((roomId) => presence.members!(roomId)),
     hotAbove: config.HOT_ROOM_ABOVE,
