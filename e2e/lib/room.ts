@@ -21,6 +21,12 @@ export async function movedRoomIdOf(page: Page, previous: string, timeoutMs = 20
   }
 }
 
+/** The room's messages shown and its connecting overlay gone. */
+export async function connected(page: Page): Promise<void> {
+  await page.getByTestId('message-list').waitFor();
+  await page.getByTestId('connecting-overlay').waitFor({ state: 'detached', timeout: 20_000 });
+}
+
 export async function say(page: Page, text: string): Promise<void> {
   await page.getByTestId('chat-input').fill(text);
   await page.getByTestId('send-button').click();
