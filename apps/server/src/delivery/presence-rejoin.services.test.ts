@@ -5,6 +5,7 @@ import type { RedisOutage } from '../bus/index.js';
 import { startFlakyProxy, type FlakyProxy } from '../testing/flaky-proxy.js';
 import { createRedisPresence, nodeShares, startNodeHeartbeat, withMemoryFallback } from './index.js';
 import type { NodeHeartbeat, Person, Presence } from './index.js';
+import { sweepingNode } from './testing/sweeping-node.js';
 
 /*
  * `npm run test:services`: a node cut off from Redis for longer than its TTL is swept by another node
@@ -78,15 +79,7 @@ async function sweptNode(
       return atCut.writeBack!(write);
     },
   });
-  const sweeper = startNodeHeartbeat({
-    redis,
-    nodeId: otherId,
-    ttlMs: 60_000,
-    left: (roomId, person) => left.push([roomId, person]),
-    warn: (error) => {
-      throw error;
-    },
-  });
+  const sweeper = sweepingNode(redis, otherId, left);
   await heartbeat.beat();
   return {
     room,
