@@ -1,11 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../apps/server/src/testing/free-port.js';
-import { scratchDatabase } from '../apps/server/src/testing/scratch-database.js';
-import { launchBrowser } from './lib/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { listedNodes, socketsOn } from './lib/listed-nodes.js';
 import { enterAsGuest, newPerson, type Person } from './lib/people.js';
-import { ProductServer } from './lib/product-server.js';
-import { connected, messageWith, roomIdOf, say } from './lib/room.js';
+import { connected, roomIdOf, say, seenOnceBy } from './lib/room.js';
 
 /*
  * A room's home node (decision 0237) in Chromium: the page and the joins on node A, whose list names
@@ -14,54 +11,20 @@ import { connected, messageWith, roomIdOf, say } from './lib/room.js';
  * client's random wait (run forward on the pages' own clock) each page moves back to it as a
  * handover, with no reconnecting banner, every message shown once.
  */
-const database = scratchDatabase('xtalk_home_return');
 
 /** The client's longest wait before it looks at the room's home again (lib/socket-endpoints.ts). */
 const HOME_CHECK_MAX_MS = 90_000;
 
 describe("a room's home node: gone, then back", () => {
-  const sockets: ProductServer[] = [];
-  let page: ProductServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    await database.create();
-    const pagePort = await freePort();
-    const env = {
-      DATABASE_URL: database.url,
-      // a logical database of its own on the machine's Redis; room codes are random besides
-      REDIS_URL: `${process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}/13`,
-      AUTH_SECRET: 'home-return-test-secret-shared-by-the-nodes',
-      PUBLIC_URL: `http://127.0.0.1:${pagePort}`,
-    };
-    // one after the other: they would run the migrations at once otherwise
-    sockets.push(await ProductServer.start(env));
-    sockets.push(await ProductServer.start(env));
-    const list = sockets.map((node) => node.url.replace(/^http/, 'ws')).join(',');
-    page = await ProductServer.start({ ...env, PUBLIC_WS_ENDPOINTS: list }, pagePort);
-    browser = await launchBrowser();
-  }, 240_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    for (const node of [...sockets, page]) await node?.dispose();
-    await database.drop();
-  });
-
-  const socketsOn = async (node: ProductServer) =>
-    ((await (await fetch(`${node.url}/api/health`)).json()) as { connections: number }).connections;
+  const nodes = listedNodes('home-return', 13);
 
   /** A guest whose page runs on a clock the test can move forward, entering `path`. */
   async function guest(path: string): Promise<Person> {
-    const person = await newPerson(browser, page.url);
+    const person = await newPerson(nodes.browser, nodes.page.url);
     await person.page.clock.install();
     await enterAsGuest(person.page, path);
     await connected(person.page);
     return person;
-  }
-
-  async function seenOnceByAll(people: Person[], text: string) {
-    for (const { page: tab } of people) await expect.poll(() => messageWith(tab, text).count()).toBe(1);
   }
 
   /** Notes in the page whether the reconnecting banner shows at any moment from now on. */
@@ -83,18 +46,18 @@ describe("a room's home node: gone, then back", () => {
     const bob = await guest(`/translate?r=${await roomIdOf(alice.page)}`);
     const people = [alice, bob];
     await say(alice.page, 'at home');
-    await seenOnceByAll(people, 'at home');
+    await seenOnceBy(people, 'at home');
     // both sockets on the room's home, none on the other node
-    const counts = await Promise.all(sockets.map(socketsOn));
+    const counts = await Promise.all(nodes.sockets.map(socketsOn));
     expect([...counts].sort()).toEqual([0, 2]);
-    const home = sockets[counts.indexOf(2)]!;
-    const other = sockets[counts.indexOf(0)]!;
+    const home = nodes.sockets[counts.indexOf(2)]!;
+    const other = nodes.sockets[counts.indexOf(0)]!;
 
     await home.kill();
     await say(bob.page, 'away, Bob');
     await say(alice.page, 'away, Alice');
-    await seenOnceByAll(people, 'away, Bob');
-    await seenOnceByAll(people, 'away, Alice');
+    await seenOnceBy(people, 'away, Bob');
+    await seenOnceBy(people, 'away, Alice');
     await expect.poll(() => socketsOn(other), { timeout: 20_000 }).toBe(2);
     for (const person of people) await connected(person.page);
 
@@ -113,7 +76,7 @@ describe("a room's home node: gone, then back", () => {
     await say(alice.page, 'home again, Alice');
     await say(bob.page, 'home again, Bob');
     for (const text of ['at home', 'away, Bob', 'away, Alice', 'home again, Alice', 'home again, Bob'])
-      await seenOnceByAll(people, text);
+      await seenOnceBy(people, text);
     await expect.poll(() => socketsOn(other)).toBe(0);
     for (const person of people) expect(await bannerSeen(person.page)).toBe(false);
     for (const person of people) await person.context.close();

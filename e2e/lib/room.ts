@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { enterAsGuest, newPerson, type Person } from './people.js';
 
@@ -36,6 +37,11 @@ export function messageWith(page: Page, text: string) {
   return page
     .getByTestId('message')
     .filter({ has: page.getByTestId('original').getByText(text, { exact: true }) });
+}
+
+/** Each person's page shows the message once (waits for it). */
+export async function seenOnceBy(people: Person[], text: string): Promise<void> {
+  for (const { page } of people) await expect.poll(() => messageWith(page, text).count()).toBe(1);
 }
 
 /**
