@@ -1,9 +1,9 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Mailbox, startMailbox } from '../apps/server/src/testing/mailbox.js';
 import { productInBrowser } from './block-hooks.js';
 import { enterAsGuest, newPerson } from './lib/people.js';
-import { messageWith, roomIdOf, say } from './lib/room.js';
+import { connected, messageWith, roomIdOf, say } from './lib/room.js';
+import { registerByEmail, signInWithEmail } from './lib/sign-in.js';
 
 /*
  * Deleting an account, in Chromium: Alice (an email account, English) and Bob (a guest, Japanese) share a
@@ -15,11 +15,6 @@ import { messageWith, roomIdOf, say } from './lib/room.js';
 const EMAIL = 'leaving@example.com';
 const PASSWORD = 'leaving-password';
 
-async function connected(page: Page): Promise<void> {
-  await page.getByTestId('message-list').waitFor();
-  await page.getByTestId('connecting-overlay').waitFor({ state: 'detached', timeout: 20_000 });
-}
-
 describe('deleting an account in the browser', () => {
   let mailbox: Mailbox;
   beforeAll(async () => {
@@ -29,23 +24,10 @@ describe('deleting an account in the browser', () => {
   const product = productInBrowser(() => ({ SMTP_URL: mailbox.url }));
 
   it('deletes from the profile dialog; the other person sees a deleted user on the old messages, live', async () => {
-    const post = (path: string, body: object) =>
-      fetch(`${product.server.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    expect((await post('/api/auth/email/register', { email: EMAIL, password: PASSWORD })).status).toBe(202);
-    const token = /token=([\w-]+)/.exec((await mailbox.next()).text)?.[1];
-    expect((await post('/api/auth/email/verify', { token })).status).toBe(200);
+    await registerByEmail(product.server.url, mailbox, EMAIL, PASSWORD);
 
     const alice = await newPerson(product.browser, product.server.url);
-    await alice.page.goto('/login');
-    const form = alice.page.getByTestId('email-form');
-    await form.getByTestId('email-address').fill(EMAIL);
-    await form.getByTestId('email-password').fill(PASSWORD);
-    await form.getByTestId('email-submit').click();
-    await alice.page.waitForURL(/\/translate\?r=[A-Z0-9]{7}/, { timeout: 30_000 });
+    await signInWithEmail(alice.page, EMAIL, PASSWORD);
     await connected(alice.page);
     const room = await roomIdOf(alice.page);
     const bob = await newPerson(product.browser, product.server.url, { language: 'ja' });

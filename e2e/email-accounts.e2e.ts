@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { type Mailbox, type ReceivedMail, startMailbox } from '../apps/server/src/testing/mailbox.js';
 import { productInBrowser } from './block-hooks.js';
 import { enterAsGuest, newPerson } from './lib/people.js';
 import { messageWith, movedRoomIdOf, roomIdOf, say } from './lib/room.js';
+import { sendEmailForm } from './lib/sign-in.js';
 
 /*
  * Email accounts in Chromium: an email account from /signup, confirmed by the link in the mail (a real SMTP
@@ -17,13 +17,6 @@ function linkIn(mail: ReceivedMail): string {
   return match[0];
 }
 
-async function signInWithEmail(page: Page, email: string, password: string) {
-  const form = page.getByTestId('email-form');
-  await form.getByTestId('email-address').fill(email);
-  await form.getByTestId('email-password').fill(password);
-  await form.getByTestId('email-submit').click();
-}
-
 describe('email accounts in the browser', () => {
   let mailbox: Mailbox;
   beforeAll(async () => {
@@ -35,7 +28,7 @@ describe('email accounts in the browser', () => {
   it('signs up with email, confirms from the mail, signs in and changes the password', async () => {
     const { context, page } = await newPerson(product.browser, product.server.url);
     await page.goto('/signup');
-    await signInWithEmail(page, 'erin@example.com', 'first-password');
+    await sendEmailForm(page, 'erin@example.com', 'first-password');
     await page.getByTestId('email-notice').waitFor();
     // this server sends mail: no warning that it does not
     expect(await page.getByTestId('email-no-mail').count()).toBe(0);
@@ -64,9 +57,9 @@ describe('email accounts in the browser', () => {
     await page.waitForURL(/\/login$/);
 
     // a wrong password is refused in words; the right one signs in
-    await signInWithEmail(page, 'erin@example.com', 'not-the-password');
+    await sendEmailForm(page, 'erin@example.com', 'not-the-password');
     await page.getByRole('alert').getByText('The email or the password is wrong.').waitFor();
-    await signInWithEmail(page, 'erin@example.com', 'first-password');
+    await sendEmailForm(page, 'erin@example.com', 'first-password');
     await page.waitForURL(/\/translate/, { timeout: 30_000 });
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}').provider)).toBe('ggl');
 
@@ -79,9 +72,9 @@ describe('email accounts in the browser', () => {
     // the new password is the one that works now
     await page.goto('/logout');
     await page.waitForURL(/\/login$/);
-    await signInWithEmail(page, 'erin@example.com', 'first-password');
+    await sendEmailForm(page, 'erin@example.com', 'first-password');
     await page.getByRole('alert').getByText('The email or the password is wrong.').waitFor();
-    await signInWithEmail(page, 'erin@example.com', 'second-password');
+    await sendEmailForm(page, 'erin@example.com', 'second-password');
     await page.waitForURL(/\/translate/, { timeout: 30_000 });
     await context.close();
   });
@@ -117,7 +110,7 @@ describe('email accounts in the browser', () => {
 
     await page.getByTestId('login-button').click();
     await page.waitForURL(/\/login$/);
-    await signInWithEmail(page, 'gus@example.com', 'gus-password');
+    await sendEmailForm(page, 'gus@example.com', 'gus-password');
     await page.waitForURL(new RegExp(`/translate\\?r=${current}$`), { timeout: 30_000 });
     await page.getByTestId('connecting-overlay').waitFor({ state: 'detached', timeout: 20_000 });
 

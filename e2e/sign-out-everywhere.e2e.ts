@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Mailbox, startMailbox } from '../apps/server/src/testing/mailbox.js';
 import { productInBrowser } from './block-hooks.js';
 import { newPerson } from './lib/people.js';
-import { messageWith, roomIdOf, say } from './lib/room.js';
+import { connected, messageWith, roomIdOf, say } from './lib/room.js';
+import { registerByEmail, signInWithEmail } from './lib/sign-in.js';
 
 /*
  * Sessions end, in Chromium: one person signed in on two browsers (a phone in English, another in
@@ -15,21 +16,6 @@ import { messageWith, roomIdOf, say } from './lib/room.js';
 const EMAIL = 'both@example.com';
 const PASSWORD = 'both-password';
 const PHONE = { width: 390, height: 844 };
-
-/** The email form of /login, filled and sent; resolves in the room the sign-in leads to. */
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/login');
-  const form = page.getByTestId('email-form');
-  await form.getByTestId('email-address').fill(EMAIL);
-  await form.getByTestId('email-password').fill(PASSWORD);
-  await form.getByTestId('email-submit').click();
-  await page.waitForURL(/\/translate\?r=[A-Z0-9]{7}/, { timeout: 30_000 });
-}
-
-async function connected(page: Page): Promise<void> {
-  await page.getByTestId('message-list').waitFor();
-  await page.getByTestId('connecting-overlay').waitFor({ state: 'detached', timeout: 20_000 });
-}
 
 /** The profile dialog from the settings menu, checked by axe (no serious or critical violation). */
 async function openProfile(page: Page, menuLabel: string): Promise<string[]> {
@@ -55,22 +41,14 @@ describe('sign out everywhere in the browser', () => {
   const product = productInBrowser(() => ({ SMTP_URL: mailbox.url }));
 
   it("ends the other browser's session and socket, which lands on the sign-in page", async () => {
-    const post = (path: string, body: object) =>
-      fetch(`${product.server.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    expect((await post('/api/auth/email/register', { email: EMAIL, password: PASSWORD })).status).toBe(202);
-    const token = /token=([\w-]+)/.exec((await mailbox.next()).text)?.[1];
-    expect((await post('/api/auth/email/verify', { token })).status).toBe(200);
+    await registerByEmail(product.server.url, mailbox, EMAIL, PASSWORD);
 
     const phone = await newPerson(product.browser, product.server.url, { viewport: PHONE });
     const other = await newPerson(product.browser, product.server.url, { viewport: PHONE, language: 'ja' });
-    await signIn(phone.page);
+    await signInWithEmail(phone.page, EMAIL, PASSWORD);
     await connected(phone.page);
     const room = await roomIdOf(phone.page);
-    await signIn(other.page);
+    await signInWithEmail(other.page, EMAIL, PASSWORD);
     await other.page.goto(`/translate?r=${room}`);
     await connected(other.page);
     await say(phone.page, 'Both of me are here');

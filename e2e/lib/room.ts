@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { enterAsGuest, newPerson, type Person } from './people.js';
 
@@ -21,6 +22,12 @@ export async function movedRoomIdOf(page: Page, previous: string, timeoutMs = 20
   }
 }
 
+/** The room's messages shown and its connecting overlay gone. */
+export async function connected(page: Page): Promise<void> {
+  await page.getByTestId('message-list').waitFor();
+  await page.getByTestId('connecting-overlay').waitFor({ state: 'detached', timeout: 20_000 });
+}
+
 export async function say(page: Page, text: string): Promise<void> {
   await page.getByTestId('chat-input').fill(text);
   await page.getByTestId('send-button').click();
@@ -30,6 +37,11 @@ export function messageWith(page: Page, text: string) {
   return page
     .getByTestId('message')
     .filter({ has: page.getByTestId('original').getByText(text, { exact: true }) });
+}
+
+/** Each person's page shows the message once (waits for it). */
+export async function seenOnceBy(people: Person[], text: string): Promise<void> {
+  for (const { page } of people) await expect.poll(() => messageWith(page, text).count()).toBe(1);
 }
 
 /**

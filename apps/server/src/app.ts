@@ -15,6 +15,7 @@ import { metricsPlugin } from './metrics/plugin.js';
 import { paymentsPlugin } from './payments/plugin.js';
 import { storePurchaseAccount } from './payments/index.js';
 import { deliveryPlugin } from './delivery/plugin.js';
+import type { Departures } from './delivery/index.js';
 import { gatewayPlugin } from './gateway/plugin.js';
 import { roomsPlugin } from './rooms/plugin.js';
 import { openDatabase, storePlugin } from './store/plugin.js';
@@ -41,6 +42,8 @@ export interface AppOptions {
   webRoot?: string;
   logger?: boolean | object;
   heartbeatMs?: number;
+  /** Replaces the LEAVE grace's timer (tests end the grace when they say, not after a real wait). */
+  departures?: Departures;
   /** Replaces the credits meter (tests and the bench that measure the pipeline without the ledger). */
   meter?: Meter;
   /** Replaces the configured AI provider (the bench: fake engines of fixed latencies). */
@@ -116,7 +119,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(messagesPlugin, { config });
   await app.register(voicePlugin, { config, clock });
   await app.register(webPlugin, { root: options.webRoot });
-  await app.register(gatewayPlugin, { config, clock, heartbeatMs: options.heartbeatMs, inMemoryDb });
+  const { heartbeatMs, departures } = options;
+  await app.register(gatewayPlugin, { config, clock, heartbeatMs, departures, inMemoryDb });
   await app.register(lifecyclePlugin, { config, clock });
   return app;
 }

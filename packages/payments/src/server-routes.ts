@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { ZodType } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ApiSecurity,
@@ -35,6 +36,11 @@ type ServerRouteDeps = { db: Db; ledger: LedgerPort; clock: Clock; users: UsersP
 
 const keyed = { tags: [ApiTag.payments], security: ApiSecurity.serverKey };
 
+/** A route's options: the server key checked before the schema (decision 0226), tagged and summarised. */
+function keyedRoute<S extends object>(deps: ServerRouteDeps, summary: string, schema: S) {
+  return { preValidation: deps.serverKey, schema: { ...keyed, summary, ...schema } };
+}
+
 /** Every call names an existing player; the server key must not act for made-up ids. */
 async function player(deps: ServerRouteDeps, gctId: string): Promise<string> {
   if (!(await deps.users.exists(gctId))) throw new PaymentError(404, 'not_found', `No player ${gctId}.`);
@@ -47,152 +53,126 @@ export async function txnServerRoutes(app: FastifyInstance, deps: ServerRouteDep
   withdrawRequestRoutes(app, deps);
 }
 
+/**
+ * A record another server keeps here (a transaction, a withdraw request): made for an existing player, read
+ * by id, then decided on; every answer is the record with the player's balance after it.
+ */
+interface RecordRoutes<R extends { gctId: string }, B extends { gctId: string }> {
+  create: { path: string; summary: string; body: ZodType<B>; make(body: B): Promise<R> };
+  get: { path: string; summary: string; read(id: string): Promise<R> };
+  decisions: Array<{
+    path: string;
+    summary: string;
+    body: ZodType<{ id: string; note?: string }>;
+    decide(body: { id: string; note?: string }): Promise<R>;
+  }>;
+  response: FastifySchema['response'];
+  answer(record: R): Promise<object>;
+}
+
+function recordRoutes<R extends { gctId: string }, B extends { gctId: string }>(
+  app: FastifyInstance,
+  deps: ServerRouteDeps,
+  spec: RecordRoutes<R, B>,
+) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { create, get, response, answer } = spec;
+  api.post(
+    create.path,
+    keyedRoute(deps, create.summary, { body: create.body, response }),
+    async (request) => {
+      // the schema is the create's own: its body is what `make` takes
+      const body = request.body as B;
+      await player(deps, body.gctId);
+      return answer(await create.make(body));
+    },
+  );
+  api.get(get.path, keyedRoute(deps, get.summary, { querystring: txnIdSchema, response }), async (request) =>
+    answer(await get.read(request.query.id)),
+  );
+  for (const decision of spec.decisions)
+    api.post(
+      decision.path,
+      keyedRoute(deps, decision.summary, { body: decision.body, response }),
+      async (request) => answer(await decision.decide(request.body)),
+    );
+}
+
 /** Two-phase transactions: create (nothing moves), confirm (moves once), revert; get and list. */
 function transactionRoutes(app: FastifyInstance, deps: ServerRouteDeps) {
-  const api = app.withTypeProvider<ZodTypeProvider>();
   const txns = createServerTxns(deps);
-  const withBalance = async (txn: ServerTxn) => ({ txn, balance: await deps.ledger.balance(txn.gctId) });
-  const txnAnswer = { 200: serverTxnResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 503) };
-  const hook = { preValidation: deps.serverKey };
-
-  api.post(
-    ServerPath.txnCreate,
-    {
-      ...hook,
-      schema: {
-        ...keyed,
-        summary: 'Record a pending transaction',
-        body: txnCreateBodySchema,
-        response: txnAnswer,
+  recordRoutes(app, deps, {
+    create: {
+      path: ServerPath.txnCreate,
+      summary: 'Record a pending transaction',
+      body: txnCreateBodySchema,
+      make: (body) => txns.create(body),
+    },
+    get: { path: ServerPath.txnGet, summary: 'Read a transaction', read: (id) => txns.get(id) },
+    decisions: [
+      {
+        path: ServerPath.txnConfirm,
+        summary: 'Confirm a transaction: its amount moves',
+        body: txnIdSchema,
+        decide: ({ id }) => txns.confirm(id),
       },
-    },
-    async (request) => {
-      await player(deps, request.body.gctId);
-      return withBalance(await txns.create(request.body));
-    },
-  );
-
-  api.get(
-    ServerPath.txnGet,
-    {
-      ...hook,
-      schema: { ...keyed, summary: 'Read a transaction', querystring: txnIdSchema, response: txnAnswer },
-    },
-    async (request) => withBalance(await txns.get(request.query.id)),
-  );
-
-  api.get(
+      {
+        path: ServerPath.txnRevert,
+        summary: 'Revert a confirmed transaction',
+        body: txnIdSchema,
+        decide: ({ id }) => txns.revert(id),
+      },
+    ],
+    response: { 200: serverTxnResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 503) },
+    answer: async (txn: ServerTxn) => ({ txn, balance: await deps.ledger.balance(txn.gctId) }),
+  });
+  app.withTypeProvider<ZodTypeProvider>().get(
     ServerPath.txnList,
-    {
-      ...hook,
-      schema: {
-        ...keyed,
-        summary: "List a player's transactions",
-        querystring: txnListServerQuerySchema,
-        response: { 200: serverTxnListResponseSchema, ...errorResponses(400, 401, 403, 404, 503) },
-      },
-    },
+    keyedRoute(deps, "List a player's transactions", {
+      querystring: txnListServerQuerySchema,
+      response: { 200: serverTxnListResponseSchema, ...errorResponses(400, 401, 403, 404, 503) },
+    }),
     async (request) => {
       const { query } = request;
       await player(deps, query.gctId);
       return { items: await txns.list(query), page: query.page, limit: query.limit };
     },
   );
-
-  api.post(
-    ServerPath.txnConfirm,
-    {
-      ...hook,
-      schema: {
-        ...keyed,
-        summary: 'Confirm a transaction: its amount moves',
-        body: txnIdSchema,
-        response: txnAnswer,
-      },
-    },
-    async (request) => withBalance(await txns.confirm(request.body.id)),
-  );
-
-  api.post(
-    ServerPath.txnRevert,
-    {
-      ...hook,
-      schema: { ...keyed, summary: 'Revert a confirmed transaction', body: txnIdSchema, response: txnAnswer },
-    },
-    async (request) => withBalance(await txns.revert(request.body.id)),
-  );
 }
 
 /** Withdraw requests: a request moves nothing; approving takes the amount once, rejecting nothing. */
 function withdrawRequestRoutes(app: FastifyInstance, deps: ServerRouteDeps) {
-  const api = app.withTypeProvider<ZodTypeProvider>();
   const withdrawals = createWithdrawDecisions(deps);
-  const withdrawal = async (request: ServerWithdrawRequest) => ({
-    request,
-    balance: await deps.ledger.balance(request.gctId),
-  });
-  const withdrawAnswer = {
-    200: serverWithdrawResponseSchema,
-    ...errorResponses(400, 401, 403, 404, 409, 503),
-  };
-  const hook = { preValidation: deps.serverKey };
-
-  api.post(
-    ServerPath.withdrawCreate,
-    {
-      ...hook,
-      schema: {
-        ...keyed,
-        summary: 'Record a withdraw request',
-        body: withdrawCreateBodySchema,
-        response: withdrawAnswer,
-      },
+  recordRoutes(app, deps, {
+    create: {
+      path: ServerPath.withdrawCreate,
+      summary: 'Record a withdraw request',
+      body: withdrawCreateBodySchema,
+      make: (body) => withdrawals.create(body),
     },
-    async (request) => {
-      await player(deps, request.body.gctId);
-      return withdrawal(await withdrawals.create(request.body));
+    get: {
+      path: ServerPath.withdrawGet,
+      summary: 'Read a withdraw request',
+      read: (id) => withdrawals.get(id),
     },
-  );
-
-  api.get(
-    ServerPath.withdrawGet,
-    {
-      ...hook,
-      schema: {
-        ...keyed,
-        summary: 'Read a withdraw request',
-        querystring: txnIdSchema,
-        response: withdrawAnswer,
-      },
-    },
-    async (request) => withdrawal(await withdrawals.get(request.query.id)),
-  );
-
-  api.post(
-    ServerPath.withdrawApprove,
-    {
-      ...hook,
-      schema: {
-        ...keyed,
+    decisions: [
+      {
+        path: ServerPath.withdrawApprove,
         summary: 'Approve a withdraw request: its credits leave',
         body: withdrawDecisionBodySchema,
-        response: withdrawAnswer,
+        decide: ({ id, note }) => withdrawals.approve(id, note),
       },
-    },
-    async (request) => withdrawal(await withdrawals.approve(request.body.id, request.body.note)),
-  );
-
-  api.post(
-    ServerPath.withdrawReject,
-    {
-      ...hook,
-      schema: {
-        ...keyed,
+      {
+        path: ServerPath.withdrawReject,
         summary: 'Reject a withdraw request',
         body: withdrawDecisionBodySchema,
-        response: withdrawAnswer,
+        decide: ({ id, note }) => withdrawals.reject(id, note),
       },
-    },
-    async (request) => withdrawal(await withdrawals.reject(request.body.id, request.body.note)),
-  );
+    ],
+    response: { 200: serverWithdrawResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 503) },
+    answer: async (request: ServerWithdrawRequest) => ({
+      request,
+      balance: await deps.ledger.balance(request.gctId),
+    }),
+  });
 }

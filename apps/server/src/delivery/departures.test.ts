@@ -9,6 +9,7 @@ import {
   type TestServer,
 } from '../testing/harness.js';
 import { createDepartures } from './departures.js';
+import { heldDepartures } from './testing/held-departures.js';
 
 describe('createDepartures', () => {
   afterEach(() => vi.useRealTimers());
@@ -45,18 +46,20 @@ describe('LEAVE after a grace (decision 0140), on the real server', () => {
     server = undefined;
   });
 
-  async function room(env: Record<string, string>) {
-    const s = await startServer(env);
+  /** Three guests and a room on a server whose grace ends when the test says (`grace.end()`), or `env`'s. */
+  async function room(env: Record<string, string> = {}) {
+    const grace = heldDepartures();
+    const s = await startServer(env, env.LEAVE_GRACE_SECONDS ? {} : { departures: grace });
     server = s;
     const logins: GuestLoginResponse[] = [];
     for (let i = 0; i < 3; i++) logins.push(await guestLogin(s.app));
     const [alice, bob, carol] = logins as [GuestLoginResponse, GuestLoginResponse, GuestLoginResponse];
     const roomId = (await joinRoom(s.app, alice.token, null)).roomId;
-    return { s, alice, bob, carol, roomId };
+    return { s, grace, alice, bob, carol, roomId };
   }
 
   it('announces neither LEAVE nor JOIN when someone is back within the grace', async () => {
-    const { s, alice, bob, carol, roomId } = await room({ LEAVE_GRACE_SECONDS: '1.5' });
+    const { s, grace, alice, bob, carol, roomId } = await room();
     const a = await TestClient.join(s, alice, roomId);
     const b = await TestClient.join(s, bob, roomId);
     const c = await TestClient.join(s, carol, roomId);
@@ -64,13 +67,15 @@ describe('LEAVE after a grace (decision 0140), on the real server', () => {
     await a.next(presenceOf('JOIN', carol.user.username));
     const mark = a.frames.length;
 
-    // Bob reloads: his socket closes and a new one (a new session) joins at once
+    // Bob reloads: his socket closes, and a new one (a new session) joins while the grace runs
     b.close();
-    await b.closed();
+    await grace.waiting(1);
     const again = await TestClient.join(s, bob, roomId);
-    // Carol really leaves, after Bob: her LEAVE, a grace after her close, comes after Bob's grace ended
+    // Carol really leaves; then the grace ends for both
     c.close();
-    const carolLeft = await a.next<SystemFrame>(presenceOf('LEAVE', carol.user.username), 10_000);
+    await grace.waiting(2);
+    grace.end();
+    const carolLeft = await a.next<SystemFrame>(presenceOf('LEAVE', carol.user.username));
     expect(carolLeft.usernames ?? [carolLeft.username]).toEqual([carol.user.username]);
     const between = a.framesBefore(carolLeft).slice(mark);
     expect(between.filter(presenceOf('LEAVE', bob.user.username))).toEqual([]);
@@ -83,15 +88,17 @@ describe('LEAVE after a grace (decision 0140), on the real server', () => {
     a.close();
   });
 
-  it('announces someone who does not come back, the grace after they left', async () => {
-    const { s, alice, bob, roomId } = await room({ LEAVE_GRACE_SECONDS: '1' });
+  it('announces someone who does not come back once the grace after their close ends', async () => {
+    const { s, grace, alice, bob, roomId } = await room();
     const a = await TestClient.join(s, alice, roomId);
     const b = await TestClient.join(s, bob, roomId);
-    const left = a.nextNew<SystemFrame>(presenceOf('LEAVE', bob.user.username), 10_000);
-    const closedAt = Date.now();
     b.close();
+    // the grace has begun: the LEAVE waits for it, so none can have been sent yet
+    await grace.waiting(1);
+    expect(a.frames.filter(presenceOf('LEAVE', bob.user.username))).toEqual([]);
+    const left = a.nextNew<SystemFrame>(presenceOf('LEAVE', bob.user.username));
+    grace.end();
     await left;
-    expect(Date.now() - closedAt).toBeGreaterThanOrEqual(1000);
     a.close();
   });
 

@@ -10,7 +10,9 @@ import type { Person } from './presence-event.js';
  * twice). Whoever's count reaches zero then has left: the sweeping node announces the LEAVE. Someone who
  * came back on another node within the TTL still counts there, so the room sees nothing. A node that was
  * only cut off from Redis and was swept meanwhile finds itself missing from `xtalk:nodes` on its next beat
- * and writes its connections' shares again before it does anything else.
+ * and writes its connections' shares again before it does anything else; whoever that brings back into a
+ * room's count is announced as joining, since the other nodes heard them leave (or never heard them come,
+ * if they came while Redis was away).
  */
 
 export interface NodeShares {
@@ -18,6 +20,8 @@ export interface NodeShares {
   listening(multi: ChainableCommander, roomId: string, language: string, delta: number): void;
   /** The display names of a room's members, from the shares of every node (the username where none says). */
   names(redis: Redis, roomId: string, usernames: string[]): Promise<string[]>;
+  /** Sets a member's display name in the share of every node that counts them in the room. */
+  rename(redis: Redis, roomId: string, person: Person): Promise<void>;
 }
 
 const NODES = 'xtalk:nodes';
@@ -31,6 +35,13 @@ local c = redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
 if c <= 0 then redis.call('HDEL', KEYS[1], ARGV[1], ARGV[3])
 elseif ARGV[4] ~= '' then redis.call('HSET', KEYS[1], ARGV[3], ARGV[4]) end
 return c`;
+
+/** A new display name in every node's share that counts the person (the names a member list reads). */
+const RENAME = `
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local shares = 'xtalk:node:' .. id .. ':presence'
+  if redis.call('HEXISTS', shares, ARGV[1]) == 1 then redis.call('HSET', shares, ARGV[2], ARGV[3]) end
+end`;
 
 /** Takes a dead node's shares out of the shared counts; returns room, username, name of who left. */
 const SWEEP = `
@@ -65,9 +76,11 @@ return left`;
 /**
  * A node that was swept (Redis was away longer than its TTL, and another node took its shares back out)
  * writes what its connections hold again: each share is set to the node's own count, and the shared count
- * moves by the difference, so a change that reached Redis after the sweep is not counted twice.
+ * moves by the difference, so a change that reached Redis after the sweep is not counted twice. Returns
+ * room, username, name of each person the room's count had lost and now holds again.
  */
 const RESTORE = `
+local back = {}
 for i = 1, #ARGV, 3 do
   local field, want = ARGV[i], tonumber(ARGV[i + 1])
   local delta = want - (tonumber(redis.call('HGET', KEYS[1], field)) or 0)
@@ -76,13 +89,20 @@ for i = 1, #ARGV, 3 do
     local at = string.find(rest, '\\0', 1, true)
     local room, member = string.sub(rest, 1, at - 1), string.sub(rest, at + 1)
     local key = (string.sub(field, 1, 1) == 'p' and 'xtalk:presence:' or 'xtalk:listening:') .. room
-    if redis.call('HINCRBY', key, member, delta) <= 0 then redis.call('HDEL', key, member) end
+    local now = redis.call('HINCRBY', key, member, delta)
+    if now <= 0 then redis.call('HDEL', key, member)
+    elseif now - delta <= 0 and string.sub(field, 1, 1) == 'p' then
+      table.insert(back, room)
+      table.insert(back, member)
+      table.insert(back, ARGV[i + 2] ~= '' and ARGV[i + 2] or member)
+    end
     redis.call('EXPIRE', key, 86400)
     if redis.call('HINCRBY', KEYS[1], field, delta) <= 0 then redis.call('HDEL', KEYS[1], field) end
   end
   if ARGV[i + 2] ~= '' then redis.call('HSET', KEYS[1], 'n' .. string.sub(field, 2), ARGV[i + 2]) end
 end
-redis.call('EXPIRE', KEYS[1], 86400)`;
+redis.call('EXPIRE', KEYS[1], 86400)
+return back`;
 /** Shares written per script call, so one call never holds Redis for long. */
 const RESTORE_BATCH = 500;
 
@@ -113,6 +133,10 @@ export function nodeShares(nodeId: string): NodeShares {
       );
       return usernames.map((username, at) => replies.find((names) => names[at])?.[at] ?? username);
     },
+    async rename(redis, roomId, { username, displayUsername }) {
+      const at = `${SEP}${roomId}${SEP}${username}`;
+      await redis.eval(RENAME, 1, NODES, `p${at}`, `n${at}`, displayUsername);
+    },
   };
 }
 
@@ -129,23 +153,36 @@ export function startNodeHeartbeat(options: {
   ttlMs: number;
   /** Someone of a dead node's rooms whose last connection was there. */
   left: (roomId: string, person: Person) => void;
+  /** Someone this node brought back into a room's count after it was swept. */
+  joined?: (roomId: string, person: Person) => void;
   warn: (error: unknown) => void;
-  /** What this node's connections hold, written again when the node finds it was swept. */
-  holdings?: () => (NodeHoldings & { restored(): void }) | undefined;
+  /** Hands over what this node's connections hold, to write again when the node finds it was swept. */
+  writeBack?: (write: (held: NodeHoldings) => Promise<void>) => Promise<void>;
 }): NodeHeartbeat {
   const { redis, nodeId, ttlMs } = options;
+  let unwritten = false;
 
-  async function restore() {
-    const held = options.holdings?.();
-    if (!held) return;
+  async function write(held: NodeHoldings): Promise<string[]> {
     const args: string[] = [];
     for (const [roomId, username, count, name] of held.people)
       args.push(`p${SEP}${roomId}${SEP}${username}`, String(count), name ?? '');
     for (const [roomId, language, count] of held.listening)
       args.push(`l${SEP}${roomId}${SEP}${language}`, String(count), '');
-    for (let at = 0; at < args.length; at += RESTORE_BATCH * 3)
-      await redis.eval(RESTORE, 1, sharesKey(nodeId), ...args.slice(at, at + RESTORE_BATCH * 3));
-    held.restored();
+    const back: string[] = [];
+    for (let at = 0; at < args.length; at += RESTORE_BATCH * 3) {
+      const batch = args.slice(at, at + RESTORE_BATCH * 3);
+      back.push(...((await redis.eval(RESTORE, 1, sharesKey(nodeId), ...batch)) as string[]));
+    }
+    return back;
+  }
+
+  async function restore() {
+    let back: string[] = [];
+    await options.writeBack?.(async (held) => {
+      back = await write(held);
+    });
+    for (let at = 0; at + 2 < back.length; at += 3)
+      options.joined?.(back[at]!, { username: back[at + 1]!, displayUsername: back[at + 2]! });
   }
 
   async function beat() {
@@ -155,8 +192,13 @@ export function startNodeHeartbeat(options: {
       .sadd(NODES, nodeId)
       .expire(sharesKey(nodeId), 86_400)
       .exec();
-    // not in the set of nodes: first beat, or swept while Redis was away (a sweep removes it with its shares)
-    if (replies?.[1]?.[1] === 1) await restore();
+    // not in the set of nodes: first beat, or swept while Redis was away (a sweep removes it with its shares);
+    // a write-back that failed half way is tried again on the next beat
+    if (replies?.[1]?.[1] === 1) unwritten = true;
+    if (unwritten) {
+      await restore();
+      unwritten = false;
+    }
     const others = (await redis.smembers(NODES)).filter((id) => id !== nodeId);
     if (others.length === 0) return;
     const pipeline = redis.pipeline();

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisPresence } from './index.js';
-import { nodeShares, startNodeHeartbeat } from './index.js';
+import { nodeShares } from './index.js';
+import { sweepingNode } from './testing/sweeping-node.js';
 import type { Person } from './index.js';
 import { checkPresence } from '../testing/presence-checks.js';
 
@@ -42,15 +43,7 @@ describe('redis presence', () => {
     await atAlive.listen(room, undefined, 'ja');
 
     const left: Array<[string, Person]> = [];
-    const heartbeat = startNodeHeartbeat({
-      redis,
-      nodeId: alive,
-      ttlMs: 60_000,
-      left: (roomId, person) => left.push([roomId, person]),
-      warn: (error) => {
-        throw error;
-      },
-    });
+    const heartbeat = sweepingNode(redis, alive, left);
     try {
       await new Promise((resolve) => setTimeout(resolve, 100));
       await heartbeat.beat();

@@ -25,10 +25,13 @@ export interface Presence {
   /** How many people (not connections) are in the room, on every node: a hot room's count. */
   members?(roomId: string): Promise<number>;
   /**
-   * What this node's connections hold in the shared counts, to write again when other nodes swept this
-   * one while Redis was away (presence-nodes.ts); `restored` says the counts hold it all again.
+   * Hands `write` what this node's connections hold, to write into the shared counts again when other
+   * nodes swept this one while Redis was away (presence-nodes.ts); no change is under way meanwhile. Once
+   * `write` resolves, the shared counts hold it all again.
    */
-  holdings?(): NodeHoldings & { restored(): void };
+  writeBack?(write: (held: NodeHoldings) => Promise<void>): Promise<void>;
+  /** Lists `person` under their display name from now on, on every node that counts them in the room. */
+  rename?(roomId: string, person: Person): Promise<void>;
   /**
    * A page of the room's members on every node, from `cursor` (undefined: the first page); undefined for
    * a cursor this presence never gave. The page's `cursor` leads to the next one; none: the last.
@@ -93,6 +96,10 @@ export function createMemoryPresence(): MemoryPresence {
     async page(roomId, cursor, limit) {
       return rosterPage(rosters.get(roomId), cursor, limit);
     },
+    async rename(roomId, { username, displayUsername }) {
+      const roster = rosters.get(roomId);
+      if (roster?.has(username)) roster.set(username, displayUsername);
+    },
     async listen(roomId, from, to) {
       if (from === to) return;
       if (from !== undefined) add(listening, key(roomId, from), -1);
@@ -138,6 +145,9 @@ export function createRedisPresence(redis: Redis, node?: NodeShares): Presence {
       if (from !== undefined) node?.listening(multi, roomId, from, -1);
       if (to !== undefined) node?.listening(multi, roomId, to, 1);
       await multi.expire(listeningKey(roomId), 86_400).exec();
+    },
+    async rename(roomId, person) {
+      await node?.rename(redis, roomId, person);
     },
     async listens(roomId, language) {
       return Number((await redis.hget(listeningKey(roomId), language)) ?? 0) > 0;

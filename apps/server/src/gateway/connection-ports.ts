@@ -30,10 +30,11 @@ export interface ChatServices {
   metrics?: Pick<MetricsReport, 'messageStored'>;
 }
 
-/** What a rename uses: the user's saved profile, the room's stored authors, and the room to tell. */
+/** What a rename uses: the user's saved profile, the room's stored authors and presence, and the room to tell. */
 export interface RenameServices {
   users: Pick<UsersRepo, 'findById'>;
   rooms: Pick<RoomsRepo, 'renameAuthor'>;
+  presence: Presence;
   hub: Pick<RoomHub, 'broadcast'>;
 }
 
@@ -106,10 +107,12 @@ export interface Speaker extends Replies {
   readonly protocolVersion: number;
 }
 
-/** A speaker whose name a rename changes. */
+/** A speaker whose name a rename changes, in the room's presence too when it counts there. */
 export interface Renamed extends Speaker {
   user: UserRow;
   displayName: string;
+  readonly present: boolean;
+  readonly log: FastifyBaseLogger;
 }
 
 /** A connection as presence counts it: the person, and the language it is counted as listening in. */

@@ -3,8 +3,8 @@ import {
   SPEECH_STREAM_PROTOCOL_VERSION,
   type ServerFrame,
 } from '@xtalk/protocol';
-import { wholeAudioIn, type PresenceEvent } from '../delivery/index.js';
-import type { Leaver, Listener, PresenceServices } from './connection-ports.js';
+import { wholeAudioIn, type Person, type PresenceEvent } from '../delivery/index.js';
+import type { Leaver, Listener, PresenceServices, Renamed } from './connection-ports.js';
 
 /* A connection in its room's presence: counted as listening, announced arriving and leaving. */
 
@@ -82,4 +82,29 @@ export async function leaveRoom(services: PresenceServices, leaver: Leaver, anno
   if (announce) await services.departures?.wait();
   const last = await services.presence.leave(leaver.roomId, leaver.user.username).catch(() => false);
   if (last && announce) await announcePresence(services, leaver, 'LEAVE');
+}
+
+/**
+ * A renamed connection's place in its room's presence: counted under its new username (one connection
+ * moves, as each of the user's connections is renamed by its own frame) and listed under its new name on
+ * every node, so the next member list shows it. The room hears of the rename from its usernameUpdate, not
+ * as a LEAVE and a JOIN.
+ */
+export async function renameInPresence(
+  services: Pick<PresenceServices, 'presence'>,
+  renamed: Renamed,
+  oldUsername: string,
+): Promise<void> {
+  if (!renamed.present) return;
+  const { presence } = services;
+  const person: Person = { username: renamed.user.username, displayUsername: renamed.displayName };
+  try {
+    if (person.username !== oldUsername) {
+      await presence.leave(renamed.roomId, oldUsername);
+      await presence.join(renamed.roomId, person.username, person.displayUsername);
+    }
+    await presence.rename?.(renamed.roomId, person);
+  } catch (error) {
+    renamed.log.warn({ err: error }, 'could not rename this connection in the room presence');
+  }
 }

@@ -6,7 +6,7 @@ import {
   type UpdateUsernameFrame,
 } from '@xtalk/protocol';
 import { displayNameOf } from '../accounts/index.js';
-import { clientIdRequired, listenIn } from './connection-presence.js';
+import { clientIdRequired, listenIn, renameInPresence } from './connection-presence.js';
 import type {
   ChatServices,
   LanguageChooser,
@@ -98,11 +98,12 @@ export async function updateUsername(services: RenameServices, renamed: Renamed,
     return;
   }
   const oldDisplayName = renamed.displayName;
-  const changedName = fresh.username !== renamed.user.username;
+  const oldUsername = renamed.user.username;
   renamed.user = fresh;
   renamed.displayName = displayNameOf(fresh);
   const { user, displayName, roomId } = renamed;
-  if (!changedName && displayName === oldDisplayName) return;
+  if (fresh.username === oldUsername && displayName === oldDisplayName) return;
+  await renameInPresence(services, renamed, oldUsername);
   const offset = await services.rooms.renameAuthor(user.id, user.username, displayName, {
     roomId,
     oldDisplayUsername: oldDisplayName,

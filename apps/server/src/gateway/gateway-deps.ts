@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { LogSampler } from '../log-sampler.js';
 import type { ConnectionDeps } from './connection-ports.js';
-import { createDepartures } from '../delivery/index.js';
+import { createDepartures, type Departures } from '../delivery/index.js';
 import { createPresenceAnnouncer } from '../delivery/index.js';
 import type { Presence } from '../delivery/index.js';
 import { startNodeHeartbeat, type NodeHeartbeat } from '../delivery/index.js';
@@ -18,8 +18,8 @@ import type { UpgradeCaps } from './upgrade-refusal.js';
 
 /**
  * The room's presence with its JOIN/LEAVE announcer and the LEAVE grace, and, with Redis, this node's
- * heartbeat, which announces the LEAVEs of people whose last connection was on a node that stopped beating
- * (presence-nodes.ts).
+ * heartbeat, which announces the LEAVEs of people whose last connection was on a node that stopped beating,
+ * and the JOINs of those this node brings back after it was swept (presence-nodes.ts).
  */
 export function watchNodes(
   config: Config,
@@ -27,9 +27,9 @@ export function watchNodes(
   hub: RoomHub,
   clock: Clock,
   log: FastifyBaseLogger,
+  departures: Departures = createDepartures(config.LEAVE_GRACE_SECONDS * 1000),
 ): Pick<ConnectionDeps, 'presence' | 'announcer' | 'departures'> & { heartbeat: NodeHeartbeat | undefined } {
   const { presence } = stores;
-  const departures = createDepartures(config.LEAVE_GRACE_SECONDS * 1000);
   const announcer = createPresenceAnnouncer(hub, clock, {
     members: presence.members && ((roomId) => presence.members!(roomId)),
     hotAbove: config.HOT_ROOM_ABOVE,
@@ -41,8 +41,9 @@ export function watchNodes(
     nodeId: stores.nodeId,
     ttlMs: config.NODE_TTL_SECONDS * 1000,
     left: (roomId, person) => void announcer.announce(roomId, 'LEAVE', person),
+    joined: (roomId, person) => void announcer.announce(roomId, 'JOIN', person),
     warn: (error) => log.warn({ err: error }, 'node heartbeat failed'),
-    holdings: presence.holdings && (() => presence.holdings!()),
+    writeBack: presence.writeBack && ((write) => presence.writeBack!(write)),
   });
   return { presence, announcer, departures, heartbeat };
 }

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { PROTOCOL_VERSION, type MemberListFrame } from '@xtalk/protocol';
 import { createRedisPresence, nodeShares } from '../delivery/index.js';
 import { guestLogin, joinRoom, presenceOf, TestClient } from '../testing/harness.js';
+import { setDisplayName } from '../testing/seed/index.js';
 import { serviceNodes } from '../testing/service-nodes.js';
 
 /*
@@ -34,6 +35,32 @@ describe('members across nodes', () => {
     );
     expect(page.cursor).toBeUndefined();
     for (const client of [atA, bobAtB, catAtB]) client.close();
+  });
+
+  it('lists a rename at once on every node, whichever node counts the person', async () => {
+    const [a, b] = services.nodes as [(typeof services.nodes)[0], (typeof services.nodes)[0]];
+    const [ann, bob] = await Promise.all([guestLogin(a.app), guestLogin(b.app)]);
+    const { roomId } = await joinRoom(a.app, ann.token, null);
+    const atA = await TestClient.join(a, ann, roomId, 'en', current);
+    const bobAtA = await TestClient.join(a, bob, roomId, 'en', current);
+    await atA.next(presenceOf('JOIN', bob.user.username));
+    const bobAtB = await TestClient.join(b, bob, roomId, 'en', current);
+    // a rename happens through the profile API; the frame on node B asks the server to tell the room
+    await setDisplayName(b, bob.user.userId, 'Bobby');
+    bobAtB.send({ type: 'updateUsername', username: bob.user.username, displayUsername: 'Bobby' });
+    await atA.next((f) => f.type === 'usernameUpdate');
+    for (const asker of [atA, bobAtB]) {
+      asker.send({ type: 'members', room: roomId });
+      const page = await asker.nextNew<MemberListFrame>((f) => f.type === 'memberList');
+      const listed = page.usernames.map((username, at) => [username, page.displayUsernames[at]]);
+      expect(listed.sort()).toEqual(
+        [
+          [ann.user.username, ann.user.displayUsername],
+          [bob.user.username, 'Bobby'],
+        ].sort(),
+      );
+    }
+    for (const client of [atA, bobAtA, bobAtB]) client.close();
   });
 
   it.each([

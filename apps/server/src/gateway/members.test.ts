@@ -76,4 +76,33 @@ describe('members: a page of who is in the room', () => {
     await old.connection.settled();
     expect(old.socket.frames.at(-1)).toMatchObject({ type: 'message', message: 'still here' });
   });
+
+  it('lists a renamed member under the new name at once, and a new username in place of the old', async () => {
+    const fake = room();
+    const [ann, bob] = [fake.peer(1), fake.peer(2)];
+    for (const peer of [ann, bob]) await joinAs(peer, PROTOCOL_VERSION);
+    const listed = async () => {
+      const page = await ask(ann, {});
+      if (page.type !== 'memberList') throw new Error(`not a page: ${JSON.stringify(page)}`);
+      return page.usernames.map((username, at) => [username, page.displayUsernames[at]]).sort();
+    };
+    fake.users.set(bob.user.id, { ...bob.user, display_name: 'Bobby' });
+    bob.send({ type: 'updateUsername', username: bob.user.username, displayUsername: 'Bobby' });
+    await bob.connection.settled();
+    expect(await listed()).toEqual(
+      [
+        [ann.user.username, displayNameOf(ann.user)],
+        [bob.user.username, 'Bobby'],
+      ].sort(),
+    );
+    fake.users.set(bob.user.id, { ...bob.user, username: 'bobby-b', display_name: 'Bobby' });
+    bob.send({ type: 'updateUsername', username: 'bobby-b', displayUsername: 'Bobby' });
+    await bob.connection.settled();
+    expect(await listed()).toEqual(
+      [
+        [ann.user.username, displayNameOf(ann.user)],
+        ['bobby-b', 'Bobby'],
+      ].sort(),
+    );
+  });
 });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { NodeHeartbeat } from '../delivery/index.js';
+import type { Departures, NodeHeartbeat } from '../delivery/index.js';
 import { createLogSampler } from '../log-sampler.js';
 import { appSources } from '../metrics/index.js';
 import type { ConnectionDeps } from './connection-ports.js';
@@ -35,12 +35,17 @@ export interface GatewayPluginOptions {
   config: Config;
   clock: Clock;
   heartbeatMs?: number;
+  /** The LEAVE grace; by default a timer of LEAVE_GRACE_SECONDS. */
+  departures?: Departures;
   /** The database is in memory: nobody is remembered across a restart. */
   inMemoryDb?: boolean;
 }
 
 /** What a connection is made with, from the modules below the gateway. */
-function connectionDepsOf(app: FastifyInstance, { config, clock, inMemoryDb }: GatewayPluginOptions) {
+function connectionDepsOf(
+  app: FastifyInstance,
+  { config, clock, inMemoryDb, departures }: GatewayPluginOptions,
+) {
   const { xtalkHub: hub, xtalkRedis: redis, xtalkPresence: presence } = app;
   const { repo: rooms, log: roomLog } = app.xtalkRooms;
   const sampledLog = createLogSampler(app.log, clock);
@@ -50,6 +55,7 @@ function connectionDepsOf(app: FastifyInstance, { config, clock, inMemoryDb }: G
     hub,
     clock,
     app.log,
+    departures,
   );
   const deps: ConnectionDeps = {
     hub,

@@ -50,8 +50,13 @@ describe('PUBLIC_WS_ENDPOINTS', () => {
     expect(await joinOn(plain)).not.toHaveProperty('roomEndpoints');
   });
 
-  it('is what the page may connect to besides its own origin', async () => {
-    expect((await joinOn(listed)).connectSrc).toEqual(["'self'", ...endpoints]);
+  it('is what the page may connect to besides its own origin, and each node’s readiness', async () => {
+    // each node's socket, and its readiness, read before a move back to a room's home (decision 0237)
+    const readiness = (origin: string) => `${origin.replace(/^ws/, 'http')}/api/health/ready`;
+    expect((await joinOn(listed)).connectSrc).toEqual([
+      "'self'",
+      ...endpoints.flatMap((origin) => [origin, readiness(origin)]),
+    ]);
     expect((await joinOn(plain)).connectSrc).toEqual(["'self'"]);
   });
 
