@@ -47,6 +47,7 @@ export const configSchema = z
     PUBLIC_WS_ENDPOINTS: csv.pipe(
       z.array(z.string().regex(/^wss?:\/\/[^/?#\s]+$/, 'each must be a ws:// or wss:// address, no path')),
     ),
+    ROOM_PEOPLE_PER_NODE: z.coerce.number().int().min(1).default(1000), // a hot room's share of a node (0250)
     DATA_DIR: z.string().default('./data'),
     /** Unset: embedded PGlite in DATA_DIR/db. */
     DATABASE_URL: optionalString,
