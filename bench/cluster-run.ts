@@ -43,6 +43,12 @@ export interface TopologySettings {
   postgresSettleMs: number;
   /** The nodes list their addresses (PUBLIC_WS_ENDPOINTS) and members connect to the room's home. */
   affinity?: boolean;
+  /**
+   * With affinity, the people of a room one node takes (ROOM_PEOPLE_PER_NODE, decision 0250): the room is
+   * hot beyond it and spreads over its nodes; each member connects before the next joins, so each join
+   * counts the people in. Unset: the whole room is on its home.
+   */
+  perNode?: number;
   log: (line: string) => void;
 }
 
@@ -56,8 +62,12 @@ export interface RateRun extends RateLoad<never> {
 export interface TopologyRun {
   nodes: number;
   affinity?: boolean;
+  perNode?: number;
   members: number;
-  connectCpuMs: number;
+  /** Undefined for a hot room's run, whose members connect while the others join. */
+  connectCpuMs?: number;
+  /** The members' sockets per node (by address). */
+  sockets: Record<string, number>;
   loads: RateRun[];
   unexpectedCloses: number;
   loadAverage: number[];
@@ -68,7 +78,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function startNodes(settings: TopologySettings, services: ClusterServices): Promise<ServerProcess[]> {
   const ports = await Promise.all(Array.from({ length: settings.nodes }, () => freePort()));
   const listed: Record<string, string> = settings.affinity
-    ? { PUBLIC_WS_ENDPOINTS: ports.map((port) => `ws://127.0.0.1:${port}`).join(',') }
+    ? {
+        PUBLIC_WS_ENDPOINTS: ports.map((port) => `ws://127.0.0.1:${port}`).join(','),
+        ROOM_PEOPLE_PER_NODE: String(settings.perNode ?? settings.members),
+      }
     : {};
   const start = (port: number) =>
     startServerProcess({
@@ -131,7 +144,8 @@ export async function runTopology(
   const generator = startGenerator();
   try {
     const first = nodes[0]!;
-    await generator.ask(
+    const hot = settings.affinity === true && settings.perNode !== undefined;
+    const { sockets } = await generator.ask(
       {
         cmd: 'prepare',
         kind: 'xtalk',
@@ -140,6 +154,7 @@ export async function runTopology(
         nodes: nodes.map((node) => ({ baseUrl: node.baseUrl, wsBase: node.wsBase })),
         rooms: [settings.members],
         concurrency: settings.concurrency,
+        openOnJoin: hot,
       },
       'prepared',
     );
@@ -147,7 +162,7 @@ export async function runTopology(
     const connectBefore = cluster.cpuMs();
     const opened = await generator.ask({ cmd: 'open', concurrency: settings.concurrency }, 'opened');
     await quiet(cluster);
-    const connectCpuMs = cluster.cpuMs() - connectBefore;
+    const connectCpuMs = hot ? undefined : cluster.cpuMs() - connectBefore;
     await sleep(settings.postgresSettleMs);
     const loaded = await loadAtEachRate(generator, { serverCpuMs: cluster.cpuMs }, settings, (rate, load) =>
       withServiceCounters(rate, load, settings, services),
@@ -156,8 +171,10 @@ export async function runTopology(
     return {
       nodes: settings.nodes,
       ...(settings.affinity ? { affinity: true } : {}),
+      ...(hot ? { perNode: settings.perNode } : {}),
       members: settings.members,
-      connectCpuMs,
+      ...(connectCpuMs === undefined ? {} : { connectCpuMs }),
+      sockets,
       loads: loaded.loads,
       unexpectedCloses: loaded.unexpectedCloses ?? opened.unexpectedCloses,
       loadAverage: [...loadAverage, ...loaded.loadAverage],

@@ -129,7 +129,21 @@ async function prepare(request: Extract<GeneratorRequest, { cmd: 'prepare' }>) {
     // the room's home, when the join names the room's order: the socket opens there (decision 0237)
     const home = member.session.roomEndpoints?.[0];
     member.node = nodes.find((node) => node.wsBase === home) ?? member.node;
+    if (request.openOnJoin) await openReady(member);
   });
+}
+
+/** Opens one member's socket and waits for its READY (a join after it sees it in the room). */
+async function openReady(member: Member) {
+  await open(member);
+  while (!member.ready) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** How many members' sockets each node holds (or will, once opened). */
+function socketsByNode(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const member of members) counts[member.node.wsBase] = (counts[member.node.wsBase] ?? 0) + 1;
+  return counts;
 }
 
 /** Each room's members in join order, cut into `of` parts: part `index` of every room. */
@@ -222,7 +236,7 @@ async function handle(request: GeneratorRequest): Promise<GeneratorReply> {
   switch (request.cmd) {
     case 'prepare':
       await prepare(request);
-      return { cmd: 'prepared', roomIds };
+      return { cmd: 'prepared', roomIds, sockets: socketsByNode() };
     case 'open':
       return { cmd: 'opened', ms: await openAll(request.concurrency, request.part), unexpectedCloses };
     case 'load':
