@@ -49,10 +49,14 @@ export interface TopologySettings {
    * counts the people in. Unset: the whole room is on its home.
    */
   perNode?: number;
+  /** When set, every node runs with `--cpu-prof` into a folder of this run's own under it. */
+  profileDir?: string | undefined;
   log: (line: string) => void;
 }
 
-export interface RateRun extends RateLoad<never> {
+export interface RateRun extends RateLoad<'mainThreadsCpuMs'> {
+  /** Each node's CPU over the whole load (warm-up included), in the order started. */
+  eachNodeCpuMs: number[];
   /** Messages sent in the whole load (warm-up included), which the service counters span. */
   sent: number;
   redis?: RedisSnapshot;
@@ -95,6 +99,7 @@ async function startNodes(settings: TopologySettings, services: ClusterServices)
       },
       startTimeoutMs: 60_000,
       port,
+      nodeArgs: settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDirOf(settings)}`] : [],
     });
   // the first node migrates the database; the others start on it together
   const first = await start(ports[0]!);
@@ -108,26 +113,40 @@ async function startNodes(settings: TopologySettings, services: ClusterServices)
   return started;
 }
 
+/** One run's profiles: by node count, how members are placed, and room size. */
+const profileDirOf = (settings: TopologySettings) => {
+  const placed = settings.perNode ? 'hot' : settings.affinity ? 'affinity' : 'spread';
+  return join(settings.profileDir!, `${settings.nodes}-nodes-${placed}-${settings.members}`);
+};
+
 /** Every node's CPU together, for `quiet` and the per-delivery figures. */
 const together = (nodes: ServerProcess[]) => ({
   cpuMs: () => nodes.reduce((sum, node) => sum + node.cpuMs(), 0),
+  /** The nodes' main threads (JavaScript and sockets); the rest is GC helpers, libuv and other threads. */
+  mainThreadsCpuMs: () => nodes.reduce((sum, node) => sum + node.mainThreadCpuMs(), 0),
+  /** Each node's CPU, in the order started. */
+  eachCpuMs: () => nodes.map((node) => node.cpuMs()),
 });
 
 /** One load with what Redis and PostgreSQL did for it, their counters given time to settle after it. */
 async function withServiceCounters(
   rate: number,
-  load: () => Promise<RateLoad<never>>,
+  load: () => Promise<RateLoad<'mainThreadsCpuMs'>>,
   settings: TopologySettings,
   services: ClusterServices,
+  eachCpuMs: () => number[],
 ): Promise<RateRun> {
   const redisBefore = services.redis ? await redisSnapshot(services.redis) : undefined;
   const postgresBefore = await postgresSnapshot(services.databaseUrl);
+  const nodesBefore = eachCpuMs();
   const loaded = await load();
+  const eachNodeCpuMs = eachCpuMs().map((after, i) => after - nodesBefore[i]!);
   await sleep(settings.postgresSettleMs);
   const redisAfter = services.redis ? await redisSnapshot(services.redis) : undefined;
   const postgresAfter = await postgresSnapshot(services.databaseUrl);
   return {
     ...loaded,
+    eachNodeCpuMs,
     sent: Math.ceil((settings.warmupSeconds + settings.seconds) * rate),
     ...(redisBefore && redisAfter ? { redis: redisDelta(redisBefore, redisAfter) } : {}),
     postgres: postgresDelta(postgresBefore, postgresAfter),
@@ -164,8 +183,9 @@ export async function runTopology(
     await quiet(cluster);
     const connectCpuMs = hot ? undefined : cluster.cpuMs() - connectBefore;
     await sleep(settings.postgresSettleMs);
-    const loaded = await loadAtEachRate(generator, { serverCpuMs: cluster.cpuMs }, settings, (rate, load) =>
-      withServiceCounters(rate, load, settings, services),
+    const counters = { serverCpuMs: cluster.cpuMs, mainThreadsCpuMs: cluster.mainThreadsCpuMs };
+    const loaded = await loadAtEachRate(generator, counters, settings, (rate, load) =>
+      withServiceCounters(rate, load, settings, services, cluster.eachCpuMs),
     );
     await generator.ask({ cmd: 'close' }, 'closed');
     return {

@@ -64,6 +64,7 @@ export function clusterSettings(log: (line: string) => void) {
     concurrency: envNumber('BENCH_SETUP_CONCURRENCY', 16),
     postgresSettleMs: envNumber('BENCH_CLUSTER_PG_SETTLE_MS', 11_000, (v) => v >= 0),
     withAffinity: process.env.BENCH_CLUSTER_AFFINITY !== '0',
+    profileDir: process.env.BENCH_CLUSTER_PROFILE_DIR,
     /** A hot room's share of a node: by default the room fills every node evenly; 0 leaves the run out. */
     hotPerNode: envNumber('BENCH_CLUSTER_HOT_PER_NODE', Math.ceil(members / nodes), (v) => v >= 0),
     log,
@@ -164,7 +165,8 @@ function describe(run: TopologyRun): string {
   const loads = run.loads.map(
     (load) =>
       `${load.rate}/s p50 ${round(load.latencyMs.p50)} p99 ${round(load.latencyMs.p99)} missing ` +
-      `${load.missing} CPU ${round(load.cpuSecondsPerMillion)} s/M`,
+      `${load.missing} CPU ${round(load.cpuSecondsPerMillion)} s/M (main threads ` +
+      `${round((load.mainThreadsCpuMs / load.serverCpuMs) * 100, 0)}%; per node ${load.eachNodeCpuMs.join('/')} ms)`,
   );
   return `${loads.join('; ')}; sockets per node ${Object.values(run.sockets).join('/')}`;
 }
