@@ -41,6 +41,17 @@ const stop = async (i: number) => {
   await services.nodes[i]!.close();
 };
 
+/** Every client got these messages, in order, each once, with no gap. */
+async function receivedOnce(clients: ResumingClient[], texts: string[]) {
+  await expect
+    .poll(() => clients.every((client) => client.received.length === texts.length), { timeout: 10_000 })
+    .toBe(true);
+  for (const client of clients) {
+    expect(client.received.map((frame) => frame.message)).toEqual(texts);
+    expect({ gaps: client.gaps, duplicates: client.duplicates }).toEqual({ gaps: 0, duplicates: 0 });
+  }
+}
+
 describe('room affinity on three nodes (decision 0237)', () => {
   it('puts a room’s members on its home, on the next node while the home is down, and back after', async () => {
     const random = seeded(237);
@@ -63,21 +74,8 @@ describe('room affinity on three nodes (decision 0237)', () => {
     await restart(home);
     await expect.poll(() => onlyOn(clients, endpoints[home]!), { timeout: 15_000 }).toBe(true);
     clients[2]!.say('home again');
-    await expect
-      .poll(() => clients.every((client) => client.received.length === 3), { timeout: 10_000 })
-      .toBe(true);
-    for (const client of clients) {
-      expect(client.received.map((frame) => frame.message)).toEqual([
-        'at home',
-        'while the home is down',
-        'home again',
-      ]);
-      expect({ gaps: client.gaps, duplicates: client.duplicates, connects: client.connects }).toEqual({
-        gaps: 0,
-        duplicates: 0,
-        connects: 3,
-      });
-    }
+    await receivedOnce(clients, ['at home', 'while the home is down', 'home again']);
+    for (const client of clients) expect(client.connects).toBe(3);
     for (const client of clients) client.stop();
   });
 
@@ -111,17 +109,7 @@ describe('room affinity on three nodes (decision 0237)', () => {
     await restart(second);
     await expect.poll(() => onlyOn(share(1), endpoints[second]!), { timeout: 15_000 }).toBe(true);
     clients[PER_NODE]!.say('back');
-    await expect
-      .poll(() => clients.every((client) => client.received.length === 3), { timeout: 10_000 })
-      .toBe(true);
-    for (const client of clients) {
-      expect(client.received.map((frame) => frame.message)).toEqual([
-        'spread',
-        'while a node is down',
-        'back',
-      ]);
-      expect({ gaps: client.gaps, duplicates: client.duplicates }).toEqual({ gaps: 0, duplicates: 0 });
-    }
+    await receivedOnce(clients, ['spread', 'while a node is down', 'back']);
     for (const client of share(1)) expect(client.connects).toBe(3);
     for (const client of clients) client.stop();
   });
