@@ -43,10 +43,20 @@ export interface TopologySettings {
   postgresSettleMs: number;
   /** The nodes list their addresses (PUBLIC_WS_ENDPOINTS) and members connect to the room's home. */
   affinity?: boolean;
+  /**
+   * With affinity, the people of a room one node takes (ROOM_PEOPLE_PER_NODE, decision 0250): the room is
+   * hot beyond it and spreads over its nodes; each member connects before the next joins, so each join
+   * counts the people in. Unset: the whole room is on its home.
+   */
+  perNode?: number;
+  /** When set, every node runs with `--cpu-prof` into a folder of this run's own under it. */
+  profileDir?: string | undefined;
   log: (line: string) => void;
 }
 
-export interface RateRun extends RateLoad<never> {
+export interface RateRun extends RateLoad<'mainThreadsCpuMs'> {
+  /** Each node's CPU over the whole load (warm-up included), in the order started. */
+  eachNodeCpuMs: number[];
   /** Messages sent in the whole load (warm-up included), which the service counters span. */
   sent: number;
   redis?: RedisSnapshot;
@@ -56,8 +66,12 @@ export interface RateRun extends RateLoad<never> {
 export interface TopologyRun {
   nodes: number;
   affinity?: boolean;
+  perNode?: number;
   members: number;
-  connectCpuMs: number;
+  /** Undefined for a hot room's run, whose members connect while the others join. */
+  connectCpuMs?: number;
+  /** The members' sockets per node (by address). */
+  sockets: Record<string, number>;
   loads: RateRun[];
   unexpectedCloses: number;
   loadAverage: number[];
@@ -68,7 +82,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function startNodes(settings: TopologySettings, services: ClusterServices): Promise<ServerProcess[]> {
   const ports = await Promise.all(Array.from({ length: settings.nodes }, () => freePort()));
   const listed: Record<string, string> = settings.affinity
-    ? { PUBLIC_WS_ENDPOINTS: ports.map((port) => `ws://127.0.0.1:${port}`).join(',') }
+    ? {
+        PUBLIC_WS_ENDPOINTS: ports.map((port) => `ws://127.0.0.1:${port}`).join(','),
+        ROOM_PEOPLE_PER_NODE: String(settings.perNode ?? settings.members),
+      }
     : {};
   const start = (port: number) =>
     startServerProcess({
@@ -82,6 +99,7 @@ async function startNodes(settings: TopologySettings, services: ClusterServices)
       },
       startTimeoutMs: 60_000,
       port,
+      nodeArgs: settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDirOf(settings)}`] : [],
     });
   // the first node migrates the database; the others start on it together
   const first = await start(ports[0]!);
@@ -95,26 +113,40 @@ async function startNodes(settings: TopologySettings, services: ClusterServices)
   return started;
 }
 
+/** One run's profiles: by node count, how members are placed, and room size. */
+const profileDirOf = (settings: TopologySettings) => {
+  const placed = settings.perNode ? 'hot' : settings.affinity ? 'affinity' : 'spread';
+  return join(settings.profileDir!, `${settings.nodes}-nodes-${placed}-${settings.members}`);
+};
+
 /** Every node's CPU together, for `quiet` and the per-delivery figures. */
 const together = (nodes: ServerProcess[]) => ({
   cpuMs: () => nodes.reduce((sum, node) => sum + node.cpuMs(), 0),
+  /** The nodes' main threads (JavaScript and sockets); the rest is GC helpers, libuv and other threads. */
+  mainThreadsCpuMs: () => nodes.reduce((sum, node) => sum + node.mainThreadCpuMs(), 0),
+  /** Each node's CPU, in the order started. */
+  eachCpuMs: () => nodes.map((node) => node.cpuMs()),
 });
 
 /** One load with what Redis and PostgreSQL did for it, their counters given time to settle after it. */
 async function withServiceCounters(
   rate: number,
-  load: () => Promise<RateLoad<never>>,
+  load: () => Promise<RateLoad<'mainThreadsCpuMs'>>,
   settings: TopologySettings,
   services: ClusterServices,
+  eachCpuMs: () => number[],
 ): Promise<RateRun> {
   const redisBefore = services.redis ? await redisSnapshot(services.redis) : undefined;
   const postgresBefore = await postgresSnapshot(services.databaseUrl);
+  const nodesBefore = eachCpuMs();
   const loaded = await load();
+  const eachNodeCpuMs = eachCpuMs().map((after, i) => after - nodesBefore[i]!);
   await sleep(settings.postgresSettleMs);
   const redisAfter = services.redis ? await redisSnapshot(services.redis) : undefined;
   const postgresAfter = await postgresSnapshot(services.databaseUrl);
   return {
     ...loaded,
+    eachNodeCpuMs,
     sent: Math.ceil((settings.warmupSeconds + settings.seconds) * rate),
     ...(redisBefore && redisAfter ? { redis: redisDelta(redisBefore, redisAfter) } : {}),
     postgres: postgresDelta(postgresBefore, postgresAfter),
@@ -131,7 +163,8 @@ export async function runTopology(
   const generator = startGenerator();
   try {
     const first = nodes[0]!;
-    await generator.ask(
+    const hot = settings.affinity === true && settings.perNode !== undefined;
+    const { sockets } = await generator.ask(
       {
         cmd: 'prepare',
         kind: 'xtalk',
@@ -140,6 +173,7 @@ export async function runTopology(
         nodes: nodes.map((node) => ({ baseUrl: node.baseUrl, wsBase: node.wsBase })),
         rooms: [settings.members],
         concurrency: settings.concurrency,
+        openOnJoin: hot,
       },
       'prepared',
     );
@@ -147,17 +181,20 @@ export async function runTopology(
     const connectBefore = cluster.cpuMs();
     const opened = await generator.ask({ cmd: 'open', concurrency: settings.concurrency }, 'opened');
     await quiet(cluster);
-    const connectCpuMs = cluster.cpuMs() - connectBefore;
+    const connectCpuMs = hot ? undefined : cluster.cpuMs() - connectBefore;
     await sleep(settings.postgresSettleMs);
-    const loaded = await loadAtEachRate(generator, { serverCpuMs: cluster.cpuMs }, settings, (rate, load) =>
-      withServiceCounters(rate, load, settings, services),
+    const counters = { serverCpuMs: cluster.cpuMs, mainThreadsCpuMs: cluster.mainThreadsCpuMs };
+    const loaded = await loadAtEachRate(generator, counters, settings, (rate, load) =>
+      withServiceCounters(rate, load, settings, services, cluster.eachCpuMs),
     );
     await generator.ask({ cmd: 'close' }, 'closed');
     return {
       nodes: settings.nodes,
       ...(settings.affinity ? { affinity: true } : {}),
+      ...(hot ? { perNode: settings.perNode } : {}),
       members: settings.members,
-      connectCpuMs,
+      ...(connectCpuMs === undefined ? {} : { connectCpuMs }),
+      sockets,
       loads: loaded.loads,
       unexpectedCloses: loaded.unexpectedCloses ?? opened.unexpectedCloses,
       loadAverage: [...loadAverage, ...loaded.loadAverage],

@@ -5,25 +5,31 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { freePort } from '../apps/server/src/testing/free-port.js';
 import { envNumber } from './lib/env.js';
-import { round } from './lib/stats.js';
+import { inTurn, round } from './lib/stats.js';
 import { scratchDatabase } from '../apps/server/src/testing/scratch-database.js';
 import { startRedis, stopRedis } from '../apps/server/src/testing/redis-server.js';
-import { runTopology, serverEntry, type RateRun, type TopologyRun } from './cluster-run.js';
+import { runTopology, serverEntry, type ClusterServices, type TopologyRun } from './cluster-run.js';
+import { printClusterReport, printInterleaved } from './cluster-report.js';
 
 /*
  * The cluster part of `npm run bench` (run there when BENCH_DATABASE_URL is set, since it needs a
  * PostgreSQL) and `npm run bench:cluster` alone: one room spread evenly over three nodes on PostgreSQL and
- * Redis against one node on the same PostgreSQL, in the same run. The database is the bench's own (created
+ * Redis against one node on the same PostgreSQL, in the same run; then with room affinity (the room on
+ * its home) and as a hot room (filling its nodes in turn). The database is the bench's own (created
  * on BENCH_DATABASE_URL's server, dropped after); Redis is a redis-server of its own on a free port, so its
  * counters are this run's alone (BENCH_REDIS_URL uses another one instead, never flushed).
+ * BENCH_CLUSTER_BEFORE names another build's server.js, run interleaved with this one, round by round
+ * (BENCH_CLUSTER_ROUNDS), each build on a database of its own.
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 
-export interface ClusterResult {
-  date: string;
-  settings: Record<string, unknown>;
+/** One build's runs in one round: each cluster against the one node of the same round. */
+export interface BuildRound {
+  /** `this`, or `before` (BENCH_CLUSTER_BEFORE). */
+  build: string;
+  round: number;
   single: TopologyRun;
   cluster: TopologyRun;
   /** The cluster with a small room: Redis per message must not grow with members. */
@@ -31,13 +37,25 @@ export interface ClusterResult {
   /** The same two rooms with room affinity on: members on the room's home (decision 0237). */
   affinity?: TopologyRun;
   affinitySmall?: TopologyRun;
+  /** The room as a hot room: its nodes filled in turn, a share each (decision 0250). */
+  hot?: TopologyRun;
+}
+
+export interface ClusterResult {
+  date: string;
+  settings: Record<string, unknown>;
+  runs: BuildRound[];
 }
 
 export function clusterSettings(log: (line: string) => void) {
+  const nodes = envNumber('BENCH_CLUSTER_NODES', 3, (v) => Number.isInteger(v) && v >= 2);
+  const members = envNumber('BENCH_CLUSTER_MEMBERS', 1500, Number.isInteger);
   return {
     entry: serverEntry(root),
-    nodes: envNumber('BENCH_CLUSTER_NODES', 3, (v) => Number.isInteger(v) && v >= 2),
-    members: envNumber('BENCH_CLUSTER_MEMBERS', 1500, Number.isInteger),
+    before: process.env.BENCH_CLUSTER_BEFORE,
+    rounds: envNumber('BENCH_CLUSTER_ROUNDS', 1, Number.isInteger),
+    nodes,
+    members,
     smallMembers: envNumber('BENCH_CLUSTER_SMALL_MEMBERS', 150, (v) => Number.isInteger(v) && v >= 0),
     rates: (process.env.BENCH_CLUSTER_RATES ?? '20,50').split(',').map(Number),
     seconds: envNumber('BENCH_CLUSTER_SECONDS', 6),
@@ -46,14 +64,22 @@ export function clusterSettings(log: (line: string) => void) {
     concurrency: envNumber('BENCH_SETUP_CONCURRENCY', 16),
     postgresSettleMs: envNumber('BENCH_CLUSTER_PG_SETTLE_MS', 11_000, (v) => v >= 0),
     withAffinity: process.env.BENCH_CLUSTER_AFFINITY !== '0',
+    profileDir: process.env.BENCH_CLUSTER_PROFILE_DIR,
+    /** A hot room's share of a node: by default the room fills every node evenly; 0 leaves the run out. */
+    hotPerNode: envNumber('BENCH_CLUSTER_HOT_PER_NODE', Math.ceil(members / nodes), (v) => v >= 0),
     log,
   };
 }
+type Settings = ReturnType<typeof clusterSettings>;
 
-export async function runCluster(settings: ReturnType<typeof clusterSettings>): Promise<ClusterResult> {
+export async function runCluster(settings: Settings): Promise<ClusterResult> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const database = scratchDatabase('xtalk_bench_cluster', adminUrl);
-  await database.create();
+  const builds = [{ build: 'this', entry: settings.entry }];
+  if (settings.before) builds.push({ build: 'before', entry: settings.before });
+  // each build on a database of its own: an older build need not know a newer one's migrations
+  const databases = builds.map(({ build }) =>
+    scratchDatabase(build === 'this' ? 'xtalk_bench_cluster' : `xtalk_bench_cluster_${build}`, adminUrl),
+  );
   let ownRedis: ChildProcess | undefined;
   let redisUrl = process.env.BENCH_REDIS_URL;
   if (!redisUrl) {
@@ -63,139 +89,86 @@ export async function runCluster(settings: ReturnType<typeof clusterSettings>): 
   }
   const redis = new Redis(redisUrl);
   try {
-    const { log } = settings;
-    log(`one node, ${settings.members} members, PostgreSQL ${database.url.replace(/\/\/[^@]*@/, '//')}`);
-    const single = await runTopology({ ...settings, nodes: 1 }, { databaseUrl: database.url });
-    log(`  ${describe(single)}`);
-    log(`${settings.nodes} nodes on Redis ${redisUrl}, the same room size`);
-    const services = { databaseUrl: database.url, redisUrl, redis };
-    const cluster = await runTopology(settings, services);
-    log(`  ${describe(cluster)}`);
-    let small: TopologyRun | undefined;
-    if (settings.smallMembers > 0) {
-      log(`${settings.nodes} nodes, ${settings.smallMembers} members (Redis per message against room size)`);
-      small = await runTopology({ ...settings, members: settings.smallMembers }, services);
-      log(`  ${describe(small)}`);
+    for (const database of databases) await database.create();
+    const runs: BuildRound[] = [];
+    for (let r = 0; r < settings.rounds; r++) {
+      for (const build of inTurn(builds, r)) {
+        const started = Date.now();
+        const databaseUrl = databases[builds.indexOf(build)]!.url;
+        settings.log(`round ${r + 1}/${settings.rounds}, build ${build.build} (${build.entry})`);
+        const run = await runBuild({ ...settings, entry: build.entry }, { databaseUrl, redisUrl, redis });
+        runs.push({ build: build.build, round: r, ...run });
+        settings.log(`  build ${build.build} took ${round((Date.now() - started) / 60_000, 1)} min`);
+      }
     }
-    const affinity = settings.withAffinity ? await affinityRuns(settings, services) : {};
     const { log: _log, entry: _entry, ...rest } = settings;
-    return {
-      date: new Date().toISOString(),
-      settings: rest,
-      single,
-      cluster,
-      ...(small ? { small } : {}),
-      ...affinity,
-    };
+    return { date: new Date().toISOString(), settings: rest, runs };
   } finally {
     redis.disconnect();
     if (ownRedis) await stopRedis(ownRedis);
-    await database.drop();
+    for (const database of databases) await database.drop();
   }
 }
 
-/** The cluster again with room affinity on: the same room, then the small one. */
-async function affinityRuns(
-  settings: ReturnType<typeof clusterSettings>,
-  services: Parameters<typeof runTopology>[1],
-): Promise<Pick<ClusterResult, 'affinity' | 'affinitySmall'>> {
-  const { log } = settings;
-  log(`${settings.nodes} nodes with room affinity, ${settings.members} members`);
-  const affinity = await runTopology({ ...settings, affinity: true }, services);
-  log(`  ${describe(affinity)}`);
-  if (settings.smallMembers === 0) return { affinity };
-  log(`${settings.nodes} nodes with room affinity, ${settings.smallMembers} members`);
-  const affinitySmall = await runTopology(
-    { ...settings, members: settings.smallMembers, affinity: true },
-    services,
-  );
-  log(`  ${describe(affinitySmall)}`);
-  return { affinity, affinitySmall };
+/** One build's round: one node, the room spread over the nodes, then with affinity, then hot. */
+async function runBuild(
+  settings: Settings,
+  services: Required<ClusterServices>,
+): Promise<Omit<BuildRound, 'build' | 'round'>> {
+  const { log, members, smallMembers, nodes } = settings;
+  const step = async (
+    what: string,
+    overrides: Partial<Parameters<typeof runTopology>[0]>,
+    withRedis = true,
+  ) => {
+    log(what);
+    const run = await runTopology(
+      { ...settings, ...overrides },
+      withRedis ? services : { databaseUrl: services.databaseUrl },
+    );
+    log(`  ${describe(run)}`);
+    return run;
+  };
+  const single = await step(`one node, ${members} members`, { nodes: 1 }, false);
+  const cluster = await step(`${nodes} nodes, ${members} members on node i mod ${nodes}`, {});
+  const small =
+    smallMembers > 0
+      ? await step(`${nodes} nodes, ${smallMembers} members`, { members: smallMembers })
+      : undefined;
+  if (!settings.withAffinity) return { single, cluster, ...(small ? { small } : {}) };
+  const affinity = await step(`${nodes} nodes with room affinity, ${members} members`, { affinity: true });
+  const affinitySmall =
+    smallMembers > 0
+      ? await step(`${nodes} nodes with room affinity, ${smallMembers} members`, {
+          members: smallMembers,
+          affinity: true,
+        })
+      : undefined;
+  const hot =
+    settings.hotPerNode > 0
+      ? await step(`${nodes} nodes, a hot room: ${members} members, ${settings.hotPerNode} per node`, {
+          affinity: true,
+          perNode: settings.hotPerNode,
+        })
+      : undefined;
+  return {
+    single,
+    cluster,
+    ...(small ? { small } : {}),
+    affinity,
+    ...(affinitySmall ? { affinitySmall } : {}),
+    ...(hot ? { hot } : {}),
+  };
 }
 
 function describe(run: TopologyRun): string {
-  return run.loads
-    .map(
-      (load) =>
-        `${load.rate}/s p50 ${round(load.latencyMs.p50)} p99 ${round(load.latencyMs.p99)} missing ` +
-        `${load.missing} CPU ${round(load.cpuSecondsPerMillion)} s/M`,
-    )
-    .join('; ');
-}
-
-const perMessage = (value: number, load: RateRun) => value / Math.max(1, load.sent);
-
-export function printClusterReport(result: ClusterResult): void {
-  const { single, cluster, small, affinity, affinitySmall } = result;
-  const lines = [
-    '',
-    `Cluster: one ${cluster.members}-member room over ${cluster.nodes} nodes (PostgreSQL + Redis) against one node (same PostgreSQL)`,
-    `load average ${[...single.loadAverage, ...cluster.loadAverage].join(', ')}`,
-    '| | one node | cluster | cluster / one |',
-    '| --- | --- | --- | --- |',
-  ];
-  cluster.loads.forEach((load, i) => {
-    const one = single.loads[i]!;
-    lines.push(
-      `| ${load.rate} msg/s p50 / p99 ms | ${round(one.latencyMs.p50)} / ${round(one.latencyMs.p99)} | ` +
-        `${round(load.latencyMs.p50)} / ${round(load.latencyMs.p99)} | ` +
-        `${round(load.latencyMs.p99 / Math.max(0.1, one.latencyMs.p99), 2)}× (p99) |`,
-      `| ${load.rate} msg/s CPU-s per million deliveries (all nodes) | ${round(one.cpuSecondsPerMillion)} | ` +
-        `${round(load.cpuSecondsPerMillion)} | **${round(load.cpuSecondsPerMillion / one.cpuSecondsPerMillion, 2)}×** |`,
-      `| ${load.rate} msg/s missing | ${one.missing} | ${load.missing} | |`,
-    );
-  });
-  const connect = cluster.connectCpuMs / Math.max(1, single.connectCpuMs);
-  lines.push(
-    `| connect CPU for the room (all nodes) | ${round(single.connectCpuMs / 1000, 2)} s | ${round(cluster.connectCpuMs / 1000, 2)} s | ${round(connect, 2)}× |`,
+  const loads = run.loads.map(
+    (load) =>
+      `${load.rate}/s p50 ${round(load.latencyMs.p50)} p99 ${round(load.latencyMs.p99)} missing ` +
+      `${load.missing} CPU ${round(load.cpuSecondsPerMillion)} s/M (main threads ` +
+      `${round((load.mainThreadsCpuMs / load.serverCpuMs) * 100, 0)}%; per node ${load.eachNodeCpuMs.join('/')} ms)`,
   );
-  if (affinity) lines.push(...affinityRows(single, affinity));
-  lines.push(
-    '',
-    '| per message sent | room | Redis commands (of which PUBLISH) | Redis bytes in + out | PostgreSQL transactions | rows inserted / updated |',
-    '| --- | --- | --- | --- | --- | --- |',
-  );
-  for (const run of [single, cluster, small, affinity, affinitySmall].filter((each) => each !== undefined)) {
-    for (const load of run.loads) {
-      const redis = load.redis;
-      const redisCells = redis
-        ? `${round(perMessage(redis.commands, load), 2)} (${round(perMessage(redis.calls.publish ?? 0, load), 2)}) | ` +
-          `${round(perMessage(redis.bytesIn + redis.bytesOut, load), 0)}`
-        : 'no Redis | no Redis';
-      const pg = load.postgres;
-      lines.push(
-        `| ${load.rate} msg/s, ${run.nodes} node${run.nodes > 1 ? 's' : ''}${run.affinity ? ', affinity' : ''} | ${run.members} | ${redisCells} | ` +
-          `${round(perMessage(pg.transactions, load), 2)} | ${round(perMessage(pg.inserted, load), 2)} / ${round(perMessage(pg.updated, load), 2)} |`,
-      );
-    }
-  }
-  const calls = cluster.loads.at(-1)?.redis?.calls ?? {};
-  lines.push(`Redis commands in the cluster's last load: ${JSON.stringify(calls)}`);
-  console.log(lines.join('\n'));
-}
-
-/** The cluster with room affinity on against the same one node: CPU per delivery and connect CPU. */
-function affinityRows(single: TopologyRun, affinity: TopologyRun): string[] {
-  const rows = [
-    '',
-    `With room affinity (decision 0237): the room's members on its home node, ${affinity.nodes} nodes running`,
-    '| | one node | cluster, affinity | cluster / one |',
-    '| --- | --- | --- | --- |',
-  ];
-  affinity.loads.forEach((load, i) => {
-    const one = single.loads[i]!;
-    rows.push(
-      `| ${load.rate} msg/s CPU-s per million deliveries (all nodes) | ${round(one.cpuSecondsPerMillion)} | ` +
-        `${round(load.cpuSecondsPerMillion)} | **${round(load.cpuSecondsPerMillion / one.cpuSecondsPerMillion, 2)}×** |`,
-      `| ${load.rate} msg/s p99 ms / missing | ${round(one.latencyMs.p99)} / ${one.missing} | ` +
-        `${round(load.latencyMs.p99)} / ${load.missing} | |`,
-    );
-  });
-  const connect = affinity.connectCpuMs / Math.max(1, single.connectCpuMs);
-  rows.push(
-    `| connect CPU for the room (all nodes) | ${round(single.connectCpuMs / 1000, 2)} s | ${round(affinity.connectCpuMs / 1000, 2)} s | ${round(connect, 2)}× |`,
-  );
-  return rows;
+  return `${loads.join('; ')}; sockets per node ${Object.values(run.sockets).join('/')}`;
 }
 
 export function saveClusterResult(result: ClusterResult): string {
@@ -208,11 +181,18 @@ export function saveClusterResult(result: ClusterResult): string {
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {
   const log = (line: string) => console.log(`[cluster ${new Date().toISOString().slice(11, 19)}] ${line}`);
-  const hardTimeout = setTimeout(() => process.exit(2), envNumber('BENCH_TIMEOUT_SECONDS', 900) * 1000);
+  const settings = clusterSettings(log);
+  const perRound = settings.before ? 2 : 1;
+  const defaultTimeout = 900 * settings.rounds * perRound;
+  const hardTimeout = setTimeout(
+    () => process.exit(2),
+    envNumber('BENCH_TIMEOUT_SECONDS', defaultTimeout) * 1000,
+  );
   hardTimeout.unref();
-  runCluster(clusterSettings(log)).then(
+  runCluster(settings).then(
     (result) => {
-      printClusterReport(result);
+      printClusterReport(result.runs.findLast((run) => run.build === 'this')!);
+      printInterleaved(result.runs);
       log(`results written to ${saveClusterResult(result)}`);
       process.exit(0);
     },

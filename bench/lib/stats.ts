@@ -35,3 +35,12 @@ export function median(values: readonly number[]): number {
 }
 
 export const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+
+/** The median of a figure over rounds, with the lowest and highest beside it (the swing between runs). */
+export function medianRange(values: readonly number[]): { median: number; min: number; max: number } {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+}
+
+/** Round `r`'s order of `items`: each round starts one further along, so none always goes first. */
+export const inTurn = <T>(items: readonly T[], r: number): T[] =>
+  items.map((_, i) => items[(i + r) % items.length]!);

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quiet, startServerProcess, type ServerProcess } from '../lib/server-process.js';
-import { median, round } from '../lib/stats.js';
+import { inTurn, median, round } from '../lib/stats.js';
 import { loadAtEachRate, startGenerator, type LoadGenerator, type RateLoad } from './generator-client.js';
 import type { PeerKind } from './generator-protocol.js';
 
@@ -222,9 +222,7 @@ function summariseKind(kind: PeerKind, runs: FanoutRun[], rates: number[]): Fano
 export async function runFanout(settings: FanoutSettings): Promise<FanoutResult> {
   const runs: FanoutRun[] = [];
   for (let r = 0; r < settings.rounds; r++) {
-    const kinds = settings.kinds;
-    const order = kinds.map((_, i) => kinds[(i + r) % kinds.length]!);
-    for (const kind of order) {
+    for (const kind of inTurn(settings.kinds, r)) {
       settings.log(`fan-out round ${r + 1}/${settings.rounds}: ${kind}`);
       const run = await runOne(kind, r, settings);
       const summary = run.loads.map(

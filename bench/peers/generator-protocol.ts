@@ -15,6 +15,11 @@ export type GeneratorRequest =
       concurrency: number;
       /** XTalk on several nodes: a room's members sign in, join and connect on these in turn. */
       nodes?: Array<{ baseUrl: string; wsBase: string }>;
+      /**
+       * Each member's socket opens, and is READY, right after its join, before the next joins: a join
+       * then sees the people already in the room (a hot room's spread, decision 0250).
+       */
+      openOnJoin?: boolean;
     }
   | {
       cmd: 'open';
@@ -46,7 +51,8 @@ export interface LoadResult {
 }
 
 export type GeneratorReply =
-  | { cmd: 'prepared'; roomIds: string[] }
+  /** `sockets`: how many members' sockets each node (by wsBase) holds or will hold. */
+  | { cmd: 'prepared'; roomIds: string[]; sockets: Record<string, number> }
   | { cmd: 'opened'; ms: number; unexpectedCloses: number }
   | { cmd: 'measuring' }
   | { cmd: 'sent' }

@@ -23,6 +23,8 @@ interface Member {
   token?: string;
   username?: string;
   session?: JoinRoomResponse;
+  /** Sockets closed on this member before its READY, each opened again (a loaded server may drop one). */
+  reopened?: number;
 }
 
 const MARK = Buffer.from('b#');
@@ -70,6 +72,8 @@ let readyCount = 0;
 /** How many members must be ready before the `open` under way is answered. */
 let readyTarget = 0;
 let onAllReady: (() => void) | undefined;
+/** A member's socket kept closing before its READY: the `open` under way fails instead of waiting. */
+let onOpenFailed: ((error: Error) => void) | undefined;
 function markReady(member: Member) {
   if (member.ready) return;
   member.ready = true;
@@ -99,8 +103,12 @@ function open(member: Member): Promise<void> {
     socket.on('error', (error) => {
       if (!member.ready) reject(error);
     });
-    socket.on('close', () => {
-      if (!closing) unexpectedCloses++;
+    socket.on('close', (code, reason) => {
+      if (closing) return;
+      if (member.ready || kind !== 'xtalk') unexpectedCloses++;
+      else if ((member.reopened = (member.reopened ?? 0) + 1) <= 3)
+        setTimeout(() => open(member).catch((error: Error) => onOpenFailed?.(error)), 200);
+      else onOpenFailed?.(new Error(`a socket closed before READY four times: ${code} ${reason.toString()}`));
     });
   });
 }
@@ -129,7 +137,24 @@ async function prepare(request: Extract<GeneratorRequest, { cmd: 'prepare' }>) {
     // the room's home, when the join names the room's order: the socket opens there (decision 0237)
     const home = member.session.roomEndpoints?.[0];
     member.node = nodes.find((node) => node.wsBase === home) ?? member.node;
+    if (request.openOnJoin) await openReady(member);
   });
+}
+
+/** Opens one member's socket and waits for its READY (a join after it sees it in the room). */
+async function openReady(member: Member) {
+  await open(member);
+  while (!member.ready) {
+    if ((member.reopened ?? 0) > 3) throw new Error('a socket closed before READY four times');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** How many members' sockets each node holds (or will, once opened). */
+function socketsByNode(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const member of members) counts[member.node.wsBase] = (counts[member.node.wsBase] ?? 0) + 1;
+  return counts;
 }
 
 /** Each room's members in join order, cut into `of` parts: part `index` of every room. */
@@ -149,7 +174,10 @@ async function openAll(concurrency: number, part?: { index: number; of: number }
   const started = performance.now();
   const opening = partOf(part);
   readyTarget = readyCount + opening.length;
-  const allReady = new Promise<void>((resolve) => (onAllReady = resolve));
+  const allReady = new Promise<void>((resolve, reject) => {
+    onAllReady = resolve;
+    onOpenFailed = reject;
+  });
   await mapLimit(opening, concurrency, open);
   if (readyCount < readyTarget) await allReady;
   return performance.now() - started;
@@ -222,7 +250,7 @@ async function handle(request: GeneratorRequest): Promise<GeneratorReply> {
   switch (request.cmd) {
     case 'prepare':
       await prepare(request);
-      return { cmd: 'prepared', roomIds };
+      return { cmd: 'prepared', roomIds, sockets: socketsByNode() };
     case 'open':
       return { cmd: 'opened', ms: await openAll(request.concurrency, request.part), unexpectedCloses };
     case 'load':

@@ -110,7 +110,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(aiPlugin, { config, provider: options.provider });
   await app.register(creditsPlugin, { config, clock, meter: options.meter });
   await app.register(paymentsPlugin, { config, clock });
-  await app.register(roomsPlugin, { config, clock });
+  // a join counts the room's people through the presence, which the delivery plugin adds later
+  const roomPeople = async (roomId: string) => (await app.xtalkPresence.members?.(roomId)) ?? 0;
+  await app.register(roomsPlugin, { config, clock, roomPeople });
   await app.register(deliveryPlugin);
   await app.register(glossaryPlugin, { config, clock });
   await app.register(summaryPlugin, { config, clock });

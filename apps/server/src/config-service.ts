@@ -20,6 +20,8 @@ export const serviceSettings = {
   PUBLIC_WS_ENDPOINTS: csv.pipe(
     z.array(z.string().regex(/^wss?:\/\/[^/?#\s]+$/, 'each must be a ws:// or wss:// address, no path')),
   ),
+  /** How many people of one room a node takes before the room's next joiners start on its next node. */
+  ROOM_PEOPLE_PER_NODE: z.coerce.number().int().min(1).default(1000),
   DATA_DIR: z.string().default('./data'),
   /** Unset: embedded PGlite in DATA_DIR/db. */
   DATABASE_URL: optionalString,

@@ -22,7 +22,9 @@ export const joinRoomResponseSchema = z.object({
    * The same addresses in the room's order (rendezvous hashing of the room code, decision 0237): its home
    * node first, then where its members go when the home is gone. A client that reads it opens the socket
    * on the first it can reach and goes back to the first when it is reachable again, so a room's members
-   * share a node and its frames stay off the bus between nodes. Absent with `socketEndpoints`.
+   * share a node and its frames stay off the bus between nodes. In a hot room (more people than one node
+   * takes, decision 0250) the first is the node whose turn it is for this joiner, the rest in the room's
+   * order. Absent with `socketEndpoints`.
    */
   roomEndpoints: z.array(z.string()).optional(),
 });

@@ -23,8 +23,13 @@ declare module 'fastify' {
   }
 }
 
-export const roomsPlugin = fp<{ config: Config; clock: Clock }>(
-  async (app, { config, clock }) => {
+export const roomsPlugin = fp<{
+  config: Config;
+  clock: Clock;
+  /** People in a room on every node, for a hot room's spread (decision 0250). */
+  roomPeople: (roomId: string) => Promise<number>;
+}>(
+  async (app, { config, clock, roomPeople }) => {
     const db = app.xtalkDb;
     const { authenticator } = app.xtalkAuth;
     const repo = createRoomsRepo(db, clock, {
@@ -41,6 +46,7 @@ export const roomsPlugin = fp<{ config: Config; clock: Clock }>(
       sessionTtlSeconds,
       handoffs,
       socketEndpoints: config.PUBLIC_WS_ENDPOINTS,
+      spread: { people: roomPeople, perNode: config.ROOM_PEOPLE_PER_NODE },
     });
   },
   { name: 'xtalk-rooms', dependencies: ['xtalk-store', 'xtalk-auth'] },

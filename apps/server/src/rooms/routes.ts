@@ -12,7 +12,7 @@ import {
 } from '@xtalk/protocol';
 import { bearerTokenOf, type Authenticator } from '../accounts/index.js';
 import { HttpError } from '../http-errors.js';
-import { roomEndpointOrder } from './room-home.js';
+import { joinerEndpointOrder } from './room-home.js';
 import type { RoomsRepo } from './rooms-repo.js';
 import type { SessionHandoffs } from './session-handoffs.js';
 
@@ -27,6 +27,11 @@ export async function roomRoutes(
     handoffs?: SessionHandoffs;
     /** PUBLIC_WS_ENDPOINTS: where the client may open the socket, told with every session. */
     socketEndpoints?: readonly string[];
+    /**
+     * A hot room's spread (decision 0250): how many people are in a room on every node, and how many of
+     * one room a node takes before the room's next joiners go on to its next node.
+     */
+    spread?: { people: (roomId: string) => Promise<number>; perNode: number };
   },
 ) {
   const schema = {
@@ -60,8 +65,15 @@ export async function roomRoutes(
       roomId,
       protocolVersion: PROTOCOL_VERSION,
       ...(endpoints.length > 0
-        ? { socketEndpoints: [...endpoints], roomEndpoints: roomEndpointOrder(roomId, endpoints) }
+        ? { socketEndpoints: [...endpoints], roomEndpoints: await joinerOrder(roomId, user.id, endpoints) }
         : {}),
     };
   });
+
+  /** The room's order for this joiner; a count that cannot be had (Redis away) counts as a small room. */
+  async function joinerOrder(roomId: string, userId: string, endpoints: readonly string[]) {
+    const { spread } = deps;
+    const people = spread && endpoints.length > 1 ? await spread.people(roomId).catch(() => 0) : 0;
+    return joinerEndpointOrder(roomId, endpoints, { userId, people, perNode: spread?.perNode ?? Infinity });
+  }
 }

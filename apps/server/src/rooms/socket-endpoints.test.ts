@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinRoomResponseSchema } from '@xtalk/protocol';
 import { loadConfig } from '../config.js';
 import { guestLogin, startServer, type TestServer } from '../testing/harness.js';
+import { roomEndpointOrder } from './room-home.js';
 
 /* PUBLIC_WS_ENDPOINTS: the nodes' addresses, told with every session, so the web client can fail over. */
 
@@ -48,6 +49,36 @@ describe('PUBLIC_WS_ENDPOINTS', () => {
     });
     expect(again.json()).toMatchObject({ roomEndpoints: first.roomEndpoints, socketEndpoints: endpoints });
     expect(await joinOn(plain)).not.toHaveProperty('roomEndpoints');
+  });
+
+  it('starts a hot room’s joiner at the node whose turn it is; a count it cannot have, at home (0250)', async () => {
+    const first = await joinOn(listed);
+    const order = roomEndpointOrder(first.roomId, endpoints);
+    const presence = listed.app.xtalkPresence;
+    const counted = presence.members;
+    const { token } = await guestLogin(listed.app);
+    const join = async () =>
+      joinRoomResponseSchema.parse(
+        (
+          await listed.app.inject({
+            method: 'POST',
+            url: '/xtalk',
+            headers: { authorization: `Bearer ${token}` },
+            payload: { action: 'join', roomId: first.roomId },
+          })
+        ).json(),
+      ).roomEndpoints;
+    try {
+      // the default share is a thousand people a node
+      presence.members = async () => 2000;
+      expect(await join()).toEqual([order[2], order[0], order[1]]);
+      presence.members = async () => 999;
+      expect(await join()).toEqual(order);
+      presence.members = () => Promise.reject(new Error('Redis is away'));
+      expect(await join()).toEqual(order);
+    } finally {
+      presence.members = counted;
+    }
   });
 
   it('is what the page may connect to besides its own origin, and each node’s readiness', async () => {
