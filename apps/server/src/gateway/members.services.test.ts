@@ -76,6 +76,8 @@ describe('members across nodes', () => {
       ReturnType<typeof createRedisPresence>,
     ];
     await redis.sadd('xtalk:nodes', ...ids);
+    // alive, so the heartbeat of a node that another test file starts on this Redis does not sweep them
+    for (const id of ids) await redis.set(`xtalk:node:${id}:alive`, '1', 'PX', 120_000);
     try {
       const people = Array.from({ length: size }, (_, i) => [`user${i}`, `Name ${i}`] as const);
       for (const [i, [username, name]] of people.entries())
@@ -100,6 +102,7 @@ describe('members across nodes', () => {
       expect(await atOne.page!(room, 'not-a-cursor', 50)).toBeUndefined();
     } finally {
       await redis.srem('xtalk:nodes', ...ids);
+      await redis.del(...ids.map((id) => `xtalk:node:${id}:alive`));
       await redis.del(`xtalk:presence:${room}`, ...ids.map((id) => `xtalk:node:${id}:presence`));
       await redis.quit();
     }
