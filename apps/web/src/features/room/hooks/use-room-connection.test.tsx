@@ -82,7 +82,7 @@ describe('useRoomConnection without a user', () => {
 });
 
 describe("useRoomConnection's 'Ready!' toast", () => {
-  it('shows it on READY and takes it away when the connection is lost or the room screen goes', async () => {
+  it('says it when a lost connection is back, not on the first join, and takes it away when lost', async () => {
     authStore.set({ token: 'tok', user: testUser() });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {}); // the dropped socket's error
     const session = { sessionId: 's1', roomId: 'ABC2345', protocolVersion: PROTOCOL_VERSION };
@@ -92,24 +92,33 @@ describe("useRoomConnection's 'Ready!' toast", () => {
     const { result, unmount } = renderHook(() => useRoomConnection(props));
     await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
     vi.mocked(toast.dismiss).mockClear(); // the tests before unmounted their room screens
-    act(() => {
-      last().open();
-      last().receive({
-        type: 'system',
-        message: 'READY',
-        timestamp: 1,
-        roomId: 'ABC2345',
-        protocolVersion: PROTOCOL_VERSION,
+    vi.mocked(toast.success).mockClear();
+    const ready = () =>
+      act(() => {
+        last().open();
+        last().receive({
+          type: 'system',
+          message: 'READY',
+          timestamp: 1,
+          roomId: 'ABC2345',
+          protocolVersion: PROTOCOL_VERSION,
+        });
       });
-    });
+    // the first join: the room screen taking the place of 'Connecting...' says it
+    ready();
     expect(result.current.state).toBe('ready');
-    expect(toast.success).toHaveBeenCalledWith(toastSaying('Ready!'), { id: READY_TOAST, duration: 1500 });
-    expect(toast.dismiss).not.toHaveBeenCalled();
+    expect(toast.success).not.toHaveBeenCalled();
 
     act(() => last().drop(1006));
     expect(result.current.state).toBe('reconnecting');
     expect(toast.dismiss).toHaveBeenCalledWith(READY_TOAST);
     vi.mocked(toast.dismiss).mockClear();
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(2), { timeout: 3000 });
+    ready();
+    expect(result.current.state).toBe('ready');
+    expect(toast.success).toHaveBeenCalledWith(toastSaying('Ready!'), { id: READY_TOAST, duration: 1500 });
+    expect(toast.dismiss).not.toHaveBeenCalled();
+
     // and when the room screen goes (to the login page, say)
     unmount();
     expect(toast.dismiss).toHaveBeenCalledWith(READY_TOAST);

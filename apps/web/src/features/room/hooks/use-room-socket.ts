@@ -71,6 +71,9 @@ function createRoomClient(handlers: RefObject<RoomConnectionOptions>): SocketCli
 function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => void)[] {
   const { handlers } = sinks;
   let previous = client.state;
+  // 'Ready!' says a lost connection is back. The first join needs no word: the room screen takes the
+  // place of 'Connecting...', and a toast's first render then is one more long task of the room's load.
+  let lost = false;
   return [
     client.on('state', (next) => {
       const handedOver = previous === 'handover';
@@ -78,10 +81,14 @@ function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => vo
       sinks.setState(next);
       // A socket given up right after READY (decision 0139) would show 'Ready!' over the reconnecting
       // banner on a phone for the rest of its 1.5 s: the toast goes when the connection does.
-      if (next === 'reconnecting' || next === 'disconnected') toast.dismiss(READY_TOAST);
+      if (next === 'reconnecting' || next === 'disconnected') {
+        lost = true;
+        toast.dismiss(READY_TOAST);
+      }
       if (next !== 'ready') return;
       // a handover (a node draining, a rolling deploy) is nothing the person needs to hear about
-      if (!handedOver) toast.success(words('room.ready'), { id: READY_TOAST, duration: 1500 });
+      if (lost && !handedOver) toast.success(words('room.ready'), { id: READY_TOAST, duration: 1500 });
+      lost = false;
       if (client.roomId) sinks.flush(client.roomId);
     }),
     client.on('session', (info, resumed) => {
