@@ -45,6 +45,21 @@ function answerJoinsWith(body: unknown, status = 200) {
   );
 }
 
+/** The last socket opens and its room says READY (with `extra` fields). */
+function openAndReady(extra: { clientIdRequired?: boolean } = {}) {
+  act(() => {
+    last().open();
+    last().receive({
+      type: 'system',
+      message: 'READY',
+      timestamp: 1,
+      roomId: 'ABC2345',
+      protocolVersion: PROTOCOL_VERSION,
+      ...extra,
+    });
+  });
+}
+
 beforeEach(() => {
   setLanguage('en');
   authStore.reset();
@@ -93,19 +108,8 @@ describe("useRoomConnection's 'Ready!' toast", () => {
     await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
     vi.mocked(toast.dismiss).mockClear(); // the tests before unmounted their room screens
     vi.mocked(toast.success).mockClear();
-    const ready = () =>
-      act(() => {
-        last().open();
-        last().receive({
-          type: 'system',
-          message: 'READY',
-          timestamp: 1,
-          roomId: 'ABC2345',
-          protocolVersion: PROTOCOL_VERSION,
-        });
-      });
     // the first join: the room screen taking the place of 'Connecting...' says it
-    ready();
+    openAndReady();
     expect(result.current.state).toBe('ready');
     expect(toast.success).not.toHaveBeenCalled();
 
@@ -114,7 +118,7 @@ describe("useRoomConnection's 'Ready!' toast", () => {
     expect(toast.dismiss).toHaveBeenCalledWith(READY_TOAST);
     vi.mocked(toast.dismiss).mockClear();
     await waitFor(() => expect(FakeSocket.all).toHaveLength(2), { timeout: 3000 });
-    ready();
+    openAndReady();
     expect(result.current.state).toBe('ready');
     expect(toast.success).toHaveBeenCalledWith(toastSaying('Ready!'), { id: READY_TOAST, duration: 1500 });
     expect(toast.dismiss).not.toHaveBeenCalled();
@@ -135,16 +139,7 @@ describe('useRoomConnection signed out on the server', () => {
     const props = { ...options(), createSocket: (url: string) => new FakeSocket(url) };
     const { result, unmount } = renderHook(() => useRoomConnection(props));
     await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
-    act(() => {
-      last().open();
-      last().receive({
-        type: 'system',
-        message: 'READY',
-        timestamp: 1,
-        roomId: 'ABC2345',
-        protocolVersion: PROTOCOL_VERSION,
-      });
-    });
+    openAndReady();
     act(() => last().drop(CloseCode.SignedOut, 'You are signed out.'));
     expect(props.onSignedOut).toHaveBeenCalledTimes(1);
     expect(props.onUnauthorized).not.toHaveBeenCalled();
@@ -194,17 +189,7 @@ describe('every chat and voice frame the room sends carries its client id (proto
     const { result, unmount } = renderHook(() => useRoomConnection(props));
     const ready = async (count: number) => {
       await waitFor(() => expect(FakeSocket.all).toHaveLength(count));
-      act(() => {
-        last().open();
-        last().receive({
-          type: 'system',
-          message: 'READY',
-          timestamp: 1,
-          roomId: 'ABC2345',
-          protocolVersion: PROTOCOL_VERSION,
-          clientIdRequired: true,
-        });
-      });
+      openAndReady({ clientIdRequired: true });
       await waitFor(() => expect(result.current.state).toBe('ready'));
     };
     await ready(1);
