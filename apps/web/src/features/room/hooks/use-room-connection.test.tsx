@@ -97,7 +97,7 @@ describe('useRoomConnection without a user', () => {
 });
 
 describe("useRoomConnection's 'Ready!' toast", () => {
-  it('says it when a lost connection is back, not on the first join, and takes it away when lost', async () => {
+  it('says it on every READY, the first join included, and takes it away when lost', async () => {
     authStore.set({ token: 'tok', user: testUser() });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {}); // the dropped socket's error
     const session = { sessionId: 's1', roomId: 'ABC2345', protocolVersion: PROTOCOL_VERSION };
@@ -108,19 +108,25 @@ describe("useRoomConnection's 'Ready!' toast", () => {
     await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
     vi.mocked(toast.dismiss).mockClear(); // the tests before unmounted their room screens
     vi.mocked(toast.success).mockClear();
-    // the first join: the room screen taking the place of 'Connecting...' says it
+    const saidReady = () =>
+      waitFor(() =>
+        expect(toast.success).toHaveBeenCalledWith(toastSaying('Ready!'), { id: READY_TOAST, duration: 1500 }),
+      );
+    // the first join
     openAndReady();
     expect(result.current.state).toBe('ready');
-    expect(toast.success).not.toHaveBeenCalled();
+    await saidReady();
+    expect(toast.dismiss).not.toHaveBeenCalled();
 
     act(() => last().drop(1006));
     expect(result.current.state).toBe('reconnecting');
     expect(toast.dismiss).toHaveBeenCalledWith(READY_TOAST);
     vi.mocked(toast.dismiss).mockClear();
+    vi.mocked(toast.success).mockClear();
     await waitFor(() => expect(FakeSocket.all).toHaveLength(2), { timeout: 3000 });
     openAndReady();
     expect(result.current.state).toBe('ready');
-    expect(toast.success).toHaveBeenCalledWith(toastSaying('Ready!'), { id: READY_TOAST, duration: 1500 });
+    await saidReady();
     expect(toast.dismiss).not.toHaveBeenCalled();
 
     // and when the room screen goes (to the login page, say)
