@@ -129,6 +129,17 @@ describe("useRoomConnection's 'Ready!' toast", () => {
     await saidReady();
     expect(toast.dismiss).not.toHaveBeenCalled();
 
+    // a connection lost before the frame that shows it: no 'Ready!' over the reconnecting line
+    vi.mocked(toast.success).mockClear();
+    act(() => last().drop(1006));
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(3), { timeout: 3000 });
+    openAndReady();
+    act(() => last().drop(1006));
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(4), { timeout: 3000 });
+    openAndReady();
+    await saidReady();
+    expect(toast.success).toHaveBeenCalledTimes(1);
+
     // and when the room screen goes (to the login page, say)
     unmount();
     expect(toast.dismiss).toHaveBeenCalledWith(READY_TOAST);
