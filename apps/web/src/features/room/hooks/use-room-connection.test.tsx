@@ -110,7 +110,10 @@ describe("useRoomConnection's 'Ready!' toast", () => {
     vi.mocked(toast.success).mockClear();
     const saidReady = () =>
       waitFor(() =>
-        expect(toast.success).toHaveBeenCalledWith(toastSaying('Ready!'), { id: READY_TOAST, duration: 1500 }),
+        expect(toast.success).toHaveBeenCalledWith(toastSaying('Ready!'), {
+          id: READY_TOAST,
+          duration: 1500,
+        }),
       );
     // the first join
     openAndReady();
