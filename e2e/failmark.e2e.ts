@@ -3,33 +3,16 @@ import {
   startFakeOpenAiServer,
   type FakeOpenAiServer,
 } from '../apps/server/src/ai/testing/fake-openai-server.js';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { productInBrowser } from './block-hooks.js';
 import { messageWith, say, twoGuestsInRoom } from './lib/room.js';
-
-/** Records every toast the page adds, from its first paint: an exact count, with no sleep. */
-function recordToasts(context: BrowserContext) {
-  return context.addInitScript(() => {
-    const toasts: Element[] = [];
-    Object.assign(window, { recordedToasts: toasts });
-    new MutationObserver((records) => {
-      for (const record of records)
-        for (const node of record.addedNodes) {
-          if (!(node instanceof Element)) continue;
-          if (node.matches('[data-sonner-toast]')) toasts.push(node);
-          toasts.push(...node.querySelectorAll('[data-sonner-toast]'));
-        }
-    }).observe(document, { childList: true, subtree: true });
-  });
-}
+import { recordToasts, recordedToasts } from './lib/toasts.js';
 
 /** The words of every failure toast the page added (one per element, whatever it became). */
-const failureToasts = (page: Page) =>
-  page.evaluate(() =>
-    (window as unknown as { recordedToasts: Element[] }).recordedToasts
-      .map((toast) => toast.textContent ?? '')
-      .filter((text) => /fail|hint|engine|失敗|ヒント|エンジン/i.test(text)),
-  );
+const failureToasts = async (page: Page) =>
+  (await recordedToasts(page))
+    .map((toast) => toast.text)
+    .filter((text) => /fail|hint|engine|失敗|ヒント|エンジン/i.test(text));
 
 /*
  * A translation that failed leaves a mark that survives a reload, and its author's "Try again" makes it

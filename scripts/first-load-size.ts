@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { FIRST_LOAD_BUDGET_BYTES } from '../apps/web/build/first-load-budget.js';
@@ -68,6 +68,27 @@ export function firstLoadFiles(distDir: string): string[] {
   return [...entry, ...(catalogue?.files ?? [])];
 }
 
+/** The room screen's module (the router loads it lazily): its chunk and static imports run as it opens. */
+const ROOM_SCREEN = 'src/app/routes/translate-route.tsx';
+
+/**
+ * The files of the room screen's chunk and its static imports that hold zod: none, as zod and the room's
+ * schemas load in tasks of their own while the join is in flight (decision 0084). A zod schema built at a
+ * module's top level, in a module the screen imports for something else, brings all of zod into the
+ * task that evaluates the screen.
+ */
+export function zodInRoomScreen(distDir: string): string[] {
+  const manifest = readManifest(distDir);
+  if (!manifest[ROOM_SCREEN]) throw new Error(`No ${ROOM_SCREEN} chunk in the Vite manifest.`);
+  return jsFiles(manifest, closure(manifest, ROOM_SCREEN)).filter((file) => {
+    // the bundler's own runtime has no source map and no sources
+    const mapFile = join(distDir, `${file}.map`);
+    if (!existsSync(mapFile)) return false;
+    const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[] };
+    return map.sources.some((source) => source.includes('/node_modules/zod/'));
+  });
+}
+
 export const gzipped = (distDir: string, file: string): number =>
   gzipSync(readFileSync(join(distDir, file)), { level: 9 }).length;
 
@@ -95,6 +116,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   );
   if (bytes > FIRST_LOAD_BUDGET_BYTES) {
     console.error('Over budget: load more lazily (see docs/decisions/0081-first-load-budget.md).');
+    process.exit(1);
+  }
+  const zod = zodInRoomScreen(dist);
+  if (zod.length > 0) {
+    console.error(
+      `The room screen imports zod statically (${zod.join(', ')}): keep zod schemas out of the modules it ` +
+        'imports (see docs/decisions/0084-room-screen-main-thread-at-load.md).',
+    );
     process.exit(1);
   }
 }

@@ -23,5 +23,6 @@ export * from './api-paths.js';
 export * from './glossary.js';
 export * from './protocol-refusal.js';
 export * from './player-data.js';
+export * from './deleted-author.js';
 export * from './openapi.js';
 export * from './asyncapi.js';

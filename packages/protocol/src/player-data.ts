@@ -1,25 +1,11 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from './constants.js';
-import type { MessageFrame } from './frames.js';
 
 /*
  * A person's own data: deleting their account (DELETE /api/player) and taking a copy of it
  * (GET /api/player/export). The paths are in api-paths.ts; the export's shape is described in
  * docs/product.md.
  */
-
-/** How a deleted author is named in the two interface languages: no name, no avatar, no link back. */
-export const DELETED_USER_NAME = { en: 'deleted user', ja: '削除されたユーザー' } as const;
-
-/**
- * The author of a message as the AI engines' context names them (translation, summaries): a deleted
- * author is a deleted user, never an empty name the engine would guess at.
- */
-export function contextAuthorOf(
-  message: Pick<MessageFrame, 'username' | 'displayUsername' | 'authorDeleted'>,
-): string {
-  return message.authorDeleted ? DELETED_USER_NAME.en : (message.displayUsername ?? message.username);
-}
 
 /** How fresh a session must be to delete its account without the password (docs/decisions). */
 export const FRESH_SIGN_IN_SECONDS = 5 * 60;

@@ -9,13 +9,13 @@ import { initialChatState } from '#web/features/chat/utils/chat-items';
 import { chatReducer } from '#web/features/chat/utils/messages-reducer';
 import {
   addFailure,
-  failureRank,
+  failurePart,
   failureText,
   type FailureEvent,
 } from '#web/features/room/utils/failure-toast';
 import { listeningLanguage } from '#web/features/room/utils/listening';
 import { frameErrorText } from '#web/lib/error-text';
-import { causeText, noticeText } from '#web/lib/notice-text';
+import { noticeText } from '#web/lib/notice-text';
 import { getLanguage, useI18n } from '#web/lib/i18n';
 import { StorageKey, readString, writeString } from '#web/lib/storage';
 
@@ -90,18 +90,23 @@ export function useRoomFrames(typing: ReturnType<typeof useTypingIndicator>) {
           // Worded here by its code, in the interface language. 'notice' is information
           // about the room's engines and credits, worded by its kind; 'no_speech' a plain outcome.
           if (frame.code === 'notice') {
-            const text = noticeText(getLanguage(), frame);
-            const rank = failureRank(frame.notice);
-            if (rank === undefined) toast.info(localized((language) => noticeText(language, frame)));
+            const part = failurePart(frame);
+            if (!part) toast.info(localized((language) => noticeText(language, frame)));
             else {
-              const task = frame.notice?.params?.task;
-              const cause = causeText(getLanguage(), frame.notice);
-              const part = { rank, text, task: task === undefined ? undefined : String(task), cause };
-              failures.current = addFailure(failures.current, part, Date.now());
-              toast.info(failureText(failures.current), { id: FAILURE_TOAST });
+              const event = addFailure(failures.current, part, Date.now());
+              failures.current = event;
+              toast.info(
+                localized((language) => failureText(language, event)),
+                { id: FAILURE_TOAST },
+              );
             }
           } else if (frame.code === 'no_speech') toast(words('voice.noSpeech'));
-          else toast.error(localized((language) => frameErrorText(language, frame.code)));
+          // one toast per code: the same refusal of several messages (too fast) does not stack
+          else
+            toast.error(
+              localized((language) => frameErrorText(language, frame.code)),
+              { id: `error-${frame.code}` },
+            );
           break;
       }
     },

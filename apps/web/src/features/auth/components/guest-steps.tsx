@@ -5,7 +5,6 @@ import { Button } from '#web/components/ui/button';
 import { Spinner } from '#web/components/ui/spinner';
 import { cn } from '#web/lib/cn';
 import { useI18n } from '#web/lib/i18n';
-import { toast, words } from '#web/lib/toast';
 import type { CheckState } from '../hooks/use-guest-check';
 import type { MicPermission } from '../hooks/use-mic-permission';
 import { BotCheck } from './bot-check';
@@ -110,7 +109,10 @@ export function MicStatus({
   const { t } = useI18n();
   const askMic = async () => {
     const result = await request();
-    if (result === 'denied') toast.error(words('guest.micDenied'), { duration: 6000 });
+    if (result !== 'denied') return;
+    // the toaster loads only now: it is no part of this page's load, which paints its words first
+    const { toast, words } = await import('#web/lib/toast');
+    toast.error(words('guest.micDenied'), { duration: 6000 });
   };
   return (
     <>

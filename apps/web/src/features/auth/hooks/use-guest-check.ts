@@ -2,7 +2,6 @@ import type { BotcheckChallenge } from '@xtalk/protocol';
 import { useCallback, useEffect, useState } from 'react';
 import { authStore } from '#web/lib/auth-session';
 import { requestErrorText } from '#web/lib/error-text';
-import { localized, toast } from '#web/lib/toast';
 import { fetchBotcheck, guestLogin } from '../api/auth-api';
 
 export type CheckState = 'loading' | 'solving' | 'exchanging' | 'done' | 'failed';
@@ -42,8 +41,10 @@ export function useGuestCheck(signedIn: boolean) {
       setCheck('done');
     } catch (error) {
       console.error('[guest-login] exchange failed', error);
-      toast.error(localized((language) => requestErrorText(language, error)));
       setCheck('failed');
+      // the toaster loads only now: it is no part of this page's load, which paints its words first
+      const { localized, toast } = await import('#web/lib/toast');
+      toast.error(localized((language) => requestErrorText(language, error)));
     }
   }, []);
   // the exchange reports its own failure (toast, 'failed' state); the widget only hands the payload over

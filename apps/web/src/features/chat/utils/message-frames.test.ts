@@ -96,7 +96,13 @@ describe('message frames', () => {
     });
     state = run(
       [
-        { type: 'translationChunk', originalTimestamp: 1000, targetLanguage: 'ja', chunk: '新' },
+        {
+          type: 'translationChunk',
+          originalTimestamp: 1000,
+          targetLanguage: 'ja',
+          chunk: '新',
+          revision: 5000,
+        },
         { type: 'translationComplete', originalTimestamp: 1000, targetLanguage: 'ja', fullText: '新しい' },
         // an older correction replayed late does not undo a newer one
         { type: 'messageEdited', id: 1000, message: 'hello', editedAt: 4000 },
@@ -111,6 +117,31 @@ describe('message frames', () => {
       editedAt: 6000,
       translations: { ja: '三' },
     });
+  });
+
+  it('drops a chunk of a text older than the correction it shows', () => {
+    const chunk = (text: string, at: number, revision?: number, id = 1000): ServerFrame => ({
+      type: 'translationChunk',
+      originalTimestamp: id,
+      targetLanguage: 'ja',
+      chunk: text,
+      at,
+      ...(revision !== undefined ? { revision } : {}),
+    });
+    let state = run([
+      message(1000),
+      chunk('古い', 0),
+      { type: 'messageEdited', id: 1000, message: 'hello fixed', editedAt: 5000, offset: 9 },
+      // the first text's stream, and an earlier correction's, late: each would start the empty partial
+      chunk('古い', 0),
+      chunk('前の', 0, 4000),
+    ]);
+    expect(onlyMessage(state).partial).toEqual({});
+    state = run([chunk('新しい', 0, 5000), chunk('訳', 3, 5000)], state);
+    expect(onlyMessage(state).partial).toEqual({ ja: '新しい訳' });
+    // a stored copy that says it was corrected guards the same way
+    state = run([message(2000, { editedAt: 7000 }), chunk('古い', 0, undefined, 2000)]);
+    expect(state.items.find((item) => item.id === 2000)).toMatchObject({ partial: {} });
   });
 
   it('does not duplicate a message replayed twice', () => {

@@ -82,6 +82,9 @@ export function onTranslationChunk(state: ChatState, frame: TranslationChunkFram
   return updateMessage(state, frame.originalTimestamp, (message) => {
     // A chunk arriving after the complete text (reordering, replay) must not append to it.
     if (message.translations[frame.targetLanguage] !== undefined) return message;
+    // A chunk of a text older than the correction shown (its revision is that text's editedAt, none for
+    // the first text): a node drops those once it delivered the correction, a client guards all the same.
+    if (message.editedAt !== undefined && (frame.revision ?? 0) < message.editedAt) return message;
     const sofar = message.partial[frame.targetLanguage] ?? '';
     // Only a chunk that continues what is shown (0136): joined mid-stream, the start is missing; a late
     // chunk of a text a correction replaced belongs to another stream. translationComplete comes anyway.

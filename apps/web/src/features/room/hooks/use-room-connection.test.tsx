@@ -45,6 +45,21 @@ function answerJoinsWith(body: unknown, status = 200) {
   );
 }
 
+/** The last socket opens and its room says READY (with `extra` fields). */
+function openAndReady(extra: { clientIdRequired?: boolean } = {}) {
+  act(() => {
+    last().open();
+    last().receive({
+      type: 'system',
+      message: 'READY',
+      timestamp: 1,
+      roomId: 'ABC2345',
+      protocolVersion: PROTOCOL_VERSION,
+      ...extra,
+    });
+  });
+}
+
 beforeEach(() => {
   setLanguage('en');
   authStore.reset();
@@ -82,7 +97,7 @@ describe('useRoomConnection without a user', () => {
 });
 
 describe("useRoomConnection's 'Ready!' toast", () => {
-  it('shows it on READY and takes it away when the connection is lost or the room screen goes', async () => {
+  it('says it on every READY, the first join included, and takes it away when lost', async () => {
     authStore.set({ token: 'tok', user: testUser() });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {}); // the dropped socket's error
     const session = { sessionId: 's1', roomId: 'ABC2345', protocolVersion: PROTOCOL_VERSION };
@@ -92,24 +107,42 @@ describe("useRoomConnection's 'Ready!' toast", () => {
     const { result, unmount } = renderHook(() => useRoomConnection(props));
     await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
     vi.mocked(toast.dismiss).mockClear(); // the tests before unmounted their room screens
-    act(() => {
-      last().open();
-      last().receive({
-        type: 'system',
-        message: 'READY',
-        timestamp: 1,
-        roomId: 'ABC2345',
-        protocolVersion: PROTOCOL_VERSION,
-      });
-    });
+    vi.mocked(toast.success).mockClear();
+    const saidReady = () =>
+      waitFor(() =>
+        expect(toast.success).toHaveBeenCalledWith(toastSaying('Ready!'), {
+          id: READY_TOAST,
+          duration: 1500,
+        }),
+      );
+    // the first join
+    openAndReady();
     expect(result.current.state).toBe('ready');
-    expect(toast.success).toHaveBeenCalledWith(toastSaying('Ready!'), { id: READY_TOAST, duration: 1500 });
+    await saidReady();
     expect(toast.dismiss).not.toHaveBeenCalled();
 
     act(() => last().drop(1006));
     expect(result.current.state).toBe('reconnecting');
     expect(toast.dismiss).toHaveBeenCalledWith(READY_TOAST);
     vi.mocked(toast.dismiss).mockClear();
+    vi.mocked(toast.success).mockClear();
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(2), { timeout: 3000 });
+    openAndReady();
+    expect(result.current.state).toBe('ready');
+    await saidReady();
+    expect(toast.dismiss).not.toHaveBeenCalled();
+
+    // a connection lost before the frame that shows it: no 'Ready!' over the reconnecting line
+    vi.mocked(toast.success).mockClear();
+    act(() => last().drop(1006));
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(3), { timeout: 3000 });
+    openAndReady();
+    act(() => last().drop(1006));
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(4), { timeout: 3000 });
+    openAndReady();
+    await saidReady();
+    expect(toast.success).toHaveBeenCalledTimes(1);
+
     // and when the room screen goes (to the login page, say)
     unmount();
     expect(toast.dismiss).toHaveBeenCalledWith(READY_TOAST);
@@ -126,16 +159,7 @@ describe('useRoomConnection signed out on the server', () => {
     const props = { ...options(), createSocket: (url: string) => new FakeSocket(url) };
     const { result, unmount } = renderHook(() => useRoomConnection(props));
     await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
-    act(() => {
-      last().open();
-      last().receive({
-        type: 'system',
-        message: 'READY',
-        timestamp: 1,
-        roomId: 'ABC2345',
-        protocolVersion: PROTOCOL_VERSION,
-      });
-    });
+    openAndReady();
     act(() => last().drop(CloseCode.SignedOut, 'You are signed out.'));
     expect(props.onSignedOut).toHaveBeenCalledTimes(1);
     expect(props.onUnauthorized).not.toHaveBeenCalled();
@@ -185,17 +209,7 @@ describe('every chat and voice frame the room sends carries its client id (proto
     const { result, unmount } = renderHook(() => useRoomConnection(props));
     const ready = async (count: number) => {
       await waitFor(() => expect(FakeSocket.all).toHaveLength(count));
-      act(() => {
-        last().open();
-        last().receive({
-          type: 'system',
-          message: 'READY',
-          timestamp: 1,
-          roomId: 'ABC2345',
-          protocolVersion: PROTOCOL_VERSION,
-          clientIdRequired: true,
-        });
-      });
+      openAndReady({ clientIdRequired: true });
       await waitFor(() => expect(result.current.state).toBe('ready'));
     };
     await ready(1);

@@ -10,6 +10,7 @@ import { pageSocketOrigin, SocketEndpoints, socketUrlOn } from '#web/lib/socket-
 import { StorageKey, remove, touchRoomHistory, writeString } from '#web/lib/storage';
 import { joinRoom } from '../api/join-room';
 import { listeningLanguage, setOfferedLanguages } from '../utils/listening';
+import { hideReady, showReady } from '../utils/ready-toast';
 import type { RoomConnectionOptions } from './room-connection-options';
 
 // The DOM types its handlers with `this: WebSocket`; the shape is the same.
@@ -27,8 +28,7 @@ interface RoomSocketSinks {
   flush: (roomId: string) => void;
 }
 
-/** The one 'Ready!' toast: a new READY replaces it, losing the connection takes it away. */
-export const READY_TOAST = 'room-ready';
+export { READY_TOAST } from '../utils/ready-toast';
 
 /** The language the last hello listened in (READY may reveal a pick the hello could not know yet). */
 let helloLanguage = '';
@@ -78,10 +78,10 @@ function wireRoomEvents(client: SocketClient, sinks: RoomSocketSinks): (() => vo
       sinks.setState(next);
       // A socket given up right after READY (decision 0139) would show 'Ready!' over the reconnecting
       // banner on a phone for the rest of its 1.5 s: the toast goes when the connection does.
-      if (next === 'reconnecting' || next === 'disconnected') toast.dismiss(READY_TOAST);
+      if (next === 'reconnecting' || next === 'disconnected') hideReady();
       if (next !== 'ready') return;
       // a handover (a node draining, a rolling deploy) is nothing the person needs to hear about
-      if (!handedOver) toast.success(words('room.ready'), { id: READY_TOAST, duration: 1500 });
+      if (!handedOver) showReady();
       if (client.roomId) sinks.flush(client.roomId);
     }),
     client.on('session', (info, resumed) => {
@@ -160,7 +160,7 @@ export function useRoomSocket(
     return () => {
       for (const off of offs) off();
       // leaving the room screen (Login, logout) takes its 'Ready!' along rather than onto the next page
-      toast.dismiss(READY_TOAST);
+      hideReady();
       client.leave();
       clientRef.current = null;
     };

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { causeText, noticeText } from '#web/lib/notice-text';
-import { FAILURE_EVENT_MS, addFailure, failureRank, failureText, type FailurePart } from './failure-toast';
+import { causeText } from '#web/lib/notice-text';
+import { FAILURE_EVENT_MS, addFailure, failurePart, failureRank, failureText } from './failure-toast';
 
-/** A failure notice as the room's frames make it a part of the toast, in English or Japanese. */
-function partOf(params: Record<string, string | number>, language: 'en' | 'ja' = 'en'): FailurePart {
-  const notice = { kind: 'engine_failed', params };
-  return {
-    rank: failureRank(notice)!,
-    text: noticeText(language, { message: 'server words', notice }),
-    task: String(params.task),
-    cause: causeText(language, notice),
-  };
-}
+/** A failure notice as the room's frames make it a part of the toast. */
+const partOf = (params: Record<string, string | number>) =>
+  failurePart({ message: 'server words', notice: { kind: 'engine_failed', params } })!;
 
 describe('failure toasts', () => {
   const down = { cause: 'status', status: 500 };
@@ -21,11 +14,11 @@ describe('failure toasts', () => {
   it('make one text of one event: the real cause first, the hint that failed with the translation left out', () => {
     // the hint's failure came first, as it does when the engine is down
     let event = addFailure(undefined, note, 1000);
-    expect(failureText(event)).toBe(
+    expect(failureText('en', event)).toBe(
       'The AI engine answered with an error (HTTP 500). A translation hint could not be made.',
     );
     event = addFailure(event, translation, 1200);
-    expect(failureText(event)).toBe(
+    expect(failureText('en', event)).toBe(
       'The AI engine answered with an error (HTTP 500). Translation into Japanese failed. The message is shown as written.',
     );
     // the same words again add nothing
@@ -35,16 +28,16 @@ describe('failure toasts', () => {
 
   it('say an unreachable engine in the interface language, once for all that failed', () => {
     const unreachable = { cause: 'unreachable' };
-    let event = addFailure(undefined, partOf({ task: 'speech', language: 'ja', ...unreachable }, 'ja'), 1000);
-    event = addFailure(event, partOf({ task: 'translation', language: 'en', ...unreachable }, 'ja'), 1100);
-    expect(failureText(event)).toBe(
+    let event = addFailure(undefined, partOf({ task: 'speech', language: 'ja', ...unreachable }), 1000);
+    event = addFailure(event, partOf({ task: 'translation', language: 'en', ...unreachable }), 1100);
+    expect(failureText('ja', event)).toBe(
       'AIエンジンに接続できません。英語への翻訳に失敗しました。メッセージは原文のまま表示されます。日本語の音声翻訳に失敗しました。',
     );
   });
 
   it('word a notice without a known cause as before', () => {
     const plain = partOf({ task: 'translation', language: 'ja' });
-    expect(plain.cause).toBeUndefined();
+    expect(causeText('en', plain.frame.notice)).toBeUndefined();
     expect(
       causeText('en', { kind: 'engine_failed', params: { task: 'note', cause: 'gremlins' } }),
     ).toBeUndefined();
@@ -52,7 +45,7 @@ describe('failure toasts', () => {
     expect(
       causeText('en', { kind: 'engine_failed', params: { task: 'note', cause: 'status' } }),
     ).toBeUndefined();
-    expect(failureText(addFailure(undefined, plain, 0))).toBe(
+    expect(failureText('en', addFailure(undefined, plain, 0))).toBe(
       'Translation into Japanese failed. The message is shown as written.',
     );
   });

@@ -1,10 +1,12 @@
-import type { NoticeDetail } from '@xtalk/protocol';
+import type { ErrorFrame, NoticeDetail, UiLanguage } from '@xtalk/protocol';
+import { causeText, noticeText } from '#web/lib/notice-text';
 
 /*
  * An engine failing on one message is often several notices at once (the hint, the translation, each from
  * its own task). They are one event to the person: one toast that says the real cause first (the engine
  * unreachable, too slow, the status it answered; docs/decisions/0187), then what failed. The hint's
- * failure is a consequence of the translation's: it is left out once a translation failed.
+ * failure is a consequence of the translation's: it is left out once a translation failed. The event keeps
+ * its notices, not their words, so the toast is worded in the language of the moment it shows.
  */
 
 /** How long notices count as one event: a toast's life. */
@@ -20,12 +22,11 @@ export function failureRank(notice: NoticeDetail | undefined): number | undefine
   return (notice.kind === 'engine_unavailable' ? 0 : 10) + task;
 }
 
-/** One failure notice of an event: what failed (`text`), and why when the notice said so (`cause`). */
+/** One failure notice of an event, and its place in the toast. */
 export interface FailurePart {
   rank: number;
-  text: string;
   task?: string | undefined;
-  cause?: string | undefined;
+  frame: Pick<ErrorFrame, 'message' | 'notice'>;
 }
 
 export interface FailureEvent {
@@ -33,19 +34,29 @@ export interface FailureEvent {
   parts: FailurePart[];
 }
 
+/** A failure frame as a part of the toast, or undefined for notices that are not failures. */
+export function failurePart(frame: Pick<ErrorFrame, 'message' | 'notice'>): FailurePart | undefined {
+  const rank = failureRank(frame.notice);
+  if (rank === undefined) return undefined;
+  const task = frame.notice?.params?.task;
+  return { rank, task: task === undefined ? undefined : String(task), frame };
+}
+
 /** The event after one more failure notice: a new one once the last has had its time. */
 export function addFailure(event: FailureEvent | undefined, part: FailurePart, now: number): FailureEvent {
   const parts = event && now - event.at <= FAILURE_EVENT_MS ? event.parts : [];
-  if (parts.some((each) => each.text === part.text)) return { at: now, parts };
+  // the same words again (in any one language: English is the server's own) add nothing
+  const said = noticeText('en', part.frame);
+  if (parts.some((each) => noticeText('en', each.frame) === said)) return { at: now, parts };
   return { at: now, parts: [...parts, part].sort((a, b) => a.rank - b.rank) };
 }
 
 /** The toast's words: each cause once, first, then what failed (no hint once a translation failed). */
-export function failureText(event: FailureEvent): string {
+export function failureText(language: UiLanguage, event: FailureEvent): string {
   const translated = event.parts.some((part) => part.task === 'translation');
   const shown = event.parts.filter((part) => !(translated && part.task === 'note'));
-  const causes = [...new Set(shown.flatMap((part) => (part.cause ? [part.cause] : [])))];
-  const sentences = [...causes, ...shown.map((part) => part.text)];
+  const causes = [...new Set(shown.flatMap((part) => causeText(language, part.frame.notice) ?? []))];
+  const sentences = [...causes, ...shown.map((part) => noticeText(language, part.frame))];
   // Japanese sentences follow one another without a space
   return sentences.reduce(
     (text, next) => (!text || text.endsWith('。') ? text + next : `${text} ${next}`),
