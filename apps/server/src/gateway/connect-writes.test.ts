@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
-import { PROTOCOL_VERSION } from '@xtalk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { startServer, type TestServer } from '../testing/harness.js';
+import { guestJoined, openWithHello } from './testing/hello-in-url.js';
 
 /*
  * What a socket connect costs in writes on the server's side. With the hello in the URL, the 101 answer,
@@ -44,18 +44,8 @@ describe('a socket connect', () => {
   afterAll(() => server.close());
 
   async function connectWithHelloInUrl(roomId: string | null) {
-    const login = await guestLogin(server.app);
-    const session = await joinRoom(server.app, login.token, roomId);
-    const hello = {
-      type: 'setUsername',
-      username: login.user.username,
-      language: 'en',
-      room: session.roomId,
-      protocolVersion: PROTOCOL_VERSION,
-    };
-    const query = new URLSearchParams({ t: login.token, hello: JSON.stringify(hello) });
-    const client = await TestClient.open(`${server.wsBase}/xtalk_ws/${session.sessionId}?${query}`);
-    await client.next((frame) => frame.type === 'system' && frame.message === 'READY');
+    const { login, session, hello } = await guestJoined(server, roomId);
+    const client = await openWithHello(server, session.sessionId, login.token, hello);
     return { client, roomId: session.roomId };
   }
 
