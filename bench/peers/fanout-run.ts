@@ -63,6 +63,9 @@ function entryOf(kind: PeerKind): string {
   return join(here, kind === 'ws' ? 'ws-broadcast.mjs' : 'socketio-rooms.mjs');
 }
 
+/** How long a phase waits for the server to be quiet: briefly under the profiler (see quiet). */
+const quietMaxMs = (settings: FanoutSettings) => (settings.profileDir ? 3000 : undefined);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -72,7 +75,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function openByQuarters(
   server: ServerProcess,
   generator: LoadGenerator,
-  concurrency: number,
+  settings: FanoutSettings,
 ): Promise<{ cpuMs: number[]; mainThreadCpuMs: number; ms: number; unexpectedCloses: number }> {
   const cpuMs: number[] = [];
   const mainBefore = server.mainThreadCpuMs();
@@ -80,8 +83,9 @@ async function openByQuarters(
   let unexpectedCloses = 0;
   for (let index = 0; index < 4; index++) {
     const before = server.cpuMs();
-    const opened = await generator.ask({ cmd: 'open', concurrency, part: { index, of: 4 } }, 'opened');
-    await quiet(server);
+    const part = { index, of: 4 };
+    const opened = await generator.ask({ cmd: 'open', concurrency: settings.concurrency, part }, 'opened');
+    await quiet(server, quietMaxMs(settings));
     cpuMs.push(server.cpuMs() - before);
     ms += opened.ms;
     unexpectedCloses = opened.unexpectedCloses;
@@ -123,9 +127,9 @@ async function runOne(kind: PeerKind, roundIndex: number, settings: FanoutSettin
       },
       'prepared',
     );
-    await quiet(server);
+    await quiet(server, quietMaxMs(settings));
     const before = await server.memoryAfterGc();
-    const opened = await openByQuarters(server, generator, settings.concurrency);
+    const opened = await openByQuarters(server, generator, settings);
     const connectCpuMs = opened.cpuMs.reduce((sum, each) => sum + each, 0);
     const after = await server.memoryAfterGc();
     const loaded = await loadAtEachRate(

@@ -1,8 +1,8 @@
-import { PROTOCOL_VERSION } from '@xtalk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../store/index.js';
-import { guestLogin, joinRoom, startServer, TestClient, type TestServer } from '../testing/harness.js';
+import { startServer, type TestServer } from '../testing/harness.js';
 import { dbOf } from '../testing/seed/index.js';
+import { guestJoined, openWithHello } from './testing/hello-in-url.js';
 
 /*
  * What a socket connect costs the database, from the upgrade to the end of its join. Into a room open on
@@ -44,39 +44,23 @@ describe('a socket connect', () => {
 
   /** Opens the session's socket with its hello and waits until the join has done all its work. */
   async function connect(sessionId: string, token: string, hello: object, room: string) {
-    const query = new URLSearchParams({ t: token, hello: JSON.stringify(hello) });
-    const client = await TestClient.open(`${server.wsBase}/xtalk_ws/${sessionId}?${query}`);
-    await client.next((frame) => frame.type === 'system' && frame.message === 'READY');
+    const client = await openWithHello(server, sessionId, token, hello);
     // handled after the join's last step (frames are handled in order): its answer closes the count
     client.send({ type: 'setLanguage', language: 'xx', room });
     await client.next((frame) => frame.type === 'error' && frame.code === 'unsupported_language');
     return client;
   }
 
-  /** A guest joined over HTTP to `roomId` (null: a new room), with the hello its socket sends. */
-  async function guestJoined(roomId: string | null = null) {
-    const login = await guestLogin(server.app);
-    const session = await joinRoom(server.app, login.token, roomId);
-    const hello = {
-      type: 'setUsername',
-      username: login.user.username,
-      language: 'en',
-      room: session.roomId,
-      protocolVersion: PROTOCOL_VERSION,
-    };
-    return { login, session, hello };
-  }
-
   /** A room with a member connected on this node, and a second guest joined to it over HTTP. */
   async function openRoomAndGuest() {
-    const host = await guestJoined();
+    const host = await guestJoined(server);
     const hostClient = await connect(
       host.session.sessionId,
       host.login.token,
       host.hello,
       host.session.roomId,
     );
-    return { ...(await guestJoined(host.session.roomId)), hostClient };
+    return { ...(await guestJoined(server, host.session.roomId)), hostClient };
   }
 
   it('runs no statement when a join on this node handed it its session', async () => {
@@ -89,7 +73,7 @@ describe('a socket connect', () => {
   });
 
   it('reads the room once, position and recent window together, when it is the room’s first here', async () => {
-    const { login, session, hello } = await guestJoined();
+    const { login, session, hello } = await guestJoined(server);
     statements.length = 0;
     const client = await connect(session.sessionId, login.token, hello, session.roomId);
     expect(statements).toHaveLength(1);

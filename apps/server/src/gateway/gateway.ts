@@ -193,6 +193,9 @@ function upgradeSteps(
     const caps = options.caps;
     const userRefusal = caps && userCapRefusal(caps, auth.user.id, session.id);
     if (userRefusal) return refuse(socket, userRefusal);
+    // the 101 answer waits for the end of the turn, and leaves in one write with READY when the hello
+    // came in the URL: one system call per connect instead of two
+    batcher.hold(socket);
     wss.handleUpgrade(request, socket, head, (ws) => {
       if (sockets.closing) return ws.close(CloseCode.ServiceRestart, RESTART_REASON);
       if (releaseIp) socket.off('close', releaseIp);

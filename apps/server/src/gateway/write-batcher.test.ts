@@ -71,6 +71,22 @@ describe('write batcher', () => {
     expect(batcher.stats()).toEqual({ corked: 0, flushes: 2, busy: false });
   });
 
+  it('holds a socket for the turn: what others write to it leaves with its frames in one write', async () => {
+    const batcher = createWriteBatcher();
+    const a = recordingStream();
+    batcher.hold(a.stream);
+    a.stream.write(Buffer.from('101')); // the upgrade's answer, written by ws itself
+    batcher.write(a.stream, Buffer.from('ready'));
+    expect(a.writes).toEqual([]);
+    await turn();
+    expect(a.writes).toEqual([['101', 'ready']]);
+    // a held socket's first frame is no burst: the next turn's fan-outs are written through as before
+    expect(batcher.stats()).toEqual({ corked: 0, flushes: 1, busy: false });
+    batcher.hold(a.stream);
+    await turn();
+    expect(a.writes).toHaveLength(1); // held with nothing written: nothing to send
+  });
+
   it(`writes a large fan-out's frame at once after its first ${WRITE_THROUGH_AFTER} listeners`, async () => {
     const batcher = createWriteBatcher();
     const listeners = Array.from({ length: WRITE_THROUGH_AFTER + 8 }, recordingStream);

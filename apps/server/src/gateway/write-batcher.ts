@@ -6,7 +6,8 @@ import type { Writable } from 'node:stream';
  * - what a socket gets within one turn (a burst of messages, a replay) leaves in one write system call at
  *   setImmediate, the way Centrifugo batches writes, instead of one `writev` per frame per listener; a
  *   large fan-out's frame goes out at once (createWriteBatcher below; decision 0110, decision 0127);
- * - nothing waits for a timer, so batches grow only when the server is busy.
+ * - nothing waits for a timer, so batches grow only when the server is busy;
+ * - a socket being upgraded is held corked for its turn, so the 101 answer leaves with READY.
  * Order per socket is the order of `write` calls; `ws`'s own writes (ping, close) go into the same
  * stream, so they keep their place. Backpressure stays the caller's: the queued bytes show in the
  * stream's writableLength (and so in `ws.bufferedAmount`).
@@ -56,6 +57,11 @@ function remember(payload: Buffer, frame: Buffer): Buffer {
 export interface WriteBatcher {
   /** Writes `data` to `socket`: at once, or corked until the end of this turn (see createWriteBatcher). */
   write(socket: Writable, data: Buffer): void;
+  /**
+   * Corks `socket` until the end of this turn, before anything is written to it: what others write to
+   * it meanwhile (the upgrade's 101 answer) leaves in one write with the frames that follow (READY).
+   */
+  hold(socket: Writable): void;
   /** Sockets corked now, turns flushed so far, and whether the last turn had a burst (tests). */
   stats(): { corked: number; flushes: number; busy: boolean };
 }
@@ -102,6 +108,8 @@ export function createWriteBatcher(options: WriteBatcherOptions = {}): WriteBatc
   /** The frame written last, and to how many sockets in a row. */
   let lastWritten: Buffer | undefined;
   let run = 0;
+  /** Sockets held in this turn that have had no frame yet: their first one is no burst. */
+  const held = new Set<Writable>();
 
   function flush() {
     scheduled = false;
@@ -111,6 +119,7 @@ export function createWriteBatcher(options: WriteBatcherOptions = {}): WriteBatc
     burst = false;
     lastWritten = undefined;
     run = 0;
+    held.clear();
     for (const socket of corked) socket.uncork();
     corked.length = 0;
   }
@@ -119,6 +128,12 @@ export function createWriteBatcher(options: WriteBatcherOptions = {}): WriteBatc
     socket[MARK] = turn * 2 + 1;
     socket.cork();
     corked.push(socket);
+  }
+
+  function scheduleFlush() {
+    if (scheduled) return;
+    scheduled = true;
+    schedule(flush);
   }
 
   return {
@@ -131,15 +146,19 @@ export function createWriteBatcher(options: WriteBatcherOptions = {}): WriteBatc
       const marked = socket as Marked;
       const mark = marked[MARK] ?? 0;
       if (mark >> 1 === turn) {
-        burst = true;
+        if (!held.delete(socket)) burst = true;
         if ((mark & 1) === 0) cork(marked);
       } else if (busy || run <= writeThroughAfter) cork(marked);
       else marked[MARK] = turn * 2;
-      if (!scheduled) {
-        scheduled = true;
-        schedule(flush);
-      }
+      scheduleFlush();
       socket.write(data);
+    },
+    hold(socket) {
+      const marked = socket as Marked;
+      if ((marked[MARK] ?? 0) >> 1 === turn) return;
+      cork(marked);
+      held.add(socket);
+      scheduleFlush();
     },
     stats: () => ({ corked: corked.length, flushes, busy }),
   };
