@@ -16,10 +16,13 @@ function named(counted: NodeHoldings, nameOf: (roomId: string, username: string)
   return { people, listening: counted.listening };
 }
 
-/** Counts per `${roomId}\u0000${name}`, now exactly `entries`. */
+/** A count's key: a room and a person's or a language's name. */
+const key = (roomId: string, name: string) => `${roomId}\u0000${name}`;
+
+/** Counts per `key`, now exactly `entries`. */
 function refill(counts: Map<string, number>, entries: Array<[string, string, number, string?]>) {
   counts.clear();
-  for (const [roomId, name, count] of entries) counts.set(`${roomId}\u0000${name}`, count);
+  for (const [roomId, name, count] of entries) counts.set(key(roomId, name), count);
 }
 
 /**
@@ -39,7 +42,6 @@ export function withMemoryFallback(shared: Presence, outage: RedisOutage): Prese
   const sharedListens = new Map<string, number>();
   /** The display name of each person with a connection here, per room and user (what a LEAVE says). */
   const names = new Map<string, string>();
-  const key = (roomId: string, name: string) => `${roomId}\u0000${name}`;
   const add = (counts: Map<string, number>, name: string, delta: number) => {
     const next = (counts.get(name) ?? 0) + delta;
     if (next <= 0) counts.delete(name);
