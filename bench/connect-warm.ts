@@ -1,7 +1,8 @@
 import { loadavg } from 'node:os';
 import WebSocket from 'ws';
 import { envNumber } from './lib/env.js';
-import { guestLogin, joinRoom, mapLimit, socketTarget } from './lib/guest.js';
+import { mapLimit, socketTarget } from './lib/guest.js';
+import { loginGuests, seatInRooms } from './lib/rooms.js';
 import { quiet, startServerProcess, type ServerProcess } from './lib/server-process.js';
 import { inTurn, medianRange, round } from './lib/stats.js';
 
@@ -33,7 +34,7 @@ interface Run {
 
 const sockets = envNumber('BENCH_CONNECT_SOCKETS', 1000);
 const rounds = envNumber('BENCH_CONNECT_ROUNDS', 3);
-const warmups = envNumber('BENCH_CONNECT_WARMUPS', 1);
+const warmups = envNumber('BENCH_CONNECT_WARMUPS', 1, (value) => value >= 0);
 const entries: Record<Kind, string> = {
   xtalk: process.env.XTALK_ENTRY ?? 'apps/server/dist/server.js',
   ws: 'bench/peers/ws-broadcast.mjs',
@@ -67,11 +68,8 @@ async function measure(
 
 /** XTalk: guests signed in and joined to a new room over HTTP, then their sockets with the hello in the URL. */
 async function xtalkBatch(server: ServerProcess) {
-  const logins = await mapLimit(Array.from({ length: sockets }), 16, () => guestLogin(server.baseUrl));
-  const created = await joinRoom(server.baseUrl, logins[0]!.token, null);
-  const sessions = await mapLimit(logins, 16, (login, index) =>
-    index === 0 ? Promise.resolve(created) : joinRoom(server.baseUrl, login.token, created.roomId),
-  );
+  const logins = await loginGuests(server.baseUrl, sockets, 16);
+  const sessions = await seatInRooms(server.baseUrl, logins, sockets, 16);
   const urls = logins.map(
     (login, index) =>
       socketTarget(server.wsBase, login.token, sessions[index]!, login.user.username, 'en').url,
