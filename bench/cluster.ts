@@ -165,7 +165,8 @@ function describe(run: TopologyRun): string {
   const loads = run.loads.map(
     (load) =>
       `${load.rate}/s p50 ${round(load.latencyMs.p50)} p99 ${round(load.latencyMs.p99)} missing ` +
-      `${load.missing} CPU ${round(load.cpuSecondsPerMillion)} s/M (main threads ` +
+      `${load.missing} refused ${JSON.stringify(load.refused)} out of order ${load.outOfOrder} skipped ` +
+      `${load.skipped} CPU ${round(load.cpuSecondsPerMillion)} s/M (main threads ` +
       `${round((load.mainThreadsCpuMs / load.serverCpuMs) * 100, 0)}%; per node ${load.eachNodeCpuMs.join('/')} ms)`,
   );
   return `${loads.join('; ')}; sockets per node ${Object.values(run.sockets).join('/')}`;

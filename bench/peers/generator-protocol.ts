@@ -1,4 +1,5 @@
 import type { Summary } from '../lib/stats.js';
+import type { DeliveryCounts } from './delivery-check.js';
 
 /* The IPC messages between the fan-out orchestrator and its load generator child process. */
 
@@ -38,7 +39,7 @@ export type GeneratorRequest =
     }
   | { cmd: 'close' };
 
-export interface LoadResult {
+export interface LoadResult extends DeliveryCounts {
   messages: number;
   sendSeconds: number;
   deliveries: number;

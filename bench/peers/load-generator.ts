@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { guestLogin, joinRoom, mapLimit, socketTarget } from '../lib/guest.js';
 import { summarise, type Summary } from '../lib/stats.js';
 import type { GeneratorReply, GeneratorRequest, PeerKind } from './generator-protocol.js';
+import { createDeliveryCheck, type OffsetTrack } from './delivery-check.js';
 
 /*
  * The fan-out bench's load generator: a child process of its own (so its CPU is not the server's and not
@@ -13,7 +14,7 @@ import type { GeneratorReply, GeneratorRequest, PeerKind } from './generator-pro
  * 50,000 deliveries a second.
  */
 
-interface Member {
+interface Member extends OffsetTrack {
   room: number;
   /** Where this member signs in, joins and connects (one node unless the cluster bench spreads them). */
   node: { baseUrl: string; wsBase: string };
@@ -40,6 +41,7 @@ let latencyCount = 0;
 let lateOrUnknown = 0;
 let unexpectedCloses = 0;
 let closing = false;
+const check = createDeliveryCheck();
 
 const reply = (message: GeneratorReply) => process.send?.(message);
 
@@ -56,9 +58,11 @@ function onData(member: Member, data: Buffer) {
     if (seq >= measuredFrom && seq <= measuredTo) {
       if (latencyCount < latencies.length) latencies[latencyCount++] = receivedAt - sentAt[seq]!;
     } else if (!(seq < measuredFrom)) lateOrUnknown++;
+    if (kind === 'xtalk') check.message(member, data);
     return;
   }
   if (member.ready) {
+    if (kind === 'xtalk') check.other(data);
     if (kind === 'socketio' && data.length === 1 && data[0] === 0x32) member.socket?.send('3'); // ping → pong
     return;
   }
@@ -199,6 +203,7 @@ async function load(request: Extract<GeneratorRequest, { cmd: 'load' }>) {
   latencies = new Float64Array(expected);
   latencyCount = 0;
   lateOrUnknown = 0;
+  check.take();
   const loop = monitorEventLoopDelay({ resolution: 5 });
   const cpuBefore = process.cpuUsage();
   const interval = 1000 / request.rate;
@@ -243,6 +248,7 @@ async function load(request: Extract<GeneratorRequest, { cmd: 'load' }>) {
     latencyMs,
     generatorCpuMs: (cpu.user + cpu.system) / 1000,
     generatorLoopDelayP99Ms: loop.percentile(99) / 1e6,
+    ...check.take(),
   };
 }
 

@@ -149,4 +149,55 @@ describe('room reach (decision 0236)', () => {
     flush();
     expect(texts).toEqual(['first', 'second', 'third']);
   });
+
+  it('goes straight to its members only once the latest of the frames it sent together is back', async () => {
+    const log = roomLog();
+    // a bus whose answers and whose payloads coming back are each let through by the test, in order
+    const back: Array<() => void> = [];
+    const answers: Array<() => void> = [];
+    let holdAnswers = false;
+    const shared = createMemoryBus();
+    const bus: Bus = {
+      ...shared,
+      subscribe: (channel, handler) =>
+        shared.subscribe(channel, (payload) => back.push(() => handler(payload))),
+      async publish(channel, payload) {
+        const receivers = await shared.publish(channel, payload);
+        if (holdAnswers) await new Promise<void>((resolve) => answers.push(resolve));
+        return receivers;
+      },
+    };
+    const flush = () => {
+      for (const deliver of back.splice(0)) deliver();
+    };
+    const hub = createRoomHub(bus, { log: log.source });
+    const texts: string[] = [];
+    const here = member('R');
+    here.view.deliverText = (json) =>
+      texts.push((JSON.parse(json.toString()) as { message: string }).message);
+    await hub.attach(here.view);
+    flush();
+    const other = createRoomHub(bus, { log: log.source });
+    const there = member('R');
+    await other.attach(there.view);
+    flush();
+    await other.detach(there.view);
+    const note = (message: string): ServerFrame => ({ type: 'error', code: 'notice', message });
+
+    holdAnswers = true;
+    // two frames leave together, as a stored batch does; the first is answered (alone) and comes back
+    const first = hub.broadcast('R', note('first'));
+    const second = hub.broadcast('R', note('second'));
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    answers.shift()!();
+    await first;
+    back.shift()!();
+    // the second is still on the bus: a frame sent now must not reach the member before it
+    holdAnswers = false;
+    const third = hub.broadcast('R', note('third'));
+    answers.shift()!();
+    await Promise.all([second, third]);
+    flush();
+    expect(texts).toEqual(['first', 'second', 'third']);
+  });
 });

@@ -14,8 +14,8 @@ import { encodeHello, helloFrom, isLoggedEnvelope } from './envelope.js';
  * published again, whose gap the sequencer fills from the log: the newcomer misses nothing logged.
  * Every sign of another node bumps `epoch`, so a publish that was answered after one cannot take the
  * room back to local delivery on stale news. And the node goes local only once the frame that told it
- * so has come back to it through the bus: everything it published before has then been delivered, so
- * a frame delivered straight to its members never overtakes one still on the bus.
+ * so, the latest it published, has come back to it through the bus: everything it published has then
+ * been delivered, so a frame delivered straight to its members never overtakes one still on the bus.
  */
 
 export const channelOf = (roomId: string) => `xtalk:room:${roomId}`;
@@ -31,19 +31,32 @@ export interface Reach {
   heard?: Buffer;
   /** A publish said this node is alone: local once it has come back through the bus. */
   settling?: { payload: Buffer; epoch: number };
+  /** Publishes sent so far: only the answer to the latest may take the room local. */
+  published: number;
 }
 
-export const newReach = (): Reach => ({ remote: true, epoch: 0 });
+export const newReach = (): Reach => ({ remote: true, epoch: 0, published: 0 });
 
 /** The bus says the payload reached this node's subscription alone, with no news of another node since. */
 function alone(bus: Bus, reach: Reach, epoch: number, receivers: number | void): boolean {
   return receivers === 1 && reach.epoch === epoch && bus.isConnected?.() !== false;
 }
 
-/** `payload` reached this node alone: local now if it is back already, else once it is. */
-function settle(reach: Reach, payload: Buffer, epoch: number) {
+/**
+ * `payload` reached this node alone: local now if it is back already, else once it is. Only the latest
+ * publish's answer counts: one sent after it may still be on the bus (a room's batch leaves at once,
+ * decision 0268), and what is delivered straight must not overtake it.
+ */
+function settle(reach: Reach, payload: Buffer, epoch: number, sent: number) {
+  if (reach.published !== sent) return;
   if (reach.heard?.equals(payload)) reach.remote = false;
   else reach.settling = { payload, epoch };
+}
+
+/** A publish is about to leave: a wait begun by an earlier one's answer no longer says anything. */
+function published(reach: Reach): number {
+  reach.settling = undefined;
+  return ++reach.published;
 }
 
 export function createRoomReach(
@@ -70,9 +83,10 @@ export function createRoomReach(
       if (reach && isLoggedEnvelope(payload)) reach.last = payload;
       if (reach && !reach.remote) return local(roomId, payload);
       const epoch = reach?.epoch ?? 0;
+      const sent = reach ? published(reach) : 0;
       const receivers = await bus.publish(channelOf(roomId), payload);
       if (reach && reachOf(roomId) === reach && alone(bus, reach, epoch, receivers))
-        settle(reach, payload, epoch);
+        settle(reach, payload, epoch, sent);
     },
 
     /** This node has just subscribed to the room (or to it again after an outage): says so to the others. */
@@ -82,8 +96,9 @@ export function createRoomReach(
       widen(roomId, reach);
       const epoch = reach.epoch;
       const hello = encodeHello(nodeId);
+      const sent = published(reach);
       const receivers = await bus.publish(channelOf(roomId), hello).catch(() => undefined);
-      if (reachOf(roomId) === reach && alone(bus, reach, epoch, receivers)) settle(reach, hello, epoch);
+      if (reachOf(roomId) === reach && alone(bus, reach, epoch, receivers)) settle(reach, hello, epoch, sent);
     },
 
     /**

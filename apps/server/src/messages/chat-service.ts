@@ -77,19 +77,22 @@ export function createChatService(
 
     /**
      * One room's waiting messages, stored together (one statement, decision 0112), then each passed
-     * on in order as `post` would. Each message's outcome comes back in its place.
+     * on as `post` would. Each message's outcome comes back in its place.
+     *
+     * The batch's broadcasts all leave before any is answered (decision 0268): each is handed to the
+     * outlet in offset order within this turn, so they reach the bus in that order, and the room's turn
+     * waits for their answers together. Waiting for each answer before sending the next would make a
+     * turn as long as its batch, and a busy room's batches longer still, until its queue refuses posts.
      */
     async postMany(inputs: PostMessage[]): Promise<PromiseSettledResult<StoredMessage>[]> {
       const inserted = repo.insertMessages
         ? await repo.insertMessages(inputs.map(rowOf))
         : await Promise.all(inputs.map((input) => repo.insertMessage(rowOf(input)).then(settled, failed)));
-      const results: PromiseSettledResult<StoredMessage>[] = [];
-      for (const [index, result] of inserted.entries()) {
-        results.push(
-          result.status === 'fulfilled' ? settled(await passOn(inputs[index]!, result.value)) : result,
-        );
-      }
-      return results;
+      return Promise.all(
+        inserted.map((result, index) =>
+          result.status === 'fulfilled' ? passOn(inputs[index]!, result.value).then(settled) : result,
+        ),
+      );
     },
 
     /**
