@@ -60,7 +60,9 @@ function layoutsFrom(text: string | undefined): Set<Layout> {
   const names = (text ?? Object.keys(LAYOUTS).join(',')).split(',').map((name) => name.trim());
   const unknown = names.filter((name) => !(name in LAYOUTS));
   if (unknown.length > 0) {
-    throw new Error(`BENCH_CLUSTER_LAYOUTS: unknown ${unknown.join(', ')}; known: ${Object.keys(LAYOUTS).join(', ')}`);
+    throw new Error(
+      `BENCH_CLUSTER_LAYOUTS: unknown ${unknown.join(', ')}; known: ${Object.keys(LAYOUTS).join(', ')}`,
+    );
   }
   return new Set(['single', ...names] as Layout[]);
 }
