@@ -129,6 +129,14 @@ export const translationCompleteFrame = z.object({
   targetLanguage: languageSchema,
   fullText: z.string(),
   offset: offsetField,
+  /**
+   * The revision of the text this translates, as a chunk's: the message's `editedAt` when it was
+   * corrected, but 0 for its first text, so that a client can tell a first text's late translation from
+   * one of a server that sends no revision. Additive: a node drops one older than a correction it already
+   * delivered, and a client that holds a later `editedAt` for the message drops it; a frame without it
+   * (an older server) is kept.
+   */
+  revision: z.number().int().optional(),
 });
 export type TranslationCompleteFrame = z.infer<typeof translationCompleteFrame>;
 
