@@ -10,7 +10,10 @@ import type { ServerFrame } from '@xtalk/protocol';
  * big-endian), the frame, then its Ogg/Opus, sent as text then binary; 0x05: a JSON frame for the
  * connections of some protocol versions only, which follow the header as two bytes (from, below: a hot
  * room's MEMBERS for current clients, the names it stands for to older ones); 0x06: a node's hello, nothing
- * but the kind and the node's id, sent when it takes a room on (room-reach.ts). An empty language means every
+ * but the kind and the node's id, sent when it takes a room on (room-reach.ts); 0x07: a JSON frame for the
+ * other nodes' members only, its version range as 0x05's, then its sender's id ([u8 k][id]); 0x08, on a
+ * user's channel: the kind alone, the user's profile changed on one of their connections and the others
+ * take it too. An empty language means every
  * listener; `except` skips that user's connections (their own JOIN, their own audio). A node that predates a
  * kind drops its envelopes (a rolling deploy: its members miss those presence frames, nothing logged).
  */
@@ -23,6 +26,8 @@ const VERSIONED_TEXT = 0x05;
 const HELLO = 0x06;
 /** A frame that its own node's members already had (a swept node's presence coming back). */
 const ELSEWHERE_TEXT = 0x07;
+/** A user's profile changed (user channels only): never a member's frame. */
+const RENAMED = 0x08;
 const OFFSET_BYTES = 6;
 /** No upper bound on the protocol versions of a versioned frame's audience. */
 const ANY_VERSION = 255;
@@ -107,6 +112,10 @@ export const encodeHello = (nodeId: string) => Buffer.concat([Buffer.of(HELLO), 
 /** The id of the node whose hello this is; undefined for every other envelope. */
 export const helloFrom = (payload: Buffer): string | undefined =>
   payload[0] === HELLO ? payload.subarray(1).toString() : undefined;
+
+export const encodeRenamed = () => Buffer.of(RENAMED);
+
+export const isRenamed = (payload: Buffer): boolean => payload.length === 1 && payload[0] === RENAMED;
 
 /** Whether the envelope is a frame stored at a room offset (a message or a later change to one). */
 export const isLoggedEnvelope = (payload: Buffer): boolean => payload[0] === LOGGED_TEXT;
