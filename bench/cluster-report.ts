@@ -15,12 +15,13 @@ const connectOf = (run: TopologyRun) =>
 
 export function printClusterReport(result: BuildRound): void {
   const { single, cluster, small, affinity, affinitySmall, hot } = result;
+  const clusters = [cluster, small, affinity, affinitySmall, hot].filter((each) => each !== undefined);
   const lines = [
     '',
-    `Cluster: one ${cluster.members}-member room over ${cluster.nodes} nodes (PostgreSQL + Redis) against one node (same PostgreSQL)`,
-    `load average ${[...single.loadAverage, ...cluster.loadAverage].join(', ')}`,
-    ...against(single, cluster, `cluster, members on node i mod ${cluster.nodes}`),
+    `Cluster: one ${single.members}-member room over ${clusters[0]?.nodes ?? '—'} nodes (PostgreSQL + Redis) against one node (same PostgreSQL)`,
+    `load average ${[single, ...clusters].flatMap((run) => run.loadAverage).join(', ')}`,
   ];
+  if (cluster) lines.push(...against(single, cluster, `cluster, members on node i mod ${cluster.nodes}`));
   if (affinity) {
     lines.push(
       '',
@@ -38,12 +39,10 @@ export function printClusterReport(result: BuildRound): void {
     '| per message sent | room | Redis commands (of which PUBLISH) | Redis bytes in + out | PostgreSQL transactions | rows inserted / updated |',
     '| --- | --- | --- | --- | --- | --- |',
   );
-  for (const run of [single, cluster, small, affinity, affinitySmall, hot].filter(
-    (each) => each !== undefined,
-  )) {
+  for (const run of [single, ...clusters]) {
     for (const load of run.loads) lines.push(perMessageRow(run, load));
   }
-  const calls = cluster.loads.at(-1)?.redis?.calls ?? {};
+  const calls = clusters[0]?.loads.at(-1)?.redis?.calls ?? {};
   lines.push(`Redis commands in the cluster's last load: ${JSON.stringify(calls)}`);
   console.log(lines.join('\n'));
 }
@@ -90,40 +89,89 @@ const TOPOLOGIES: Array<[Topology, string]> = [
   ['affinity', 'affinity'],
   ['hot', 'hot room'],
 ];
+/** The runs on Redis, small rooms too: what each sends over Redis per message. */
+const ON_REDIS: Array<[Topology, string]> = [
+  ['cluster', 'spread (i mod n)'],
+  ['small', 'spread, small room'],
+  ['affinity', 'affinity'],
+  ['affinitySmall', 'affinity, small room'],
+  ['hot', 'hot room'],
+];
 
-const rangeOf = (values: number[]) => {
+const rangeOf = (values: number[], unit = times) => {
   const { median, min, max } = medianRange(values);
-  return `**${times(median)}** (${round(min, 2)}–${round(max, 2)})`;
+  return `**${unit(median)}** (${round(min, 2)}–${round(max, 2)})`;
 };
 
+const loadOf = (run: TopologyRun | undefined, rate: number) => run?.loads.find((load) => load.rate === rate);
+const cpu = (run: TopologyRun | undefined, rate: number) => loadOf(run, rate)?.cpuSecondsPerMillion;
+const publishes = (run: TopologyRun | undefined, rate: number) => {
+  const load = loadOf(run, rate);
+  return load?.redis && perMessage(load.redis.calls.publish ?? 0, load);
+};
+
+/** A row per layout and rate: `value` of each build's rounds, as the median and the range. */
+function overRounds(
+  runs: BuildRound[],
+  builds: string[],
+  rates: number[],
+  layouts: Array<[Topology, string]>,
+  value: (run: BuildRound, topology: Topology, rate: number) => number | undefined,
+  unit?: (value: number) => string,
+): string[] {
+  return layouts.flatMap(([topology, name]) =>
+    rates.flatMap((rate) => {
+      const cells = builds.map((build) => {
+        const values = runs
+          .filter((run) => run.build === build)
+          .flatMap((run) => {
+            const each = value(run, topology, rate);
+            return each === undefined ? [] : [each];
+          });
+        return values.length > 0 ? rangeOf(values, unit) : undefined;
+      });
+      return cells.some((cell) => cell !== undefined)
+        ? [`| ${rate} msg/s, ${name} | ${cells.map((cell) => cell ?? '—').join(' | ')} |`]
+        : [];
+    }),
+  );
+}
+
 /**
- * Over the rounds: each cluster's CPU per delivery over the same round's one node, per build; and with
- * another build, this build's CPU per delivery over that build's in the same round, per topology.
+ * Over the rounds: each cluster's CPU per delivery over the same round's one node, and its Redis PUBLISH
+ * per message, per build; and with another build, this build's CPU per delivery over that build's in the
+ * same round, per topology.
  */
 export function printInterleaved(runs: BuildRound[]): void {
   const builds = [...new Set(runs.map((run) => run.build))];
   const rounds = new Set(runs.map((run) => run.round)).size;
   if (rounds < 2 && builds.length < 2) return;
   const rates = runs[0]!.single.loads.map((load) => load.rate);
-  const cpu = (run: TopologyRun | undefined, rate: number) =>
-    run?.loads.find((load) => load.rate === rate)?.cpuSecondsPerMillion;
+  const loads = runs.map(
+    (run) => `${run.build} ${run.round + 1}: ${round(run.single.loadAverage[0] ?? 0, 2)}`,
+  );
   const lines = [
     '',
-    `Interleaved: ${rounds} round(s) of ${builds.join(' and ')}; the median of the rounds' ratios (lowest–highest)`,
+    `Interleaved: ${rounds} round(s) of ${builds.join(' and ')}; the median of the rounds' values (lowest–highest)`,
+    `1-minute load average as each round began: ${loads.join(', ')}`,
     `| CPU per delivery | ${builds.map((build) => `${build}: cluster / one node`).join(' | ')} |`,
     `| --- | ${builds.map(() => '---').join(' | ')} |`,
+    ...overRounds(runs, builds, rates, TOPOLOGIES, (run, topology, rate) => {
+      const mine = cpu(run[topology], rate);
+      return mine === undefined ? undefined : mine / cpu(run.single, rate)!;
+    }),
+    '',
+    `| Redis PUBLISH per message | ${builds.join(' | ')} |`,
+    `| --- | ${builds.map(() => '---').join(' | ')} |`,
+    ...overRounds(
+      runs,
+      builds,
+      rates,
+      ON_REDIS,
+      (run, topology, rate) => publishes(run[topology], rate),
+      (value) => String(round(value, 2)),
+    ),
   ];
-  for (const [topology, name] of TOPOLOGIES) {
-    for (const rate of rates) {
-      const cells = builds.map((build) => {
-        const ratios = runs
-          .filter((run) => run.build === build && run[topology])
-          .map((run) => cpu(run[topology], rate)! / cpu(run.single, rate)!);
-        return ratios.length > 0 ? rangeOf(ratios) : '—';
-      });
-      lines.push(`| ${rate} msg/s, ${name} | ${cells.join(' | ')} |`);
-    }
-  }
   if (builds.includes('before')) {
     lines.push('', '| CPU per delivery, this build / before, same round | ratio |', '| --- | --- |');
     for (const [topology, name] of [['single', 'one node'], ...TOPOLOGIES] as Array<

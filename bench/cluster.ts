@@ -31,7 +31,8 @@ export interface BuildRound {
   build: string;
   round: number;
   single: TopologyRun;
-  cluster: TopologyRun;
+  /** The room spread over the nodes, member i on node i mod n (the `spread` layout). */
+  cluster?: TopologyRun;
   /** The cluster with a small room: Redis per message must not grow with members. */
   small?: TopologyRun;
   /** The same two rooms with room affinity on: members on the room's home (decision 0237). */
@@ -39,6 +40,31 @@ export interface BuildRound {
   affinitySmall?: TopologyRun;
   /** The room as a hot room: its nodes filled in turn, a share each (decision 0250). */
   hot?: TopologyRun;
+}
+
+/**
+ * The runs a round can hold, by their names in BENCH_CLUSTER_LAYOUTS, each with the key its run has in a
+ * round. One node always runs: every ratio is to it.
+ */
+const LAYOUTS = {
+  single: 'single',
+  spread: 'cluster',
+  small: 'small',
+  affinity: 'affinity',
+  affinitySmall: 'affinitySmall',
+  hot: 'hot',
+} as const;
+type Layout = keyof typeof LAYOUTS;
+
+function layoutsFrom(text: string | undefined): Set<Layout> {
+  const names = (text ?? Object.keys(LAYOUTS).join(',')).split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(name in LAYOUTS));
+  if (unknown.length > 0) {
+    throw new Error(
+      `BENCH_CLUSTER_LAYOUTS: unknown ${unknown.join(', ')}; known: ${Object.keys(LAYOUTS).join(', ')}`,
+    );
+  }
+  return new Set(['single', ...names] as Layout[]);
 }
 
 export interface ClusterResult {
@@ -64,6 +90,7 @@ export function clusterSettings(log: (line: string) => void) {
     concurrency: envNumber('BENCH_SETUP_CONCURRENCY', 16),
     postgresSettleMs: envNumber('BENCH_CLUSTER_PG_SETTLE_MS', 11_000, (v) => v >= 0),
     withAffinity: process.env.BENCH_CLUSTER_AFFINITY !== '0',
+    layouts: layoutsFrom(process.env.BENCH_CLUSTER_LAYOUTS),
     profileDir: process.env.BENCH_CLUSTER_PROFILE_DIR,
     /** A hot room's share of a node: by default the room fills every node evenly; 0 leaves the run out. */
     hotPerNode: envNumber('BENCH_CLUSTER_HOT_PER_NODE', Math.ceil(members / nodes), (v) => v >= 0),
@@ -101,8 +128,8 @@ export async function runCluster(settings: Settings): Promise<ClusterResult> {
         settings.log(`  build ${build.build} took ${round((Date.now() - started) / 60_000, 1)} min`);
       }
     }
-    const { log: _log, entry: _entry, ...rest } = settings;
-    return { date: new Date().toISOString(), settings: rest, runs };
+    const { log: _log, entry: _entry, layouts, ...rest } = settings;
+    return { date: new Date().toISOString(), settings: { ...rest, layouts: [...layouts] }, runs };
   } finally {
     redis.disconnect();
     if (ownRedis) await stopRedis(ownRedis);
@@ -115,7 +142,7 @@ async function runBuild(
   settings: Settings,
   services: Required<ClusterServices>,
 ): Promise<Omit<BuildRound, 'build' | 'round'>> {
-  const { log, members, smallMembers, nodes } = settings;
+  const { log, members, smallMembers, nodes, layouts, withAffinity, hotPerNode } = settings;
   const step = async (
     what: string,
     overrides: Partial<Parameters<typeof runTopology>[0]>,
@@ -129,36 +156,31 @@ async function runBuild(
     log(`  ${describe(run)}`);
     return run;
   };
-  const single = await step(`one node, ${members} members`, { nodes: 1 }, false);
-  const cluster = await step(`${nodes} nodes, ${members} members on node i mod ${nodes}`, {});
-  const small =
-    smallMembers > 0
-      ? await step(`${nodes} nodes, ${smallMembers} members`, { members: smallMembers })
-      : undefined;
-  if (!settings.withAffinity) return { single, cluster, ...(small ? { small } : {}) };
-  const affinity = await step(`${nodes} nodes with room affinity, ${members} members`, { affinity: true });
-  const affinitySmall =
-    smallMembers > 0
-      ? await step(`${nodes} nodes with room affinity, ${smallMembers} members`, {
-          members: smallMembers,
-          affinity: true,
-        })
-      : undefined;
-  const hot =
-    settings.hotPerNode > 0
-      ? await step(`${nodes} nodes, a hot room: ${members} members, ${settings.hotPerNode} per node`, {
-          affinity: true,
-          perNode: settings.hotPerNode,
-        })
-      : undefined;
-  return {
-    single,
-    cluster,
-    ...(small ? { small } : {}),
-    affinity,
-    ...(affinitySmall ? { affinitySmall } : {}),
-    ...(hot ? { hot } : {}),
+  // each layout runs when it is listed and the knobs that size it leave it in
+  const planned: Array<[Layout, boolean, string, Partial<Parameters<typeof runTopology>[0]>]> = [
+    ['spread', true, `${nodes} nodes, ${members} members on node i mod ${nodes}`, {}],
+    ['small', smallMembers > 0, `${nodes} nodes, ${smallMembers} members`, { members: smallMembers }],
+    ['affinity', withAffinity, `${nodes} nodes with room affinity, ${members} members`, { affinity: true }],
+    [
+      'affinitySmall',
+      withAffinity && smallMembers > 0,
+      `${nodes} nodes with room affinity, ${smallMembers} members`,
+      { members: smallMembers, affinity: true },
+    ],
+    [
+      'hot',
+      withAffinity && hotPerNode > 0,
+      `${nodes} nodes, a hot room: ${members} members, ${hotPerNode} per node`,
+      { affinity: true, perNode: hotPerNode },
+    ],
+  ];
+  const result: Omit<BuildRound, 'build' | 'round'> = {
+    single: await step(`one node, ${members} members`, { nodes: 1 }, false),
   };
+  for (const [layout, sized, what, overrides] of planned) {
+    if (layouts.has(layout) && sized) result[LAYOUTS[layout]] = await step(what, overrides);
+  }
+  return result;
 }
 
 function describe(run: TopologyRun): string {

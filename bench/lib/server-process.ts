@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../apps/server/src/testing/free-port.js';
+import { onFreePort } from '../../apps/server/src/testing/free-port.js';
 
 /*
  * The real built server (apps/server/dist/server.js) as a child process on a free loopback port with a fresh
@@ -108,16 +108,25 @@ function benchServerEnv(
   };
 }
 
-export async function startServerProcess(options: {
+interface StartOptions {
   entry: string;
   env?: Record<string, string>;
   startTimeoutMs?: number;
   /** Node options before the entry (for example `--expose-gc`). */
   nodeArgs?: string[];
-  /** A port chosen beforehand (a cluster that lists its nodes' addresses); a free one by default. */
+  /**
+   * A port chosen beforehand (a cluster that lists its nodes' addresses), where a port another process
+   * took fails the start; by default a free one, and another if it is taken before the server listens.
+   */
   port?: number;
-}): Promise<ServerProcess> {
-  const port = options.port ?? (await freePort());
+}
+
+export async function startServerProcess(options: StartOptions): Promise<ServerProcess> {
+  if (options.port !== undefined) return startAt(options, options.port);
+  return onFreePort((port) => startAt(options, port));
+}
+
+async function startAt(options: StartOptions, port: number): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'xtalk-bench-'));
   const baseUrl = `http://127.0.0.1:${port}`;
   const logLines: string[] = [];
@@ -188,7 +197,10 @@ export async function startServerProcess(options: {
   for (;;) {
     if (exitCode !== undefined) {
       rmSync(dataDir, { recursive: true, force: true });
-      throw new Error(`server exited (${exitCode}) before it was healthy:\n${logLines.join('\n')}`);
+      const error = new Error(`server exited (${exitCode}) before it was healthy:\n${logLines.join('\n')}`);
+      // its port was taken between the pick and its listen: the caller may try another
+      if (logLines.some((line) => line.includes('EADDRINUSE'))) Object.assign(error, { code: 'EADDRINUSE' });
+      throw error;
     }
     try {
       const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2000) });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { freePort } from '../../apps/server/src/testing/free-port.js';
+import { onFreePort } from '../../apps/server/src/testing/free-port.js';
 import { ProductServer } from '../lib/product-server.js';
 import { launchEngine, type Engine, type EngineName } from './index.js';
 import { networkLine, type NetworkLine } from './network-line.js';
@@ -26,10 +26,17 @@ export function productInEngine(
   let engine: Engine | undefined;
   const lines: NetworkLine[] = [];
   beforeAll(async () => {
-    const port = await freePort();
-    for (let i = 0; i < 3; i += 1) lines.push(await networkLine(port));
-    const origins = lines.map((line) => line.url).join(',');
-    server = await ProductServer.start({ ALLOWED_ORIGINS: origins, ...env }, port);
+    // the lines name the server's port before it listens: a port taken meanwhile means new lines too
+    server = await onFreePort(async (port) => {
+      for (let i = 0; i < 3; i += 1) lines.push(await networkLine(port));
+      const origins = lines.map((line) => line.url).join(',');
+      try {
+        return await ProductServer.start({ ALLOWED_ORIGINS: origins, ...env }, port);
+      } catch (error) {
+        for (const line of lines.splice(0)) await line.close();
+        throw error;
+      }
+    });
     engine = await launchEngine(name, chromiumArgs());
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { freePort } from '../../apps/server/src/testing/free-port.js';
+import { onFreePort } from '../../apps/server/src/testing/free-port.js';
 import { scratchDatabase } from '../../apps/server/src/testing/scratch-database.js';
 import { launchBrowser } from './browser.js';
 import { ProductServer } from './product-server.js';
@@ -27,19 +27,26 @@ export function listedNodes(name: string, redisDatabase: number): ListedNodes {
 
   beforeAll(async () => {
     await database.create();
-    const pagePort = await freePort();
-    const env = {
-      DATABASE_URL: database.url,
-      // a logical database of its own on the machine's Redis; room codes are random besides
-      REDIS_URL: `${process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}/${redisDatabase}`,
-      AUTH_SECRET: `${name}-test-secret-shared-by-the-nodes`,
-      PUBLIC_URL: `http://127.0.0.1:${pagePort}`,
-    };
-    // one after the other: they would run the migrations at once otherwise
-    sockets.push(await ProductServer.start(env));
-    sockets.push(await ProductServer.start(env));
-    const list = sockets.map((node) => node.url.replace(/^http/, 'ws')).join(',');
-    page = await ProductServer.start({ ...env, PUBLIC_WS_ENDPOINTS: list }, pagePort);
+    // the nodes name the page's address before it listens: a port taken meanwhile means all three again
+    page = await onFreePort(async (pagePort) => {
+      const env = {
+        DATABASE_URL: database.url,
+        // a logical database of its own on the machine's Redis; room codes are random besides
+        REDIS_URL: `${process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}/${redisDatabase}`,
+        AUTH_SECRET: `${name}-test-secret-shared-by-the-nodes`,
+        PUBLIC_URL: `http://127.0.0.1:${pagePort}`,
+      };
+      try {
+        // one after the other: they would run the migrations at once otherwise
+        sockets.push(await ProductServer.start(env));
+        sockets.push(await ProductServer.start(env));
+        const list = sockets.map((node) => node.url.replace(/^http/, 'ws')).join(',');
+        return await ProductServer.start({ ...env, PUBLIC_WS_ENDPOINTS: list }, pagePort);
+      } catch (error) {
+        for (const node of sockets.splice(0)) await node.dispose();
+        throw error;
+      }
+    });
     browser = await launchBrowser();
   }, 240_000);
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../apps/server/src/testing/free-port.js';
+import { onFreePort } from '../../apps/server/src/testing/free-port.js';
 import { assertNoIssuedSecretsIn } from './issued-secrets.js';
 
 /*
@@ -11,6 +11,22 @@ import { assertNoIssuedSecretsIn } from './issued-secrets.js';
  */
 
 const root = resolve(import.meta.dirname, '../..');
+
+/** What the server logs once it listens (`server.ts`). */
+const READY = 'XTalk is ready';
+
+const answers = (url: string) =>
+  fetch(url).then(
+    (response) => response.ok,
+    () => false,
+  );
+
+/** A child that exited while starting; one whose port was taken says so in the error's code. */
+function startFailure(output: string, log: string): Error {
+  const error = new Error(`server exited early:\n${log}`);
+  if (output.includes('EADDRINUSE')) Object.assign(error, { code: 'EADDRINUSE' });
+  return error;
+}
 
 export class ProductServer {
   private child: ChildProcess | undefined;
@@ -22,15 +38,23 @@ export class ProductServer {
     private readonly env: Record<string, string>,
   ) {}
 
-  /** `port`: when other servers must know the address first; a free one by default. */
+  /**
+   * At a free port, or at `port` when other servers must know the address first (then a port taken by
+   * another process fails the start, with the code EADDRINUSE: the caller picks again, with whatever
+   * named it).
+   */
   static async start(env: Record<string, string> = {}, port?: number): Promise<ProductServer> {
-    const server = new ProductServer(
-      port ?? (await freePort()),
-      mkdtempSync(join(tmpdir(), 'xtalk-e2e-')),
-      env,
-    );
-    await server.boot();
-    return server;
+    const at = async (port: number) => {
+      const server = new ProductServer(port, mkdtempSync(join(tmpdir(), 'xtalk-e2e-')), env);
+      try {
+        await server.boot();
+      } catch (error) {
+        rmSync(server.dataDir, { recursive: true, force: true });
+        throw error;
+      }
+      return server;
+    };
+    return port === undefined ? onFreePort(at) : at(port);
   }
 
   get url() {
@@ -38,6 +62,7 @@ export class ProductServer {
   }
 
   async boot(): Promise<void> {
+    const logFrom = this.log.length;
     const child = spawn(process.execPath, [join(root, 'apps/server/dist/server.js')], {
       cwd: root,
       env: {
@@ -50,7 +75,8 @@ export class ProductServer {
         DATA_DIR: this.dataDir,
         ALTCHA_COST: '300',
         AI_PROVIDER: 'fake',
-        // every request's line too: the log is checked for the secrets the run's browsers used
+        // every request's line too: the log is checked for the secrets the run's browsers used, and the
+        // start waits for the line that says the server listens
         LOG_LEVEL: 'info',
         // every browser / load client connects from 127.0.0.1: lift the per-address limits (the per-user
         // ones stay at their defaults)
@@ -69,13 +95,10 @@ export class ProductServer {
     // a cold start (PGlite's first open, migrations) takes 20-30 s on a loaded 2-core machine
     const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`server exited early:\n${this.log.join('')}`);
-      try {
-        const response = await fetch(`${this.url}/api/health`);
-        if (response.ok) return;
-      } catch {
-        // not listening yet
-      }
+      const output = this.log.slice(logFrom).join('');
+      if (child.exitCode !== null) throw startFailure(output, this.log.join(''));
+      // the port answers for this child only once it says it listens: until then, it may be another's
+      if (output.includes(READY) && (await answers(`${this.url}/api/health`))) return;
       await new Promise((r) => setTimeout(r, 100));
     }
     // a server that never answered must not outlive the test run that gave up on it

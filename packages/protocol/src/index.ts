@@ -2,6 +2,7 @@ export * from './accounts.js';
 export * from './constants.js';
 export * from './client-frames.js';
 export * from './frames.js';
+export * from './translation-frames.js';
 export * from './speech-frames.js';
 export * from './member-list-frames.js';
 export * from './http.js';

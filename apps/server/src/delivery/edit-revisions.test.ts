@@ -85,4 +85,25 @@ describe('chunks of a corrected text', () => {
     expect(ann.frames.map((f) => f.type)).toEqual(['message', 'translationChunk']);
     await hub.detach(ann.view);
   });
+
+  it('drop a complete translation that could not be logged once a later correction was delivered', async () => {
+    const hub = createRoomHub(createMemoryBus());
+    const ann = listener('R');
+    await hub.attach(ann.view);
+    const complete = (fullText: string, revision?: number): ServerFrame => ({
+      type: 'translationComplete',
+      originalTimestamp: 5,
+      targetLanguage: 'ja',
+      fullText,
+      ...(revision !== undefined ? { revision } : {}),
+    });
+    await hub.broadcast('R', complete('first-before-edit', 0));
+    await hub.broadcast('R', edited(5, 1000, 0));
+    await hub.broadcast('R', complete('first-after-edit', 0));
+    await hub.broadcast('R', complete('from-a-node-that-names-no-revision'));
+    await hub.broadcast('R', complete('corrected', 1000));
+    const texts = ann.frames.flatMap((f) => (f.type === 'translationComplete' ? [f.fullText] : []));
+    expect(texts).toEqual(['first-before-edit', 'from-a-node-that-names-no-revision', 'corrected']);
+    await hub.detach(ann.view);
+  });
 });

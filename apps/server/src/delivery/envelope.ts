@@ -10,7 +10,10 @@ import type { ServerFrame } from '@xtalk/protocol';
  * big-endian), the frame, then its Ogg/Opus, sent as text then binary; 0x05: a JSON frame for the
  * connections of some protocol versions only, which follow the header as two bytes (from, below: a hot
  * room's MEMBERS for current clients, the names it stands for to older ones); 0x06: a node's hello, nothing
- * but the kind and the node's id, sent when it takes a room on (room-reach.ts). An empty language means every
+ * but the kind and the node's id, sent when it takes a room on (room-reach.ts); 0x07: a JSON frame for the
+ * other nodes' members only, its version range as 0x05's, then its sender's id ([u8 k][id]); 0x08, on a
+ * user's channel: the kind alone, the user's profile changed on one of their connections and the others
+ * take it too. An empty language means every
  * listener; `except` skips that user's connections (their own JOIN, their own audio). A node that predates a
  * kind drops its envelopes (a rolling deploy: its members miss those presence frames, nothing logged).
  */
@@ -21,6 +24,10 @@ const SPEECH = 0x04;
 const VERSIONED_TEXT = 0x05;
 /** A node that now holds the room says so (room-reach.ts); its body is the node's id. Never a member's. */
 const HELLO = 0x06;
+/** A frame that its own node's members already had (a swept node's presence coming back). */
+const ELSEWHERE_TEXT = 0x07;
+/** A user's profile changed (user channels only): never a member's frame. */
+const RENAMED = 0x08;
 const OFFSET_BYTES = 6;
 /** No upper bound on the protocol versions of a versioned frame's audience. */
 const ANY_VERSION = 255;
@@ -34,6 +41,8 @@ export interface Audience {
   fromVersion?: number;
   /** Only connections of a protocol version below this. */
   belowVersion?: number;
+  /** Only the other nodes' connections: never those of the node it is sent from. */
+  elsewhere?: boolean;
 }
 
 export interface Envelope extends Required<Pick<Audience, 'language' | 'exceptUsername'>> {
@@ -46,18 +55,23 @@ export interface Envelope extends Required<Pick<Audience, 'language' | 'exceptUs
   /** A versioned frame's audience (kind 0x05 only). */
   fromVersion?: number;
   belowVersion?: number;
+  /** A frame for the other nodes' members: the node it came from. */
+  from?: string;
 }
 
 const isVersioned = (audience: Audience) =>
   audience.fromVersion !== undefined || audience.belowVersion !== undefined;
 
-function encode(kind: number, body: Buffer, audience: Audience, offset?: number): Buffer {
+function encode(kind: number, body: Buffer, audience: Audience, offset?: number, from = ''): Buffer {
   const language = Buffer.from(audience.language ?? '');
   const except = Buffer.from(audience.exceptUsername ?? '');
-  if (language.length > 255 || except.length > 255) throw new Error('Envelope header too long.');
+  const sender = Buffer.from(from);
+  if (language.length > 255 || except.length > 255 || sender.length > 255)
+    throw new Error('Envelope header too long.');
   const parts: Buffer[] = [Buffer.of(kind, language.length), language, Buffer.of(except.length), except];
-  if (kind === VERSIONED_TEXT)
+  if (kind === VERSIONED_TEXT || kind === ELSEWHERE_TEXT)
     parts.push(Buffer.of(audience.fromVersion ?? 0, audience.belowVersion ?? ANY_VERSION));
+  if (kind === ELSEWHERE_TEXT) parts.push(Buffer.of(sender.length), sender);
   if (offset !== undefined) {
     const bytes = Buffer.alloc(OFFSET_BYTES);
     bytes.writeUIntBE(offset, 0, OFFSET_BYTES);
@@ -73,10 +87,13 @@ export function offsetOf(frame: ServerFrame): number | undefined {
   return frame.type !== 'system' && typeof offset === 'number' ? offset : undefined;
 }
 
-export function encodeText(frame: ServerFrame, audience: Audience = {}): Buffer {
+/** `nodeId`: the sending node's, which an audience `elsewhere` leaves out (an unlogged frame's only). */
+export function encodeText(frame: ServerFrame, audience: Audience = {}, nodeId?: string): Buffer {
   const offset = offsetOf(frame);
   const body = Buffer.from(JSON.stringify(frame));
   if (offset !== undefined) return encode(LOGGED_TEXT, body, audience, offset);
+  if (audience.elsewhere && nodeId !== undefined)
+    return encode(ELSEWHERE_TEXT, body, audience, undefined, nodeId);
   return encode(isVersioned(audience) ? VERSIONED_TEXT : TEXT, body, audience);
 }
 
@@ -96,6 +113,10 @@ export const encodeHello = (nodeId: string) => Buffer.concat([Buffer.of(HELLO), 
 export const helloFrom = (payload: Buffer): string | undefined =>
   payload[0] === HELLO ? payload.subarray(1).toString() : undefined;
 
+export const encodeRenamed = () => Buffer.of(RENAMED);
+
+export const isRenamed = (payload: Buffer): boolean => payload.length === 1 && payload[0] === RENAMED;
+
 /** Whether the envelope is a frame stored at a room offset (a message or a later change to one). */
 export const isLoggedEnvelope = (payload: Buffer): boolean => payload[0] === LOGGED_TEXT;
 
@@ -105,10 +126,15 @@ const KINDS: Record<number, Envelope['kind']> = {
   [AUDIO]: 'audio',
   [SPEECH]: 'speech',
   [VERSIONED_TEXT]: 'text',
+  [ELSEWHERE_TEXT]: 'text',
 };
 
-/** The bytes that follow the header's except username: an offset, a version range, or none. */
-const extraBytes = (kind: number) => (kind === LOGGED_TEXT ? OFFSET_BYTES : kind === VERSIONED_TEXT ? 2 : 0);
+/** The bytes that follow the header's except username: an offset, a version range, a sender, or none. */
+function extraBytes(payload: Buffer, at: number): number {
+  const kind = payload[0];
+  if (kind === ELSEWHERE_TEXT) return 3 + (payload[at + 2] ?? payload.length);
+  return kind === LOGGED_TEXT ? OFFSET_BYTES : kind === VERSIONED_TEXT ? 2 : 0;
+}
 
 export function decodeEnvelope(payload: Buffer): Envelope | undefined {
   const logged = payload[0] === LOGGED_TEXT;
@@ -119,7 +145,7 @@ export function decodeEnvelope(payload: Buffer): Envelope | undefined {
   const exceptLength = payload[languageEnd];
   if (exceptLength === undefined) return undefined;
   const exceptEnd = languageEnd + 1 + exceptLength;
-  const bodyStart = exceptEnd + extraBytes(payload[0]!);
+  const bodyStart = exceptEnd + extraBytes(payload, exceptEnd);
   if (bodyStart > payload.length) return undefined;
   const envelope: Envelope = {
     kind,
@@ -128,7 +154,8 @@ export function decodeEnvelope(payload: Buffer): Envelope | undefined {
     body: payload.subarray(bodyStart),
   };
   if (logged) envelope.offset = payload.readUIntBE(exceptEnd, OFFSET_BYTES);
-  if (payload[0] === VERSIONED_TEXT) {
+  if (payload[0] === ELSEWHERE_TEXT) envelope.from = payload.subarray(exceptEnd + 3, bodyStart).toString();
+  if (payload[0] === VERSIONED_TEXT || payload[0] === ELSEWHERE_TEXT) {
     envelope.fromVersion = payload[exceptEnd]!;
     envelope.belowVersion = payload[exceptEnd + 1]!;
   }

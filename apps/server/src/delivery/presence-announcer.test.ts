@@ -76,4 +76,21 @@ describe('presence announcer', () => {
       sent.map((entry) => `${entry.frame.message}:${entry.frame.usernames ?? entry.frame.username}`),
     ).toEqual(['JOIN:a', 'JOIN:b,c', 'LEAVE:a,b']);
   });
+
+  it("never puts a JOIN for the other nodes' members in a frame for everyone", async () => {
+    const { sent, broadcast } = recorder();
+    const announcer = createPresenceAnnouncer({ broadcast }, clock, { windowMs: 10_000 });
+    await announcer.announce('R1', 'JOIN', person('a'), { elsewhere: true });
+    await announcer.announce('R1', 'JOIN', person('b'), { elsewhere: true });
+    await announcer.announce('R1', 'JOIN', person('c'), { elsewhere: true });
+    await announcer.announce('R1', 'JOIN', person('d')); // sends the waiting ones first
+    await announcer.flush();
+    expect(
+      sent.map((entry) => [entry.frame.usernames ?? entry.frame.username, entry.audience?.elsewhere]),
+    ).toEqual([
+      ['a', true],
+      [['b', 'c'], true],
+      ['d', undefined],
+    ]);
+  });
 });

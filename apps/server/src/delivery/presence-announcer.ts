@@ -16,11 +16,13 @@ import type { Person, PresenceEvent } from './presence-event.js';
  * A JOIN and a LEAVE never share a frame, and their order is kept: an event of the other kind sends
  * what is waiting first. With `members` (the room's count on every node), each frame carries the count
  * after it for current clients, and a room above `hotAbove` people is a hot room (hot-rooms.ts): its names
- * go only to clients below protocol 7, and current clients get counts.
+ * go only to clients below protocol 7, and current clients get counts. An event `elsewhere` goes to the
+ * other nodes' members only (people a swept node brings back, whom its own members never saw leave), and
+ * never shares a frame with one for everyone.
  */
 
 export interface PresenceAnnouncer {
-  announce(roomId: string, event: PresenceEvent, person: Person): Promise<void>;
+  announce(roomId: string, event: PresenceEvent, person: Person, to?: { elsewhere: boolean }): Promise<void>;
   /** Sends whatever waits now (shutdown, tests). */
   flush(): Promise<void>;
   /** Sends every hot room's exact count that waits for the room to go quiet, now (tests). */
@@ -41,6 +43,7 @@ type Broadcast = (roomId: string, frame: ServerFrame, audience?: Audience) => Pr
 
 interface RoomWindow {
   event: PresenceEvent | undefined;
+  elsewhere: boolean;
   people: Map<string, string>;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -78,12 +81,13 @@ export function createPresenceAnnouncer(
   }
 
   async function send(roomId: string, window: RoomWindow): Promise<void> {
-    const { event, people } = window;
+    const { event, people, elsewhere } = window;
     window.event = undefined;
     window.people = new Map();
     if (!event || people.size === 0) return;
     const frame = frameOf(event, people);
     const audience: Audience = people.size === 1 ? { exceptUsername: frame.username! } : {};
+    if (elsewhere) audience.elsewhere = true;
     // the count only decorates the frame: while it cannot be read, the names go out as before
     const count = await members?.(roomId).catch(() => undefined);
     if (count === undefined || !hot?.isHot(roomId, count)) {
@@ -108,19 +112,22 @@ export function createPresenceAnnouncer(
   }
 
   return {
-    async announce(roomId, event, person) {
+    async announce(roomId, event, person, { elsewhere } = { elsewhere: false }) {
       let window = rooms.get(roomId);
       if (!window) {
         // a quiet room: this one goes out now, and the window opens for whoever follows
-        window = { event, people: new Map([[person.username, person.displayUsername]]), timer: undefined };
+        const people = new Map([[person.username, person.displayUsername]]);
+        window = { event, elsewhere, people, timer: undefined };
         rooms.set(roomId, window);
         window.timer = setTimeout(() => tick(roomId), windowMs);
         window.timer.unref?.();
         await send(roomId, window);
         return;
       }
-      if (window.event && window.event !== event) await send(roomId, window);
+      if (window.event && (window.event !== event || window.elsewhere !== elsewhere))
+        await send(roomId, window);
       window.event = event;
+      window.elsewhere = elsewhere;
       window.people.delete(person.username); // a repeat moves to the end: the order is arrival order
       window.people.set(person.username, person.displayUsername);
     },

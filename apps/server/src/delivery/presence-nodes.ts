@@ -11,8 +11,8 @@ import type { Person } from './presence-event.js';
  * came back on another node within the TTL still counts there, so the room sees nothing. A node that was
  * only cut off from Redis and was swept meanwhile finds itself missing from `xtalk:nodes` on its next beat
  * and writes its connections' shares again before it does anything else; whoever that brings back into a
- * room's count is announced as joining, since the other nodes heard them leave (or never heard them come,
- * if they came while Redis was away).
+ * room's count is announced as joining to the other nodes' members, since they heard them leave (or never
+ * heard them come, if they came while Redis was away); this node's own never saw them go.
  */
 
 export interface NodeShares {
@@ -153,7 +153,7 @@ export function startNodeHeartbeat(options: {
   ttlMs: number;
   /** Someone of a dead node's rooms whose last connection was there. */
   left: (roomId: string, person: Person) => void;
-  /** Someone this node brought back into a room's count after it was swept. */
+  /** Someone this node brought back into a room's count after it was swept (for the other nodes). */
   joined?: (roomId: string, person: Person) => void;
   warn: (error: unknown) => void;
   /** Hands over what this node's connections hold, to write again when the node finds it was swept. */

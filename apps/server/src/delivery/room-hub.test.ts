@@ -68,4 +68,28 @@ describe('room hub fan-out', () => {
     expect(bob.texts.at(-1)).toBe('all-2');
     expect(ann.texts.at(-1)).toBe('after-bob');
   });
+
+  it("sends a frame `elsewhere` to the other nodes' members only", async () => {
+    const bus = createMemoryBus();
+    const [here, there] = [createRoomHub(bus), createRoomHub(bus)];
+    const [ann, bob] = [member('R', 'ann', 'en'), member('R', 'bob', 'en')];
+    await here.attach(ann.view);
+    await there.attach(bob.view);
+    await here.broadcast('R', note('for-the-others'), { elsewhere: true });
+    await here.broadcast('R', note('for-all'));
+    expect(ann.texts).toEqual(['for-all']);
+    expect(bob.texts).toEqual(['for-the-others', 'for-all']);
+  });
+
+  it("gives a frame it could not publish to this node's members", async () => {
+    const bus = createMemoryBus();
+    const [here, there] = [createRoomHub(bus), createRoomHub(bus)];
+    const [ann, bob] = [member('R', 'ann', 'en'), member('R', 'bob', 'en')];
+    await here.attach(ann.view);
+    await there.attach(bob.view); // another node holds the room: its frames cross the bus
+    bus.publish = () => Promise.reject(new Error('the bus is away'));
+    await here.broadcast('R', note('while-away'));
+    expect(ann.texts).toEqual(['while-away']);
+    expect(bob.texts).toEqual([]);
+  });
 });

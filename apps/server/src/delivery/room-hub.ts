@@ -145,21 +145,24 @@ function roomSenders(
   rooms: Map<string, LocalRoom>,
   sampled: LogSampler,
   metrics: RoomHubOptions['metrics'],
+  own: { nodeId: string; local: (roomId: string, payload: Buffer) => void },
 ) {
   return {
     /**
      * Sends a frame to the room (or the part of it in `audience`), serialised once here. Never throws: a
-     * frame that could not be published is logged, and a logged frame reaches this node's members from
-     * the room log at once (other nodes read it when their bus is back).
+     * frame that could not be published is logged and reaches this node's members all the same, a logged
+     * one from the room log (other nodes read it when their bus is back), any other at once.
      */
     async broadcast(roomId: string, frame: ServerFrame, audience: Audience = {}): Promise<void> {
       if (metrics && frame.type === 'message' && frame.offset !== undefined)
         rooms.get(roomId)?.stored?.add(frame.offset, performance.now());
+      const payload = encodeText(frame, audience, own.nodeId);
       try {
-        await send(roomId, encodeText(frame, audience));
+        await send(roomId, payload);
       } catch (error) {
         publishFailed(sampled, error, roomId, frame);
         if (offsetOf(frame) !== undefined) await rooms.get(roomId)?.sequencer.catchUp();
+        else own.local(roomId, payload);
       }
     },
 
@@ -259,7 +262,7 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
   function dispatch(roomId: string, payload: Buffer) {
     if (reach.heard(roomId, payload)) return;
     const envelope = decodeEnvelope(payload);
-    if (envelope) rooms.get(roomId)?.sequencer.push(envelope);
+    if (envelope && envelope.from !== reach.nodeId) rooms.get(roomId)?.sequencer.push(envelope);
   }
 
   // The bus came back after an outage: whatever it dropped meanwhile is read from the log, and the other
@@ -273,7 +276,7 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
 
   return {
     ...userChannels(bus),
-    ...roomSenders(reach.send, rooms, sampled, metrics),
+    ...roomSenders(reach.send, rooms, sampled, metrics, { nodeId: reach.nodeId, local: dispatch }),
     /**
      * Resolves once the node is subscribed, so nothing published after it is missed. `window`: the joiner
      * will ask for the recent window of this many messages; a room's first member here reads it as the

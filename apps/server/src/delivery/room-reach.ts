@@ -77,6 +77,8 @@ export function createRoomReach(
   }
 
   return {
+    /** This node's id on the room channels (its hello's, and the sender of frames for the others). */
+    nodeId,
     /** Sends an envelope to the room: to this node's members only while no other node holds it. */
     async send(roomId: string, payload: Buffer): Promise<void> {
       const reach = reachOf(roomId);

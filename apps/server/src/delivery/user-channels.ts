@@ -1,11 +1,13 @@
 import type { ServerFrame } from '@xtalk/protocol';
 import type { Bus } from '../bus/index.js';
-import { decodeEnvelope, encodeText } from './envelope.js';
+import { decodeEnvelope, encodeRenamed, encodeText, isRenamed } from './envelope.js';
 
 /** A connection as the user channel sees it: frames meant for this user wherever they are (BALANCE). */
 export interface UserMember {
   readonly userId: string;
   deliverText(json: Buffer): void;
+  /** The user's profile changed on another of their connections: this one takes it too. */
+  renamed?(): void;
 }
 
 const userChannelOf = (userId: string) => `xtalk:user:${userId}`;
@@ -20,6 +22,10 @@ interface LocalUser {
 }
 
 function deliverToUser(user: LocalUser, payload: Buffer) {
+  if (isRenamed(payload)) {
+    for (const each of user.members instanceof Set ? user.members : [user.members]) each.renamed?.();
+    return;
+  }
   const envelope = decodeEnvelope(payload);
   if (envelope?.kind !== 'text') return;
   if (!(user.members instanceof Set)) return user.members.deliverText(envelope.body);
@@ -60,6 +66,14 @@ export function userChannels(bus: Bus) {
     /** Sends a frame to every connection of one user, on every node. */
     async sendToUser(userId: string, frame: ServerFrame): Promise<void> {
       await bus.publish(userChannelOf(userId), encodeText(frame));
+    },
+
+    /**
+     * Tells every connection of one user, on every node, that their profile changed: each takes the
+     * saved one, as if it had sent its own rename (the room was told once, by the connection that did).
+     */
+    async renamedUser(userId: string): Promise<void> {
+      await bus.publish(userChannelOf(userId), encodeRenamed());
     },
   };
 }

@@ -35,7 +35,7 @@ export interface RenameServices {
   users: Pick<UsersRepo, 'findById'>;
   rooms: Pick<RoomsRepo, 'renameAuthor'>;
   presence: Presence;
-  hub: Pick<RoomHub, 'broadcast'>;
+  hub: Pick<RoomHub, 'broadcast' | 'renamedUser'>;
 }
 
 /** Who is in a room and in which languages it listens (decision 0137), and how arrivals are announced. */

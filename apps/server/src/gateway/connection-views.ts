@@ -15,6 +15,8 @@ export interface ViewedConnection extends Pick<
   clipClientId: string | undefined;
   deliverAudio(wav: Buffer): void;
   deliverSpeech(json: Buffer, ogg: Buffer): void;
+  /** Takes the user's saved profile, renamed on another of their connections. */
+  followRename(): void;
 }
 
 /** How the room hub and the user channel see a connection: one small object for both views. */
@@ -45,6 +47,9 @@ export class MemberView implements HubMember, UserMember {
   }
   deliverSpeech(json: Buffer, ogg: Buffer) {
     this.connection.deliverSpeech(json, ogg);
+  }
+  renamed() {
+    this.connection.followRename();
   }
 }
 

@@ -26,7 +26,7 @@ import { failureAnswer } from './frame-failure.js';
 import { editMessage, retranslate } from './edit-handler.js';
 import { members } from './members-handler.js';
 import { answerForVersion, jsonForVersion, readsFramesAsServed } from './legacy-frames.js';
-import { chat, checkRoom, setLanguage, updateUsername } from './frame-handlers.js';
+import { chat, checkRoom, followRename, setLanguage, updateUsername } from './frame-handlers.js';
 import type { PeerSocket } from './peer-socket.js';
 import {
   DEFAULT_FRAME_LIMITS,
@@ -185,6 +185,10 @@ export class Connection implements Joiner, Renamed, LanguageChooser {
   }
 
   /** Queues a frame's work after the previous frame's; a failure becomes an error frame, never a crash. */
+  followRename(): void {
+    this.track(() => followRename(this.deps, this));
+  }
+
   private track(work: () => Promise<unknown>, clientId?: string) {
     this.queue = this.queue.then(work).then(
       () => undefined,

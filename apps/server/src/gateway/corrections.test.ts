@@ -98,6 +98,8 @@ describe('corrections', () => {
           f.fullText.includes('frogs'),
       );
       expect(complete.fullText).toBe(`[ja] ${fixed}`);
+      // named by the revision it translates, so a node and a client can drop a late one of the old text
+      expect(complete.revision).toBe(edited.editedAt);
       expect(client.frames.indexOf(complete)).toBeGreaterThan(client.frames.indexOf(edited));
       // every piece of the new translation came after the edit, and it is complete in order
       const after = client.frames.slice(client.frames.indexOf(edited));

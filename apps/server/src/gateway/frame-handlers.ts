@@ -5,7 +5,7 @@ import {
   type SetLanguageFrame,
   type UpdateUsernameFrame,
 } from '@xtalk/protocol';
-import { displayNameOf } from '../accounts/index.js';
+import { displayNameOf, type UserRow } from '../accounts/index.js';
 import { clientIdRequired, listenIn, renameInPresence } from './connection-presence.js';
 import type {
   ChatServices,
@@ -98,12 +98,8 @@ export async function updateUsername(services: RenameServices, renamed: Renamed,
     return;
   }
   const oldDisplayName = renamed.displayName;
-  const oldUsername = renamed.user.username;
-  renamed.user = fresh;
-  renamed.displayName = displayNameOf(fresh);
+  if (!(await takeProfile(services, renamed, fresh))) return;
   const { user, displayName, roomId } = renamed;
-  if (fresh.username === oldUsername && displayName === oldDisplayName) return;
-  await renameInPresence(services, renamed, oldUsername);
   const offset = await services.rooms.renameAuthor(user.id, user.username, displayName, {
     roomId,
     oldDisplayUsername: oldDisplayName,
@@ -115,4 +111,28 @@ export async function updateUsername(services: RenameServices, renamed: Renamed,
     oldDisplayUsername: oldDisplayName,
     ...(offset ? { offset } : {}),
   });
+  // the user's other connections (tabs, devices) are counted under their old name until they take it too
+  await services.hub.renamedUser(user.id);
+}
+
+/** Another connection of this user was renamed: this one takes the saved profile too, telling no one. */
+export async function followRename(services: RenameServices, renamed: Renamed) {
+  try {
+    const fresh = await services.users.findById(renamed.user.id);
+    if (fresh) await takeProfile(services, renamed, fresh);
+  } catch (error) {
+    // nothing this client asked for failed: its own next rename or join takes the profile
+    renamed.log.warn({ err: error }, 'could not take the profile renamed on another connection');
+  }
+}
+
+/** Makes the saved profile this connection's, in the room's presence too; whether its name changed. */
+async function takeProfile(services: RenameServices, renamed: Renamed, fresh: UserRow): Promise<boolean> {
+  const oldDisplayName = renamed.displayName;
+  const oldUsername = renamed.user.username;
+  renamed.user = fresh;
+  renamed.displayName = displayNameOf(fresh);
+  if (fresh.username === oldUsername && renamed.displayName === oldDisplayName) return false;
+  await renameInPresence(services, renamed, oldUsername);
+  return true;
 }

@@ -41,7 +41,8 @@ export function watchNodes(
     nodeId: stores.nodeId,
     ttlMs: config.NODE_TTL_SECONDS * 1000,
     left: (roomId, person) => void announcer.announce(roomId, 'LEAVE', person),
-    joined: (roomId, person) => void announcer.announce(roomId, 'JOIN', person),
+    // this node's members never saw them leave: the JOIN is for the other nodes'
+    joined: (roomId, person) => void announcer.announce(roomId, 'JOIN', person, { elsewhere: true }),
     warn: (error) => log.warn({ err: error }, 'node heartbeat failed'),
     writeBack: presence.writeBack && ((write) => presence.writeBack!(write)),
   });

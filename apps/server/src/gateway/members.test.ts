@@ -105,4 +105,22 @@ describe('members: a page of who is in the room', () => {
       ].sort(),
     );
   });
+
+  it("moves each of a renamed user's tabs to the new username, the ones that sent nothing too", async () => {
+    const fake = room();
+    const [ann, bob, bobsOtherTab] = [fake.peer(1), fake.peer(2), fake.peer(2)];
+    for (const peer of [ann, bob, bobsOtherTab]) await joinAs(peer, PROTOCOL_VERSION);
+    fake.users.set(bob.user.id, { ...bob.user, username: 'bobby-b', display_name: 'Bobby' });
+    bob.send({ type: 'updateUsername', username: 'bobby-b', displayUsername: 'Bobby' });
+    await bob.connection.settled();
+    await bobsOtherTab.connection.settled();
+    const page = await ask(ann, {});
+    if (page.type !== 'memberList') throw new Error(`not a page: ${JSON.stringify(page)}`);
+    expect(page.usernames.map((username, at) => [username, page.displayUsernames[at]]).sort()).toEqual(
+      [
+        [ann.user.username, displayNameOf(ann.user)],
+        ['bobby-b', 'Bobby'],
+      ].sort(),
+    );
+  });
 });

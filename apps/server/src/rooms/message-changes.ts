@@ -18,12 +18,14 @@ export function createMessageChanges(db: Db) {
       language: string,
       text: string,
       sourceText?: string,
+      revision?: number,
     ): Promise<number | undefined> {
       const frame = {
         type: 'translationComplete',
         originalTimestamp: messageId,
         targetLanguage: language,
         fullText: text,
+        ...(revision !== undefined ? { revision } : {}),
       };
       const { rows } = await db.query<{ seq: string | number }>(
         loggedChangeSql(

@@ -55,7 +55,14 @@ describe('message edits in the store', () => {
       await repo.saveTranslation(roomId, message.id, 'ja', '[ja] the red book', 'the red book'),
     ).toBeUndefined();
     expect(await repo.saveNote(roomId, message.id, 'old note', 'the red book')).toBeUndefined();
-    const fresh = await repo.saveTranslation(roomId, message.id, 'ja', '[ja] the blue book', 'the blue book');
+    const fresh = await repo.saveTranslation(
+      roomId,
+      message.id,
+      'ja',
+      '[ja] the blue book',
+      'the blue book',
+      now,
+    );
     expect(fresh).toBeGreaterThan(0);
     const log = createRoomLog(dbOf(server));
     const frames = await log.readSince(roomId, 0, 100, 100);
@@ -67,6 +74,8 @@ describe('message edits in the store', () => {
       'translationComplete',
     ]);
     expect(frames.map((f) => f.offset)).toEqual([1, 2, 3, 4, 5]);
+    // a client that resumes reads which text the logged translation is of
+    expect(frames.at(-1)).toMatchObject({ type: 'translationComplete', revision: now });
     // the same text again is no change at all
     expect(await repo.editMessage({ roomId, userId, id: message.id, text: 'the blue book' })).toMatchObject({
       ok: true,

@@ -9,7 +9,7 @@ import type { GuestLoginResponse, JoinRoomResponse, ResumePosition, ServerFrame 
 import { checkAnswers } from '@xtalk/service-base';
 import { buildApp, type AppOptions } from '../app.js';
 import { loadConfig } from '../config.js';
-import { freePort } from './free-port.js';
+import { onFreePort } from './free-port.js';
 import { migratedSnapshot } from './migrated-database.js';
 import type { ChatNode } from './resuming-client.js';
 
@@ -71,7 +71,14 @@ export async function startServer(
       options.onRoute?.(route);
     },
   });
-  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
+  try {
+    await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
+  } catch (error) {
+    // a port taken before the listen: nothing of this start outlives it, the caller may try another
+    await app.close();
+    if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
@@ -94,8 +101,9 @@ export async function startServerAtPublicUrl(
   env: Record<string, string> = {},
   options: Parameters<typeof startServer>[1] = {},
 ): Promise<TestServer> {
-  const port = await freePort();
-  return startServer({ PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }, { ...options, port });
+  return onFreePort((port) =>
+    startServer({ PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }, { ...options, port }),
+  );
 }
 
 /** Solves the ALTCHA challenge as the browser widget does and returns the payload it would post. */

@@ -49,6 +49,8 @@ export interface TranslationStore {
     language: string,
     text: string,
     sourceText?: string,
+    /** The revision of `sourceText` (its `editedAt`, 0 for the first text), which the logged frame names. */
+    revision?: number,
   ): Promise<number | void>;
   saveNote(roomId: string, messageId: number, note: string, sourceText?: string): Promise<number | void>;
   /**

@@ -48,6 +48,8 @@ describe('translation in a room', () => {
         fullText: `[ja] ${text}`,
         // stored before it is sent, at the room's next offset after the message
         offset: expect.any(Number),
+        // the message's first text
+        revision: 0,
       });
       const chunks = client.frames.filter(
         (frame): frame is TranslationChunkFrame => frame.type === 'translationChunk' && isMine(frame),

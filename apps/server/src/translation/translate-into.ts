@@ -181,6 +181,7 @@ export async function translateInto(
   }
   if (job.superseded) return undefined;
   job.done[target] = fullText;
+  const revision = message.editedAt ?? 0;
   // Stored (and given its room offset) before it is sent, so a client that resumes gets it from the log.
   // Only while the message still has the text it was made from (a correction may have landed meanwhile).
   const offset = await storedOffset(
@@ -188,7 +189,14 @@ export async function translateInto(
     job,
     { failure: 'translation: could not store', language: target },
     async () => {
-      const stored = await ctx.store.saveTranslation(roomId, message.id, target, fullText, message.message);
+      const stored = await ctx.store.saveTranslation(
+        roomId,
+        message.id,
+        target,
+        fullText,
+        message.message,
+        revision,
+      );
       ctx.emit({ kind: 'stored', roomId, messageId: message.id, language: target });
       return stored;
     },
@@ -200,6 +208,7 @@ export async function translateInto(
     targetLanguage: target,
     fullText,
     ...(offset ? { offset } : {}),
+    revision,
   });
   ctx.emit({ kind: 'complete', roomId, messageId: message.id, language: target });
   return fullText;

@@ -144,6 +144,28 @@ describe('message frames', () => {
     expect(state.items.find((item) => item.id === 2000)).toMatchObject({ partial: {} });
   });
 
+  it('drops a complete translation of a text older than the correction it shows', () => {
+    const complete = (fullText: string, revision?: number, id = 1000): ServerFrame => ({
+      type: 'translationComplete',
+      originalTimestamp: id,
+      targetLanguage: 'ja',
+      fullText,
+      ...(revision !== undefined ? { revision } : {}),
+    });
+    let state = run([
+      message(1000),
+      { type: 'messageEdited', id: 1000, message: 'hello fixed', editedAt: 5000, offset: 9 },
+      complete('最初の訳', 0),
+      complete('前の訳', 4000),
+    ]);
+    expect(onlyMessage(state).translations).toEqual({});
+    state = run([complete('新しい訳', 5000)], state);
+    expect(onlyMessage(state).translations).toEqual({ ja: '新しい訳' });
+    // a server that names no revision is taken at its word, as before
+    state = run([message(2000, { editedAt: 7000 }), complete('訳', undefined, 2000)]);
+    expect(state.items.find((item) => item.id === 2000)).toMatchObject({ translations: { ja: '訳' } });
+  });
+
   it('does not duplicate a message replayed twice', () => {
     const state = run([message(1000), message(1000, { translations: { ja: 'やあ' } })]);
     expect(state.items).toHaveLength(1);

@@ -96,6 +96,9 @@ export function onTranslationChunk(state: ChatState, frame: TranslationChunkFram
 /** A message's translation is complete: it replaces the chunks and clears a failure mark. */
 export function onTranslationComplete(state: ChatState, frame: TranslationCompleteFrame): ChatState {
   return updateMessage(state, frame.originalTimestamp, (message) => {
+    // The translation of a text older than the correction shown (a server that names no revision is
+    // trusted, as before it named one): a node drops those once it delivered the correction, as chunks.
+    if (frame.revision !== undefined && (message.editedAt ?? 0) > frame.revision) return message;
     const { [frame.targetLanguage]: _done, ...partial } = message.partial;
     return {
       ...message,
