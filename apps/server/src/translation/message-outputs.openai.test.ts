@@ -32,6 +32,8 @@ describe('the translation service with the openai provider: what a message gets'
         originalTimestamp: m.id,
         targetLanguage: 'ja',
         fullText: 'ja: She loves sushi',
+        // the message's first text: no correction has been made
+        revision: 0,
       },
     ]);
     // chunks strictly before the completion
