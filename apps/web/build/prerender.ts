@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import { createServer, type ViteDevServer } from 'vite';
+
+/*
+ * The screens whose page carries their first render (src/app/prerender.tsx): rendered at build time
+ * through Vite's own module loader, so the markup comes from the same components, words and class names
+ * as the app, never from a copy of them kept by hand.
+ */
+
+const webRoot = fileURLToPath(new URL('..', import.meta.url));
+
+interface PrerenderModule {
+  PRERENDERED: Record<string, unknown>;
+  screenMarkup: (path: string, language: string) => Promise<string>;
+}
+
+/** Opens the loader, hands `render` the module's functions, and closes the loader. */
+export async function withPrerenderer<T>(render: (module: PrerenderModule) => Promise<T>): Promise<T> {
+  const server: ViteDevServer = await createServer({
+    root: webRoot,
+    configFile: false,
+    logLevel: 'warn',
+    server: { middlewareMode: true, hmr: false, ws: false },
+    appType: 'custom',
+  });
+  try {
+    return await render((await server.ssrLoadModule('/src/app/prerender.tsx')) as PrerenderModule);
+  } finally {
+    await server.close();
+  }
+}
+
+/** `html` with `markup` inside its empty root element. */
+export function withMarkup(html: string, markup: string): string {
+  const root = '<div id="root"></div>';
+  if (!html.includes(root)) throw new Error('prerender: the page has no empty root element');
+  return html.replace(root, `<div id="root">${markup}</div>`);
+}
