@@ -9,10 +9,9 @@ import { loadScreenOf } from './lib/router';
 import { applyTheme } from './lib/theme';
 import './index.css';
 
-// Before the first paint, so neither the theme nor the page language flickers.
+// Before the first render, so the theme does not flicker.
 applyTheme();
 const language = getLanguage();
-document.documentElement.lang = language;
 rememberLanguage(language);
 
 // The first render is already in the stored language: its catalogue, when it is a chunk of its own, comes
@@ -22,7 +21,6 @@ const words = loadCatalogue(language).then(
   () => false,
   (error: unknown) => {
     console.warn(`[i18n] the ${language} catalogue could not be loaded`, error);
-    document.documentElement.lang = 'en';
     return true;
   },
 );
@@ -36,6 +34,9 @@ const screen = root.firstElementChild
 void Promise.all([words, screen]).then(([wordsMissing]) => start(wordsMissing));
 
 function start(wordsMissing: boolean) {
+  // `<html lang>` changes with the words it describes: a page painted with its markup before this script
+  // keeps its own language until the render that replaces that markup
+  document.documentElement.lang = wordsMissing ? 'en' : language;
   createRoot(root).render(
     <StrictMode>
       {wordsMissing && <WordsOffline language={language} />}

@@ -7,7 +7,7 @@ import {
   useMemo,
   useState,
   useSyncExternalStore,
-  use,
+  lazy,
   type AnchorHTMLAttributes,
   type ComponentType,
   type MouseEvent,
@@ -180,7 +180,8 @@ export function lazyScreen(importScreen: () => Promise<ComponentType>): LazyScre
   let screen: ComponentType | undefined;
   let loading: Promise<ComponentType> | undefined;
   const load = () => (loading ??= importScreen().then((loaded) => (screen = loaded)));
-  const Screen = () => createElement(screen ?? use(load()));
+  const Suspending = lazy(async () => ({ default: await load() }));
+  const Screen = () => createElement(screen ?? Suspending);
   return Object.assign(Screen, { load });
 }
 
