@@ -1,5 +1,5 @@
 import type { Plugin, Rollup } from 'vite';
-import { withMarkup, withPrerenderer } from './prerender';
+import { scriptsAfterPaint, withMarkup, withPrerenderer } from './prerender';
 
 /*
  * The screens loaded on demand (React.lazy in app/router.tsx) are fetched only once the entry chunk has
@@ -65,7 +65,7 @@ export function routePreload(): Plugin {
             let source = withLinks(own, [...words, ...links]);
             // a screen painted before the script: its markup in the page's language
             if (path !== undefined && path in PRERENDERED)
-              source = withMarkup(source, await screenMarkup(path, language));
+              source = scriptsAfterPaint(withMarkup(source, await screenMarkup(path, language)));
             const fileName = language === 'en' ? page : languagePageOf(language, page);
             if (fileName !== 'index.html') this.emitFile({ type: 'asset', fileName, source });
           }
