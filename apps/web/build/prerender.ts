@@ -53,3 +53,16 @@ export function scriptsAfterPaint(html: string): string {
     throw new Error('prerender: the page has no module script to lower');
   return lowered;
 }
+
+const STYLESHEET = /<link rel="stylesheet" crossorigin href="\/([^"]+)">/;
+
+/**
+ * `html` with its stylesheet's rules in a `<style>` instead of the link to the file: the markup is painted
+ * with the document alone, one round trip sooner. The rules stay in the document, so the app's other
+ * screens, reached from this page without a page load, have them too.
+ */
+export function stylesInPage(html: string, stylesheet: (file: string) => string): string {
+  const link = STYLESHEET.exec(html);
+  if (!link) throw new Error('prerender: the page has no stylesheet');
+  return html.replace(link[0], () => `<style>${stylesheet(link[1]!)}</style>`);
+}

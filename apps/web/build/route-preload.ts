@@ -1,5 +1,5 @@
 import type { Plugin, Rollup } from 'vite';
-import { scriptsAfterPaint, withMarkup, withPrerenderer } from './prerender';
+import { scriptsAfterPaint, stylesInPage, withMarkup, withPrerenderer } from './prerender';
 
 /*
  * The screens loaded on demand (React.lazy in app/router.tsx) are fetched only once the entry chunk has
@@ -39,6 +39,11 @@ export function routePreload(): Plugin {
       if (index?.type !== 'asset') throw new Error('route-preload: the build has no index.html');
       const html = String(index.source);
       const { entry, screens, catalogues, filesOf } = chunkGraph(bundle);
+      const stylesheet = (file: string) => {
+        const asset = bundle[file];
+        if (asset?.type !== 'asset') throw new Error(`route-preload: the build has no ${file}`);
+        return String(asset.source);
+      };
       // the entry and its static imports are in index.html already
       const inHtml = filesOf(entry.fileName);
       const linksTo = (files: Iterable<string>) =>
@@ -65,7 +70,10 @@ export function routePreload(): Plugin {
             let source = withLinks(own, [...words, ...links]);
             // a screen painted before the script: its markup in the page's language
             if (path !== undefined && path in PRERENDERED)
-              source = scriptsAfterPaint(withMarkup(source, await screenMarkup(path, language)));
+              source = stylesInPage(
+                scriptsAfterPaint(withMarkup(source, await screenMarkup(path, language))),
+                stylesheet,
+              );
             const fileName = language === 'en' ? page : languagePageOf(language, page);
             if (fileName !== 'index.html') this.emitFile({ type: 'asset', fileName, source });
           }
