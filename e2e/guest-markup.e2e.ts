@@ -1,6 +1,7 @@
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { productInBrowser } from './block-hooks.js';
+import { recordTexts, textsOf } from './lib/page-texts.js';
 import { newPerson } from './lib/people.js';
 
 /*
@@ -27,16 +28,6 @@ function cardNow() {
       card.getBoundingClientRect().toJSON(),
     ],
   };
-}
-
-/** Every text #root shows and the page's `lang` with it, from the first mutation on. */
-function recordTexts() {
-  const w = window as unknown as { __texts: { lang: string; text: string }[] };
-  w.__texts = [];
-  new MutationObserver(() => {
-    const text = document.getElementById('root')?.textContent;
-    if (text) w.__texts.push({ lang: document.documentElement.lang, text });
-  }).observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
 }
 
 const KANA = /[\u3040-\u30ff]/;
@@ -75,9 +66,7 @@ describe('the guest page’s markup', () => {
       const rendered = await page.evaluate(cardNow);
       expect(rendered).toEqual({ ...painted, inert: false });
       // nothing else was shown between the two, and never words of another language under `lang`
-      const texts = await page.evaluate(
-        () => (window as unknown as { __texts: { lang: string; text: string }[] }).__texts,
-      );
+      const texts = await textsOf(page);
       expect(texts.length).toBeGreaterThan(0);
       for (const { lang, text } of texts) {
         expect(lang).toBe(language);
