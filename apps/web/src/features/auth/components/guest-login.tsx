@@ -12,8 +12,8 @@ import { CheckStatus, MicStatus, Step } from './guest-steps';
  * /guest-login: bot check, JA/EN switch, microphone permission. Once the user exists and
  * the microphone was granted or denied, go to the saved redirect target (consumed once) or /translate.
  * `prerendered`: the markup the build puts in the page before its script (app/prerender.tsx), whose
- * steps are inert, so a tap there is not taken for one the app will answer; the app's first render,
- * the same without that attribute, replaces it.
+ * steps are inert, offering nothing to focus, a tap or a screen reader before the app can answer it; the
+ * app's first render, the same without that attribute, replaces it.
  */
 export function GuestLogin({ prerendered = false }: { prerendered?: boolean }) {
   const { t } = useI18n();
