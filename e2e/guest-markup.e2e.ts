@@ -1,8 +1,8 @@
-import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { productInBrowser } from './block-hooks.js';
 import { recordTexts, textsOf } from './lib/page-texts.js';
 import { newPerson } from './lib/people.js';
+import { withScriptsHeld } from './lib/scripts-held.js';
 
 /*
  * /guest-login comes with its card's markup in the reader's language, painted before any script runs;
@@ -32,18 +32,6 @@ function cardNow() {
 
 const KANA = /[\u3040-\u30ff]/;
 
-/** Opens the page with its scripts held back; `release` lets them load. */
-async function withScriptsHeld(page: Page) {
-  const held: Route[] = [];
-  let released = false;
-  await page.route('**/assets/*.js', (route) => (released ? route.continue() : void held.push(route)));
-  await page.goto('/guest-login', { waitUntil: 'commit' });
-  return async () => {
-    released = true;
-    await Promise.all(held.map((route) => route.continue()));
-  };
-}
-
 describe('the guest page’s markup', () => {
   const product = productInBrowser();
 
@@ -55,7 +43,7 @@ describe('the guest page’s markup', () => {
         language,
       });
       await context.addInitScript(recordTexts);
-      const release = await withScriptsHeld(page);
+      const release = await withScriptsHeld(page, '/guest-login');
       await page.locator('[data-testid="guest-login"] ol[inert]').waitFor();
       const painted = await page.evaluate(cardNow);
       expect(painted.lang).toBe(language);
