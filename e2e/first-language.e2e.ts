@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { productInBrowser } from './block-hooks.js';
+import { recordTexts, textsOf } from './lib/page-texts.js';
 import { newPerson } from './lib/people.js';
 
 /*
@@ -9,19 +10,6 @@ import { newPerson } from './lib/people.js';
  * the first render waits for no request of its own and is in that language from its first text; a start
  * without those words (offline, not kept by the worker) is in English, says so, and says `lang=en`.
  */
-
-/** Every text #root shows, with the page's `lang` at that moment, from the first render on. */
-function recordTexts() {
-  const w = window as unknown as { __texts: { lang: string; text: string }[] };
-  w.__texts = [];
-  new MutationObserver(() => {
-    const text = document.getElementById('root')?.textContent;
-    if (text) w.__texts.push({ lang: document.documentElement.lang, text });
-  }).observe(document, { childList: true, subtree: true, characterData: true });
-}
-
-const textsOf = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __texts: { lang: string; text: string }[] }).__texts);
 
 const JA_WORDS = /\/assets\/ja-[^/]+\.js$/;
 const KANA = /[\u3040-\u30ff]/;
@@ -38,6 +26,8 @@ describe('a first render in the reader’s language', () => {
 
   it('preloads a returning Japanese reader’s words with the page, Japanese from the first text', async () => {
     const ichiro = await newPerson(product.browser, product.server.url, { language: 'ja' });
+    // a reader from before the cookie: the app writes it
+    await ichiro.context.clearCookies();
     await ichiro.page.goto('/login');
     await ichiro.page.getByTestId('login').waitFor();
     // the app keeps the language in a cookie for the server, beside storage

@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
+import { inlineScripts } from './build/inline-scripts';
 import { precompress } from './build/precompress';
 import { routePreload } from './build/route-preload';
 import { serviceWorker } from './build/service-worker';
@@ -9,7 +10,7 @@ import { serviceWorker } from './build/service-worker';
 const backend = process.env.XTALK_BACKEND ?? 'http://localhost:8787';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), routePreload(), serviceWorker(), precompress()],
+  plugins: [react(), tailwindcss(), routePreload(), inlineScripts(), serviceWorker(), precompress()],
   server: {
     proxy: {
       '/api': backend,

@@ -73,8 +73,10 @@ export async function roomIdOf(page: EnginePage): Promise<string> {
 /** From any page to a room: the bot check solves itself, then the microphone step, then the room. */
 export async function enterAsGuest(page: EnginePage, path = '/'): Promise<string> {
   await page.goto(path);
-  await waitUntil(page, 'the microphone step', present, byTestId('mic-permission'), 45_000);
-  await page.click(byTestId('mic-permission'));
+  // the app's button, not the inert one of the markup the page is painted with before its script
+  const mic = `${byTestId('mic-permission')}:not([inert] *)`;
+  await waitUntil(page, 'the microphone step', present, mic, 45_000);
+  await page.click(mic);
   await waitUntil(page, 'a room', () => /\/translate\?r=[A-Z0-9]{7}/.test(location.href), null, 30_000);
   await waitUntil(page, 'the message list', present, byTestId('message-list'));
   await waitUntil(page, 'connected', absent, byTestId('connecting-overlay'), 30_000);

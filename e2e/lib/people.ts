@@ -31,6 +31,8 @@ export async function newPerson(
     },
     { tutorial: options.tutorial ?? false, language: options.language },
   );
+  // as the app keeps it for the server beside storage, so the page sent is the one for that language
+  if (options.language) await context.addCookies([{ name: 'lang', value: options.language, url: baseUrl }]);
   await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin: baseUrl });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error('[page error]', error.message));
@@ -41,7 +43,8 @@ export async function newPerson(
 export async function enterAsGuest(page: Page, path = '/'): Promise<void> {
   await page.goto(path);
   await page.getByTestId('guest-login').waitFor();
-  const mic = page.getByTestId('mic-permission');
+  // the app's button, not the inert one of the markup the page is painted with before its script
+  const mic = page.locator('[data-testid="mic-permission"]:not([inert] *)');
   await mic.waitFor({ timeout: 30_000 });
   await mic.click();
   await page.waitForURL(/\/translate\?r=[A-Z0-9]{7}/, { timeout: 30_000 });

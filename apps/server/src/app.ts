@@ -25,6 +25,7 @@ import type { Meter } from './translation/index.js';
 import { playerRecords, roomsOfUsers, translationStore } from './use-cases/index.js';
 import { messagesPlugin } from './messages/plugin.js';
 import { voicePlugin } from './voice/plugin.js';
+import { inlineScriptSources } from './web/index.js';
 import { webPlugin } from './web/plugin.js';
 
 export interface AppOptions {
@@ -84,7 +85,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const app = fastifyFor(config, options.logger);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  await app.register(httpPlugin, { config });
+  // the built pages' inline scripts, which the policy admits by their hashes alone
+  await app.register(httpPlugin, { config, inlineScripts: inlineScriptSources(options.webRoot) });
   // the stores open here, outside Fastify's plugin timeout: on a loaded machine they may take longer
   const db = await openDatabase(config, inMemoryDb, options.databaseSnapshot);
   await app.register(storePlugin, { db });

@@ -1,4 +1,5 @@
 import type { Plugin, Rollup } from 'vite';
+import { scriptsAfterPaint, stylesInPage, withMarkup, withPrerenderer } from './prerender';
 
 /*
  * The screens loaded on demand (React.lazy in app/router.tsx) are fetched only once the entry chunk has
@@ -33,11 +34,16 @@ export function routePreload(): Plugin {
     apply: 'build',
     // after Vite's own HTML plugin has put index.html into the bundle
     enforce: 'post',
-    generateBundle(_options, bundle) {
+    async generateBundle(_options, bundle) {
       const index = bundle['index.html'];
       if (index?.type !== 'asset') throw new Error('route-preload: the build has no index.html');
       const html = String(index.source);
       const { entry, screens, catalogues, filesOf } = chunkGraph(bundle);
+      const stylesheet = (file: string) => {
+        const asset = bundle[file];
+        if (asset?.type !== 'asset') throw new Error(`route-preload: the build has no ${file}`);
+        return String(asset.source);
+      };
       // the entry and its static imports are in index.html already
       const inHtml = filesOf(entry.fileName);
       const linksTo = (files: Iterable<string>) =>
@@ -45,21 +51,34 @@ export function routePreload(): Plugin {
         [...files]
           .filter((file) => !inHtml.has(file))
           .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
-      const pages = new Map<string, string[]>([['index.html', []]]);
-      for (const [path, module] of Object.entries(ROUTE_MODULES)) {
-        const links = linksTo(filesOf(screens.get(module)!.fileName));
-        pages.set(routePageOf(path), links);
-        this.emitFile({ type: 'asset', fileName: routePageOf(path), source: withLinks(html, links) });
-      }
+      // each page by its path (undefined: index.html, any other path) with its preload links
+      const pages = new Map<string | undefined, string[]>([[undefined, []]]);
+      for (const [path, module] of Object.entries(ROUTE_MODULES))
+        pages.set(path, linksTo(filesOf(screens.get(module)!.fileName)));
       // each page again for each lazily loaded language: its words preloaded too (decision 0241)
-      for (const [language, catalogue] of catalogues) {
-        const words = linksTo(filesOf(catalogue.fileName));
-        const own = html.replace('<html lang="en">', `<html lang="${language}">`);
-        for (const [fileName, links] of pages) {
-          const source = withLinks(own, [...words, ...links]);
-          this.emitFile({ type: 'asset', fileName: languagePageOf(language, fileName), source });
+      const languages = new Map([
+        ['en', [] as string[]],
+        ...[...catalogues].map(
+          ([language, catalogue]) => [language, linksTo(filesOf(catalogue.fileName))] as const,
+        ),
+      ]);
+      await withPrerenderer(async ({ PRERENDERED, screenMarkup }) => {
+        for (const [language, words] of languages) {
+          const own = html.replace('<html lang="en">', `<html lang="${language}">`);
+          for (const [path, links] of pages) {
+            const page = path === undefined ? 'index.html' : routePageOf(path);
+            let source = withLinks(own, [...words, ...links]);
+            // a screen painted before the script: its markup in the page's language
+            if (path !== undefined && path in PRERENDERED)
+              source = stylesInPage(
+                scriptsAfterPaint(withMarkup(source, await screenMarkup(path, language))),
+                stylesheet,
+              );
+            const fileName = language === 'en' ? page : languagePageOf(language, page);
+            if (fileName !== 'index.html') this.emitFile({ type: 'asset', fileName, source });
+          }
         }
-      }
+      });
     },
   };
 }

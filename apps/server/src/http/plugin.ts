@@ -12,12 +12,12 @@ import { registerSecurityHeaders } from './security-headers.js';
  * limits; and the documents that describe every route registered after them.
  */
 
-export const httpPlugin = fp<{ config: Config }>(
-  async (app, { config }) => {
+export const httpPlugin = fp<{ config: Config; inlineScripts?: readonly string[] }>(
+  async (app, { config, inlineScripts }) => {
     registerErrorHandler(app);
     registerBodyGuard(app);
     registerRequestLog(app);
-    await registerSecurityHeaders(app, config);
+    await registerSecurityHeaders(app, config, inlineScripts);
     await registerApiDocs(app, config);
   },
   { name: 'xtalk-http' },

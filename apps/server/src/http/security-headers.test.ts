@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,9 @@ import { TELEGRAM_MINI_APP_PATH, TELEGRAM_WEB_ORIGIN } from './security-headers.
 const webRoot = mkdtempSync(join(tmpdir(), 'xtalk-headers-web-'));
 mkdirSync(join(webRoot, 'assets'));
 writeFileSync(join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
+/** The one inline script this build's pages carry, as the web build names it (decision 0263). */
+const INLINE_SCRIPT = `'sha256-${createHash('sha256').update('document.title = "";').digest('base64')}'`;
+writeFileSync(join(webRoot, 'inline-scripts.json'), JSON.stringify({ 'script-src': [INLINE_SCRIPT] }));
 afterAll(() => rmSync(webRoot, { recursive: true, force: true }));
 
 /** The policy as directive -> sources. */
@@ -38,12 +42,12 @@ describe('security headers over plain HTTP, nothing optional configured', () => 
   }, 60_000);
   afterAll(() => server.close());
 
-  it('gives a page a policy without inline scripts that no one may frame', async () => {
+  it("gives a page a policy without inline scripts but the build's, that no one may frame", async () => {
     const { status, headers } = await headersOf(server, '/guest-login');
     expect(status).toBe(200);
     const policy = policyOf(headers['content-security-policy']);
     expect(policy.get('default-src')).toEqual(["'self'"]);
-    expect(policy.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(policy.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'", INLINE_SCRIPT]);
     expect(policy.get('object-src')).toEqual(["'none'"]);
     expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
     expect(policy.get('frame-src')).toEqual(["'none'"]);
@@ -110,11 +114,12 @@ describe('security headers behind TLS with Telegram and Turnstile configured', (
     }
   });
 
-  it("allows Telegram's widget and Turnstile, still without inline scripts", async () => {
+  it("allows Telegram's widget and Turnstile, still without inline scripts but the build's", async () => {
     const policy = policyOf((await headersOf(server, '/guest-login')).headers['content-security-policy']);
     expect(policy.get('script-src')).toEqual([
       "'self'",
       "'wasm-unsafe-eval'",
+      INLINE_SCRIPT,
       'https://challenges.cloudflare.com',
       'https://telegram.org',
     ]);
@@ -134,7 +139,7 @@ describe('security headers with a Telegram bot token but no bot name', () => {
 
   it('admits no Telegram script or frame (the page shows no widget), yet lets Telegram frame the Mini App', async () => {
     const policy = policyOf((await headersOf(server, '/login')).headers['content-security-policy']);
-    expect(policy.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(policy.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'", INLINE_SCRIPT]);
     expect(policy.get('frame-src')).toEqual(["'none'"]);
     const miniApp = await headersOf(server, TELEGRAM_MINI_APP_PATH);
     expect(policyOf(miniApp.headers['content-security-policy']).get('frame-ancestors')).toEqual([

@@ -18,13 +18,14 @@ const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 type Directives = Record<string, Iterable<string | ((req: IncomingMessage) => string)>>;
 
 /**
- * What the web app loads, and nothing else: its own scripts (no inline ones), WebAssembly for the Opus
+ * What the web app loads, and nothing else: its own scripts (inline ones only by the hashes the web build
+ * wrote for its pages, `inlineScripts`: decision 0263), WebAssembly for the Opus
  * encoder, workers and worklets from its own files (the service worker, ALTCHA's solver, the encoder)
  * or blobs, audio played from blob: and data: addresses, sockets to the nodes PUBLIC_WS_ENDPOINTS lists,
  * and the third parties a configuration turns on (Turnstile, Telegram's widget). Styles may be inline: React and the bot-check widget set them, and a
  * style cannot run code.
  */
-export function policyDirectives(config: Config): Directives {
+export function policyDirectives(config: Config, inlineScripts: readonly string[] = []): Directives {
   const https = config.PUBLIC_URL.startsWith('https:');
   const turnstile = config.TURNSTILE_SITE_KEY && config.TURNSTILE_SECRET_KEY ? [TURNSTILE_ORIGIN] : [];
   const telegram = config.TELEGRAM_BOT_TOKEN !== undefined;
@@ -37,6 +38,7 @@ export function policyDirectives(config: Config): Directives {
     'script-src': [
       "'self'",
       "'wasm-unsafe-eval'",
+      ...inlineScripts,
       ...turnstile,
       ...(widget ? [TELEGRAM_WIDGET_SCRIPT_ORIGIN] : []),
     ],
@@ -79,10 +81,14 @@ function frameAncestorsOf(url: string, telegram: boolean): string {
  * so the legacy header is not sent. HSTS only when the public address is https: over plain HTTP it would
  * be ignored, and a local run must not pin a host to TLS.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  config: Config,
+  inlineScripts: readonly string[] = [],
+): Promise<void> {
   const https = config.PUBLIC_URL.startsWith('https:');
   await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: policyDirectives(config) },
+    contentSecurityPolicy: { useDefaults: false, directives: policyDirectives(config, inlineScripts) },
     // the Stripe checkout and Telegram's login open in windows of their own and may talk back
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },

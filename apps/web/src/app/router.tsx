@@ -1,29 +1,26 @@
-import { lazy } from 'react';
 import { AuthToken } from '#web/features/auth/components/auth-token';
 import { HomeRedirect } from '#web/features/auth/components/home-redirect';
 import { Logout } from '#web/features/auth/components/logout';
-import type { RouteDefinition } from '#web/lib/router';
+import { lazyScreen, type RouteDefinition } from '#web/lib/router';
 import { ErrorPage, NotFoundPage } from './routes/simple-pages';
 
 // The two heavy screens load on demand: the bot check (ALTCHA's solver) is only needed once, and the
 // room screen (QR code, audio, dialogs) is not needed to render the small pages.
-const translatePage = lazy(async () => ({
-  default: (await import('./routes/translate-route')).TranslateRoute,
-}));
+const translatePage = lazyScreen(async () => (await import('./routes/translate-route')).TranslateRoute);
 // Pages a person reaches from a mail or a payment, not on a first visit: loaded when opened.
 const emailPages = () => import('#web/features/auth/components/email-pages');
-const verifyEmailPage = lazy(async () => ({ default: (await emailPages()).VerifyEmailPage }));
-const resetPasswordPage = lazy(async () => ({ default: (await emailPages()).ResetPasswordPage }));
-const changePasswordPage = lazy(async () => ({ default: (await emailPages()).ChangePasswordPage }));
-const checkoutPage = lazy(async () => ({ default: (await import('./routes/checkout-page')).CheckoutPage }));
+const verifyEmailPage = lazyScreen(async () => (await emailPages()).VerifyEmailPage);
+const resetPasswordPage = lazyScreen(async () => (await emailPages()).ResetPasswordPage);
+const changePasswordPage = lazyScreen(async () => (await emailPages()).ChangePasswordPage);
+const checkoutPage = lazyScreen(async () => (await import('./routes/checkout-page')).CheckoutPage);
 // Sign-in and sign-up (the email form with them) are reached from the guest page, rarely opened first:
 // loaded when opened, and preloaded by their own pages when they are (apps/web/build/route-preload.ts).
 const loginCard = () => import('#web/features/auth/components/login-card');
-const loginPage = lazy(async () => ({ default: (await loginCard()).LoginCard }));
-const signupPage = lazy(async () => ({ default: (await loginCard()).SignupCard }));
-const guestLogin = lazy(async () => ({
-  default: (await import('#web/features/auth/components/guest-login')).GuestLogin,
-}));
+const loginPage = lazyScreen(async () => (await loginCard()).LoginCard);
+const signupPage = lazyScreen(async () => (await loginCard()).SignupCard);
+const guestLogin = lazyScreen(
+  async () => (await import('#web/features/auth/components/guest-login')).GuestLogin,
+);
 
 // The route table (docs/product.md#screens). The server's SPA fallback makes every path reloadable.
 export const routes: RouteDefinition[] = [

@@ -1,6 +1,15 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { Link, MemoryRouter, Routes, matchPath, useLocation, useParams } from './router';
+import {
+  Link,
+  MemoryRouter,
+  Routes,
+  lazyScreen,
+  loadScreenOf,
+  matchPath,
+  useLocation,
+  useParams,
+} from './router';
 
 function Where() {
   const location = useLocation();
@@ -53,5 +62,30 @@ describe('router', () => {
     );
     fireEvent.click(screen.getByText('sign up'));
     expect(screen.getByTestId('where').textContent).toBe('/signup?x=1|-');
+  });
+
+  it('renders a screen whose code was loaded ahead at once, with no fallback in between', async () => {
+    const screenCode = lazyScreen(async () => Where);
+    const routes = [{ path: '/guest-login', lazy: screenCode }];
+    await loadScreenOf(routes, '/guest-login');
+    render(
+      <MemoryRouter initialEntries={['/guest-login']}>
+        <Routes routes={routes} fallback={<p data-testid="fallback">Loading...</p>} />
+      </MemoryRouter>,
+    );
+    // the first commit already holds the screen: the fallback was never shown
+    expect(screen.getByTestId('where').textContent).toBe('/guest-login|-');
+    expect(screen.queryByTestId('fallback')).toBeNull();
+  });
+
+  it('shows the fallback while a screen not loaded ahead loads, then the screen', async () => {
+    const routes = [{ path: '*', lazy: lazyScreen(async () => Where) }];
+    render(
+      <MemoryRouter initialEntries={['/elsewhere']}>
+        <Routes routes={routes} fallback={<p data-testid="fallback">Loading...</p>} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('fallback')).toBeDefined();
+    expect((await screen.findByTestId('where')).textContent).toBe('/elsewhere|-');
   });
 });

@@ -7,9 +7,9 @@ import {
   useMemo,
   useState,
   useSyncExternalStore,
+  lazy,
   type AnchorHTMLAttributes,
   type ComponentType,
-  type LazyExoticComponent,
   type MouseEvent,
   type ReactNode,
 } from 'react';
@@ -160,8 +160,35 @@ export interface RouteDefinition {
   /** '/a/b', '/a/:name', '/a/:name?' or '*'. */
   path: string;
   element?: ReactNode;
-  /** A screen loaded on demand (React.lazy, made once at module level); `fallback` shows meanwhile. */
-  lazy?: LazyExoticComponent<ComponentType>;
+  /** A screen loaded on demand (`lazyScreen`, made once at module level); `fallback` shows meanwhile. */
+  lazy?: LazyScreen;
+}
+
+/** A screen whose code loads on demand: it suspends until its code is here, which `load` fetches ahead. */
+export interface LazyScreen {
+  (): ReactNode;
+  load: () => Promise<unknown>;
+}
+
+/**
+ * As React.lazy, but a screen whose code `load` has fetched renders at once. React.lazy suspends on its
+ * first render even when its module is already here, and its boundary then commits the fallback and
+ * waits out React's reveal throttle before showing the screen: for a page that came with the screen's
+ * markup, that is the markup replaced by 'Loading...' and back.
+ */
+export function lazyScreen(importScreen: () => Promise<ComponentType>): LazyScreen {
+  let screen: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const load = () => (loading ??= importScreen().then((loaded) => (screen = loaded)));
+  const Suspending = lazy(async () => ({ default: await load() }));
+  const Screen = () => createElement(screen ?? Suspending);
+  return Object.assign(Screen, { load });
+}
+
+/** Fetches the code of the screen the first route matching `pathname` loads on demand, if any. */
+export function loadScreenOf(routes: RouteDefinition[], pathname: string): Promise<unknown> {
+  const route = routes.find((candidate) => matchPath(candidate.path, pathname));
+  return route?.lazy?.load() ?? Promise.resolve();
 }
 
 /** The params of `path` in `pathname`, or undefined when it does not match. */

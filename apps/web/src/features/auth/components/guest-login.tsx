@@ -11,8 +11,11 @@ import { CheckStatus, MicStatus, Step } from './guest-steps';
 /**
  * /guest-login: bot check, JA/EN switch, microphone permission. Once the user exists and
  * the microphone was granted or denied, go to the saved redirect target (consumed once) or /translate.
+ * `prerendered`: the markup the build puts in the page before its script (app/prerender.tsx), whose
+ * steps are inert, offering nothing to focus, a tap or a screen reader before the app can answer it; the
+ * app's first render, the same without that attribute, replaces it.
  */
-export function GuestLogin() {
+export function GuestLogin({ prerendered = false }: { prerendered?: boolean }) {
   const { t } = useI18n();
   const navigate = useNavigate();
   const session = useAuthSession();
@@ -37,7 +40,7 @@ export function GuestLogin() {
           <h1 className="mt-2 text-xl font-semibold text-slate-900 dark:text-white">{t('guest.title')}</h1>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('guest.subtitle')}</p>
         </div>
-        <ol className="flex flex-col gap-6">
+        <ol className="flex flex-col gap-6" inert={prerendered || undefined}>
           <Step n={1} title={t('guest.step.check')} done={check === 'done'}>
             <CheckStatus check={check} challenge={challenge} onSolved={onSolved} onError={onCheckError} />
           </Step>
