@@ -145,6 +145,7 @@ function roomSenders(
   rooms: Map<string, LocalRoom>,
   sampled: LogSampler,
   metrics: RoomHubOptions['metrics'],
+  windows: RecentWindows | undefined,
 ) {
   return {
     /**
@@ -155,6 +156,9 @@ function roomSenders(
     async broadcast(roomId: string, frame: ServerFrame, audience: Audience = {}): Promise<void> {
       if (metrics && frame.type === 'message' && frame.offset !== undefined)
         rooms.get(roomId)?.stored?.add(frame.offset, performance.now());
+      // a window a join read for the room's start here is older than this change, which a room started
+      // from it would not hear
+      if (offsetOf(frame) !== undefined) windows?.withdraw(roomId);
       try {
         await send(roomId, encodeText(frame, audience));
       } catch (error) {
@@ -273,7 +277,7 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
 
   return {
     ...userChannels(bus),
-    ...roomSenders(reach.send, rooms, sampled, metrics),
+    ...roomSenders(reach.send, rooms, sampled, metrics, windows),
     /**
      * Resolves once the node is subscribed, so nothing published after it is missed. `window`: the joiner
      * will ask for the recent window of this many messages; a room's first member here reads it as the
@@ -296,6 +300,15 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
         throw error;
       }
     },
+
+    /**
+     * Called before a join reads a room not open here: what it read starts the room on this node, unless
+     * the room changed on this node meanwhile (decision 0265).
+     */
+    expectStart: (roomId: string) => windows?.expect(roomId) ?? (() => undefined),
+
+    /** Whether the room has members on this node. */
+    holds: (roomId: string) => rooms.has(roomId),
 
     async detach(member: HubMember): Promise<void> {
       const room = rooms.get(member.roomId);
