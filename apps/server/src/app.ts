@@ -112,9 +112,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(aiPlugin, { config, provider: options.provider });
   await app.register(creditsPlugin, { config, clock, meter: options.meter });
   await app.register(paymentsPlugin, { config, clock });
-  // a join counts the room's people through the presence, which the delivery plugin adds later
+  // a join counts the room's people through the presence and leaves the room it read with the hub, both
+  // added later by the delivery plugin
   const roomPeople = async (roomId: string) => (await app.xtalkPresence.members?.(roomId)) ?? 0;
-  await app.register(roomsPlugin, { config, clock, roomPeople });
+  const roomStarts = {
+    openHere: (roomId: string) => app.xtalkHub.holds(roomId),
+    expect: (roomId: string) => app.xtalkHub.expectStart(roomId),
+  };
+  await app.register(roomsPlugin, { config, clock, roomPeople, roomStarts });
   await app.register(deliveryPlugin);
   await app.register(glossaryPlugin, { config, clock });
   await app.register(summaryPlugin, { config, clock });

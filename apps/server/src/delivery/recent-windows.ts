@@ -35,6 +35,7 @@ export function createRecentWindows(options: {
   ttlMs: number;
 }) {
   const entries = new Map<string, Entry>();
+  const starts = createOfferedStarts(options);
   /** Reads under way: a joiner that comes meanwhile waits for one and checks it as it would a kept one. */
   const reading = new Map<string, { limit: number; window: Promise<RecentWindow> }>();
 
@@ -83,12 +84,15 @@ export function createRecentWindows(options: {
   }
 
   return {
+    expect: starts.expect,
+    withdraw: starts.withdraw,
     /**
      * The window of a room not yet started on this node, read as the position its sequencer starts at
-     * (one statement for both); `keep` shares it once the room has started.
+     * (one statement for both), or the one a join offered for it; `keep` shares it once the room has
+     * started.
      */
     async first(roomId: string, limit: number) {
-      const window = await options.read(roomId, limit);
+      const window = starts.take(roomId, limit) ?? (await options.read(roomId, limit));
       const read = {
         ...window,
         json: window.messages.map((message) => Buffer.from(JSON.stringify(message))),
@@ -113,3 +117,51 @@ export function createRecentWindows(options: {
   };
 }
 export type RecentWindows = ReturnType<typeof createRecentWindows>;
+
+/**
+ * Windows a join on this node read for a room not open here, which start the room here in its socket's
+ * stead (decision 0265), and the reads under way for them.
+ */
+function createOfferedStarts(options: { delivered: (roomId: string) => number | undefined; ttlMs: number }) {
+  const offered = new Map<string, Entry>();
+  const expected = new Map<string, object>();
+
+  /** The window offered for the room's start, taken once; none when it was read for another limit. */
+  function take(roomId: string, limit: number): RecentWindow | undefined {
+    const offer = offered.get(roomId);
+    if (!offer) return undefined;
+    clearTimeout(offer.timer);
+    offered.delete(roomId);
+    return offer.limit === limit ? offer.window : undefined;
+  }
+
+  return {
+    /**
+     * Called before a join on this node reads a room not open here: the window it read then starts the
+     * room here (`first`) within `ttlMs`, unless the room changed on this node since the call (`withdraw`).
+     * The read's end is always told, `undefined` when there is nothing to offer.
+     */
+    expect(roomId: string): (window: (RecentWindow & { limit: number }) | undefined) => void {
+      const ticket = {};
+      expected.set(roomId, ticket);
+      return (window) => {
+        if (expected.get(roomId) !== ticket) return;
+        expected.delete(roomId);
+        // none read (no such room, a failed read), or open here meanwhile: it started without
+        if (!window || options.delivered(roomId) !== undefined) return;
+        const timer = setTimeout(() => {
+          if (offered.get(roomId)?.timer === timer) offered.delete(roomId);
+        }, options.ttlMs);
+        timer.unref();
+        take(roomId, window.limit);
+        offered.set(roomId, { limit: window.limit, window, timer });
+      };
+    },
+    /** The room changed on this node while not open here: an offered window no longer starts it. */
+    withdraw(roomId: string) {
+      expected.delete(roomId);
+      take(roomId, 0);
+    },
+    take,
+  };
+}

@@ -146,6 +146,7 @@ function roomSenders(
   sampled: LogSampler,
   metrics: RoomHubOptions['metrics'],
   own: { nodeId: string; local: (roomId: string, payload: Buffer) => void },
+  windows: RecentWindows | undefined,
 ) {
   return {
     /**
@@ -156,6 +157,9 @@ function roomSenders(
     async broadcast(roomId: string, frame: ServerFrame, audience: Audience = {}): Promise<void> {
       if (metrics && frame.type === 'message' && frame.offset !== undefined)
         rooms.get(roomId)?.stored?.add(frame.offset, performance.now());
+      // a window a join read for the room's start here is older than this change, which a room started
+      // from it would not hear
+      if (offsetOf(frame) !== undefined) windows?.withdraw(roomId);
       const payload = encodeText(frame, audience, own.nodeId);
       try {
         await send(roomId, payload);
@@ -276,7 +280,7 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
 
   return {
     ...userChannels(bus),
-    ...roomSenders(reach.send, rooms, sampled, metrics, { nodeId: reach.nodeId, local: dispatch }),
+    ...roomSenders(reach.send, rooms, sampled, metrics, { nodeId: reach.nodeId, local: dispatch }, windows),
     /**
      * Resolves once the node is subscribed, so nothing published after it is missed. `window`: the joiner
      * will ask for the recent window of this many messages; a room's first member here reads it as the
@@ -299,6 +303,15 @@ export function createRoomHub(bus: Bus, options: RoomHubOptions = {}) {
         throw error;
       }
     },
+
+    /**
+     * Called before a join reads a room not open here: what it read starts the room on this node, unless
+     * the room changed on this node meanwhile (decision 0265).
+     */
+    expectStart: (roomId: string) => windows?.expect(roomId) ?? (() => undefined),
+
+    /** Whether the room has members on this node. */
+    holds: (roomId: string) => rooms.has(roomId),
 
     async detach(member: HubMember): Promise<void> {
       const room = rooms.get(member.roomId);

@@ -67,13 +67,18 @@ export function createRoomReach(
 ) {
   const nodeId = randomUUID();
 
-  /** Another node holds the room (or may): frames cross the bus again, and what it may have missed too. */
-  function widen(roomId: string, reach: Reach) {
+  /**
+   * Another node holds the room (or may): frames cross the bus again, and what it may have missed too.
+   * `answer`: another node's hello, which gets the last logged frame again even while frames crossed the
+   * bus: a node whose room started from a join's read (decision 0265) may have subscribed after it.
+   */
+  function widen(roomId: string, reach: Reach, answer = false) {
     const wasLocal = !reach.remote;
     reach.remote = true;
     reach.epoch += 1;
     reach.settling = undefined;
-    if (wasLocal && reach.last) void bus.publish(channelOf(roomId), reach.last).catch(() => undefined);
+    if ((wasLocal || answer) && reach.last)
+      void bus.publish(channelOf(roomId), reach.last).catch(() => undefined);
   }
 
   return {
@@ -119,7 +124,7 @@ export function createRoomReach(
       }
       const from = helloFrom(payload);
       if (from === undefined) return false;
-      if (reach && from !== nodeId) widen(roomId, reach);
+      if (reach && from !== nodeId) widen(roomId, reach, true);
       return true;
     },
   };

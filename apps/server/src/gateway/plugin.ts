@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Departures, NodeHeartbeat } from '../delivery/index.js';
 import { createLogSampler } from '../log-sampler.js';
 import { appSources } from '../metrics/index.js';
+import { REPLAY_LIMIT } from '../rooms/index.js';
 import type { ConnectionDeps } from './connection-ports.js';
 import { frameLimitSettings } from './frame-limits.js';
 import { createGateway, type Gateway } from './gateway.js';
@@ -15,7 +16,6 @@ import { balanceFrameOf, createReturners, socketCaps, socketOrigins, watchNodes 
  * the message path, voice or summaries; the hub delivers what the room says back to its socket.
  */
 
-const REPLAY_LIMIT = 500;
 const MAX_FRAME_BYTES = 2 * 1024 * 1024;
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 

@@ -8,7 +8,13 @@ export { createMessageChanges } from './message-changes.js';
 export { createMessagesRepo } from './messages-repo.js';
 export { createRoomsRepo, type RoomsRepo, type StoredMessage, type NewMessage } from './rooms-repo.js';
 export { createSessionHandoffs, type SessionHandoffs } from './session-handoffs.js';
-export { createRoomLog, type RoomLog, type RoomPosition, type LoggedFrame } from './room-log.js';
+export {
+  createRoomLog,
+  REPLAY_LIMIT,
+  type RoomLog,
+  type RoomPosition,
+  type LoggedFrame,
+} from './room-log.js';
 export { FrameRefusal } from './refusal.js';
 export { deleteExpiredSessions, trimRoomChanges } from './expired-rows.js';
 export { removeOldMessages } from './retention.js';

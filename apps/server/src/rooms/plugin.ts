@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { createRoomHistory, roomHistoryRoutes } from './history-routes.js';
 import { createRoomLog, type RoomLog } from './room-log.js';
 import { createRoomsRepo, type RoomsRepo } from './rooms-repo.js';
-import { roomRoutes } from './routes.js';
+import { roomRoutes, type RoomStarts } from './routes.js';
 import { createSessionHandoffs, type SessionHandoffs } from './session-handoffs.js';
 
 /* Rooms: their members, messages and log of changes; joining (POST /xtalk) and a member's history. */
@@ -28,8 +28,10 @@ export const roomsPlugin = fp<{
   clock: Clock;
   /** People in a room on every node, for a hot room's spread (decision 0250). */
   roomPeople: (roomId: string) => Promise<number>;
+  /** Where a join leaves the room it read, for the room's start on this node (decision 0265). */
+  roomStarts?: RoomStarts;
 }>(
-  async (app, { config, clock, roomPeople }) => {
+  async (app, { config, clock, roomPeople, roomStarts }) => {
     const db = app.xtalkDb;
     const { authenticator } = app.xtalkAuth;
     const repo = createRoomsRepo(db, clock, {
@@ -37,7 +39,8 @@ export const roomsPlugin = fp<{
       seals: app.xtalkAuth.seals,
     });
     const handoffs = createSessionHandoffs(clock);
-    app.decorate('xtalkRooms', { repo, log: createRoomLog(db), handoffs });
+    const log = createRoomLog(db);
+    app.decorate('xtalkRooms', { repo, log, handoffs });
     await app.register(roomHistoryRoutes, { history: createRoomHistory(db), authenticator });
     const sessionTtlSeconds = config.SESSION_TTL_SECONDS;
     await app.register(roomRoutes, {
@@ -45,6 +48,8 @@ export const roomsPlugin = fp<{
       authenticator,
       sessionTtlSeconds,
       handoffs,
+      log,
+      starts: roomStarts,
       socketEndpoints: config.PUBLIC_WS_ENDPOINTS,
       spread: { people: roomPeople, perNode: config.ROOM_PEOPLE_PER_NODE },
     });

@@ -9,10 +9,21 @@ import { MESSAGE_COLUMNS, toFrame, type MessageRow } from './message-row.js';
  * takes no offset, so offsets are gap-free. The log is what a resuming client is replayed from.
  */
 
+/** How many stored messages a joiner without a resume position is sent: the room's recent window. */
+export const REPLAY_LIMIT = 500;
+
 /** A room's epoch and latest offset. */
 export interface RoomPosition {
   epoch: string;
   offset: number;
+}
+
+/** A room's position and its recent window read in one snapshot: what its start on a node needs. */
+export interface RoomStart {
+  position: RoomPosition;
+  /** The latest messages, oldest first, at most `limit`. */
+  messages: MessageFrame[];
+  limit: number;
 }
 
 /** A frame that belongs in the log, with its offset. */

@@ -8,6 +8,7 @@ import { createMessageRetranslation } from './message-retranslation.js';
 import { createMessagesRepo } from './messages-repo.js';
 import { generateRoomCode } from './room-codes.js';
 import { createRoomMembers } from './room-members.js';
+import type { RoomPosition } from './room-log.js';
 import { sealedSession, sessionOfSealedId, type SessionRow } from './session-ids.js';
 
 export type { NewMessage, StoredMessage } from './messages-repo.js';
@@ -25,19 +26,28 @@ export function createRoomsRepo(
   options: { editWindowSeconds?: number; seals?: Seals } = {},
 ) {
   const { seals } = options;
+  /**
+   * Creates a room with a fresh code, and the position its log starts at (what a join hands its socket,
+   * decision 0265); a collision (vanishingly rare) just draws again.
+   */
+  async function openRoom(createdBy: string): Promise<{ id: string; position: RoomPosition }> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const code = generateRoomCode();
+      const { rows } = await db.query<{ epoch: string }>(
+        'insert into rooms (id, created_by) values ($1, $2) on conflict (id) do nothing returning epoch',
+        [code, createdBy],
+      );
+      if (rows[0]) return { id: code, position: { epoch: rows[0].epoch, offset: 0 } };
+    }
+    throw new Error('Could not find a free room code.');
+  }
+
   return {
-    /** Creates a room with a fresh code; a collision (vanishingly rare) just draws again. */
+    /** Creates a room with a fresh code (openRoom without its position). */
     async createRoom(createdBy: string): Promise<string> {
-      for (let attempt = 0; attempt < 8; attempt++) {
-        const code = generateRoomCode();
-        const { rows } = await db.query(
-          'insert into rooms (id, created_by) values ($1, $2) on conflict (id) do nothing returning id',
-          [code, createdBy],
-        );
-        if (rows.length > 0) return code;
-      }
-      throw new Error('Could not find a free room code.');
+      return (await openRoom(createdBy)).id;
     },
+    openRoom,
 
     async roomExists(roomId: string): Promise<boolean> {
       const { rows } = await db.query('select 1 from rooms where id = $1', [roomId]);
