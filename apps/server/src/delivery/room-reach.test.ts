@@ -83,6 +83,28 @@ async function firstNodeAlone() {
   return { log, one, two, hubOne, hubTwo, here };
 }
 
+/** A notice, whose text tells the frames apart in the order a member receives them. */
+const note = (message: string): ServerFrame => ({ type: 'error', code: 'notice', message });
+
+/**
+ * A hub with a member in room R after another node held R for a while, so the hub is back on the bus;
+ * `texts` are the notices its member receives. `flush` brings back what the bus holds.
+ */
+async function backOnTheBus(bus: Bus, log: RoomLogSource, flush: () => void) {
+  const hub = createRoomHub(bus, { log });
+  const texts: string[] = [];
+  const here = member('R');
+  here.view.deliverText = (json) => texts.push((JSON.parse(json.toString()) as { message: string }).message);
+  await hub.attach(here.view);
+  flush();
+  const other = createRoomHub(bus, { log });
+  const there = member('R');
+  await other.attach(there.view);
+  flush();
+  await other.detach(there.view);
+  return { hub, texts };
+}
+
 describe('room reach (decision 0236)', () => {
   it('delivers a room held by one node without publishing, and publishes once another node holds it', async () => {
     const { log, one, two, hubOne, hubTwo, here } = await firstNodeAlone();
@@ -128,20 +150,7 @@ describe('room reach (decision 0236)', () => {
     const flush = () => {
       for (const deliver of queue.splice(0)) deliver();
     };
-    const hub = createRoomHub(bus, { log: log.source });
-    const texts: string[] = [];
-    const here = member('R');
-    here.view.deliverText = (json) =>
-      texts.push((JSON.parse(json.toString()) as { message: string }).message);
-    await hub.attach(here.view);
-    flush();
-    // another node holds the room for a while, so this one is back on the bus
-    const other = createRoomHub(bus, { log: log.source });
-    const there = member('R');
-    await other.attach(there.view);
-    flush();
-    await other.detach(there.view);
-    const note = (message: string): ServerFrame => ({ type: 'error', code: 'notice', message });
+    const { hub, texts } = await backOnTheBus(bus, log.source, flush);
     await hub.broadcast('R', note('first'));
     await hub.broadcast('R', note('second'));
     flush();
@@ -170,19 +179,7 @@ describe('room reach (decision 0236)', () => {
     const flush = () => {
       for (const deliver of back.splice(0)) deliver();
     };
-    const hub = createRoomHub(bus, { log: log.source });
-    const texts: string[] = [];
-    const here = member('R');
-    here.view.deliverText = (json) =>
-      texts.push((JSON.parse(json.toString()) as { message: string }).message);
-    await hub.attach(here.view);
-    flush();
-    const other = createRoomHub(bus, { log: log.source });
-    const there = member('R');
-    await other.attach(there.view);
-    flush();
-    await other.detach(there.view);
-    const note = (message: string): ServerFrame => ({ type: 'error', code: 'notice', message });
+    const { hub, texts } = await backOnTheBus(bus, log.source, flush);
 
     holdAnswers = true;
     // two frames leave together, as a stored batch does; the first is answered (alone) and comes back
