@@ -77,6 +77,10 @@ export function upsertMessage(state: ChatState, frame: MessageFrame): ChatState 
   return { ...state, items };
 }
 
+/** A translation of the text at `revision` (its editedAt, 0 for the first text) is older than the text shown. */
+const olderThanShown = (message: { editedAt?: number }, revision: number) =>
+  message.editedAt !== undefined && revision < message.editedAt;
+
 /** A chunk of a message's translation streaming in. */
 export function onTranslationChunk(state: ChatState, frame: TranslationChunkFrame): ChatState {
   return updateMessage(state, frame.originalTimestamp, (message) => {
@@ -84,7 +88,7 @@ export function onTranslationChunk(state: ChatState, frame: TranslationChunkFram
     if (message.translations[frame.targetLanguage] !== undefined) return message;
     // A chunk of a text older than the correction shown (its revision is that text's editedAt, none for
     // the first text): a node drops those once it delivered the correction, a client guards all the same.
-    if (message.editedAt !== undefined && (frame.revision ?? 0) < message.editedAt) return message;
+    if (olderThanShown(message, frame.revision ?? 0)) return message;
     const sofar = message.partial[frame.targetLanguage] ?? '';
     // Only a chunk that continues what is shown (0136): joined mid-stream, the start is missing; a late
     // chunk of a text a correction replaced belongs to another stream. translationComplete comes anyway.
@@ -98,7 +102,7 @@ export function onTranslationComplete(state: ChatState, frame: TranslationComple
   return updateMessage(state, frame.originalTimestamp, (message) => {
     // The translation of a text older than the correction shown (a server that names no revision is
     // trusted, as before it named one): a node drops those once it delivered the correction, as chunks.
-    if (frame.revision !== undefined && (message.editedAt ?? 0) > frame.revision) return message;
+    if (frame.revision !== undefined && olderThanShown(message, frame.revision)) return message;
     const { [frame.targetLanguage]: _done, ...partial } = message.partial;
     return {
       ...message,
